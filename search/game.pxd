@@ -1,0 +1,37 @@
+# The game-agnostic interface that search/ drives (OpenSpiel-style, but as plain C).
+#
+# A game is a table of C function pointers over an opaque, fixed-size, trivially copyable state
+# (cloning is memcpy of `state_size` bytes). Every function is `noexcept nogil`, so the search hot loop
+# runs without the GIL and without Python objects. Moves and chance outcomes are uint64 codes whose
+# meaning only the game knows. A second game plugs in by filling one GameVTable; search/ never changes.
+from libc.stdint cimport uint64_t
+
+cdef enum:
+    PLAYER_CHANCE = -1      # current_player(): a chance event (a draw) must be resolved next
+    PLAYER_TERMINAL = -2    # current_player(): the game is over
+
+ctypedef struct GameVTable:
+    size_t state_size       # bytes of one state; clone = memcpy
+    int max_moves           # upper bound on legal_moves()/chance_outcomes() output length
+    int max_players
+    int (*num_players)(const void* s) noexcept nogil
+    # The player who decides next (0..n-1), PLAYER_CHANCE or PLAYER_TERMINAL.
+    int (*current_player)(const void* s) noexcept nogil
+    # Writes the legal moves of the deciding player into out; returns how many (0 at chance/terminal).
+    int (*legal_moves)(const void* s, uint64_t* out) noexcept nogil
+    # Applies a legal move or a chance outcome, then advances to the next decision/chance/terminal.
+    void (*apply_move)(void* s, uint64_t move) noexcept nogil
+    # At a chance node: samples one outcome with the game's probabilities using *rng (any 64-bit state).
+    uint64_t (*sample_chance)(const void* s, uint64_t* rng) noexcept nogil
+    # At a chance node: writes outcomes and their probabilities; returns how many.
+    int (*chance_outcomes)(const void* s, uint64_t* out, double* probs) noexcept nogil
+    # Resamples in place everything `observer` cannot see (observer_kind is game-defined; 0 = default).
+    void (*determinize)(void* s, int observer, int observer_kind, uint64_t* rng) noexcept nogil
+    # Final (or current, for truncated rollouts) score of every player into out[0..n-1].
+    void (*scores)(const void* s, double* out) noexcept nogil
+    # Winners at a terminal state as a bitmask over players (ties share).
+    unsigned int (*winners)(const void* s) noexcept nogil
+    # A cheap static evaluation of every player's expected final score (for cut-off rollouts).
+    void (*evaluate)(const void* s, double* out) noexcept nogil
+    # Observation key: a hash of what `player` has seen so far that distinguishes information sets.
+    uint64_t (*observation_hash)(const void* s, int player) noexcept nogil
