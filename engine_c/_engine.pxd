@@ -43,10 +43,10 @@ ctypedef struct SBState:
     uint8_t over
     uint8_t phase                  # 0 setup, 1 morning, 2 midday, 3 evening, 4 resupply, 5 over
     uint8_t sp                     # stack depth
-    Frame stack[STACK_MAX]         # pending steps; the top one is what happens next
     uint8_t taken[NTYPE]           # Purification: tokens taken by the current action (C5)
     uint8_t given[NTYPE]           # Purification: tokens given by the current action (C5)
     uint8_t justdisc[NTYPE]        # Communion L5: tokens discarded by the learning being resolved
+    Frame stack[STACK_MAX]         # pending steps; the top one is what happens next (last: see hash)
     uint64_t rng                   # the hidden future: seeds the Pouch draws of sample_chance()
 
 cdef void sb_init(SBState* s, int nplayers, const uint8_t* spells, uint64_t seed) noexcept nogil
@@ -62,4 +62,5 @@ cdef void sb_scores(const SBState* s, double* out) noexcept nogil
 cdef unsigned int sb_winners(const SBState* s) noexcept nogil
 cdef void sb_evaluate(const SBState* s, double* out) noexcept nogil
 cdef uint64_t sb_observation_hash(const SBState* s, int player) noexcept nogil
+cdef void sb_canonicalize(SBState* s) noexcept nogil
 cdef uint64_t sb_random_playout(SBState* s, uint64_t* rng) noexcept nogil

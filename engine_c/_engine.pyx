@@ -1307,14 +1307,18 @@ cdef void sb_evaluate(const SBState* s, double* out) noexcept nogil:
         out[p] += 0.35 * s.pool_n[p]
 
 cdef uint64_t sb_observation_hash(const SBState* s, int player) noexcept nogil:
-    """FNV-1a over the public part of the state (everything but `rng`)."""
+    """FNV-1a over the public part of the state: every field but `rng`, and only the live stack."""
     cdef const uint8_t* b = <const uint8_t*>s
-    cdef size_t i, n = <size_t>(<const uint8_t*>&s.rng - b)
+    cdef size_t i, n = <size_t>(<const uint8_t*>&s.stack[s.sp] - b)
     cdef uint64_t h = <uint64_t>14695981039346656037ULL
     for i in range(n):
         h ^= b[i]
         h *= <uint64_t>1099511628211ULL
     return h ^ (<uint64_t>player * <uint64_t>0x9E3779B97F4A7C15ULL)
+
+cdef void sb_canonicalize(SBState* s) noexcept nogil:
+    """Zero the stale frames above the stack top so equal states are equal bytes."""
+    memset(&s.stack[s.sp], 0, (STACK_MAX - s.sp) * sizeof(Frame))
 
 cdef uint64_t sb_random_playout(SBState* s, uint64_t* rng) noexcept nogil:
     """Plays uniformly random moves and sampled draws to the end; returns the number of decisions made."""
@@ -1445,6 +1449,8 @@ cdef class CoreState:
     def __eq__(self, other):
         if not isinstance(other, CoreState):
             return NotImplemented
+        sb_canonicalize(&self.s)
+        sb_canonicalize(&(<CoreState>other).s)
         return memcmp(&self.s, &(<CoreState>other).s, sizeof(SBState)) == 0
 
     def __hash__(self):

@@ -1,0 +1,51 @@
+"""`spellbook-ai`: the command line.
+
+    spellbook-ai serve      the main job (until the gRPC server lands: a demo bot-vs-bot game)
+    spellbook-ai demo       a bot-vs-bot game that prints every move and the final scores
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from engine_c import State
+
+
+def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=sys.stdout) -> State:
+    """Plays a seeded game between uniformly random bots, printing each move, draw and the result."""
+    state = State.new(players=players, spells=spells, seed=seed)
+    rng = random.Random(seed)
+    print(f"SpellBook demo: {players} players, spells {', '.join(state.spells)}, seed {seed}", file=out)
+    while not state.is_terminal():
+        seat, phase, day = state.current_player, state.phase, state.day
+        move = rng.choice(state.legal_moves())
+        draws = state.play(move)
+        drawn = f"  (draws: {' '.join(str(d)[6:] for d in draws)})" if draws else ""
+        print(f"day {day + 1:3d} seat {seat} {phase:8s} {move}{drawn}", file=out)
+    for seat, score in enumerate(state.scores()):
+        spells = ", ".join(f"{k} {v}" for k, v in score.spells.items() if v)
+        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}; "
+              f"bonuses feast {score.feast}, knowledge {score.knowledge}, communion {score.communion})", file=out)
+    print(f"winner(s): {state.winners()}", file=out)
+    return state
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spellbook-ai", description="SpellBook AI opponent")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("serve", "demo"):
+        p = sub.add_parser(name, help="play a demo bot-vs-bot game" if name == "demo" else "run the main job")
+        p.add_argument("--players", type=int, default=2)
+        p.add_argument("--spells", default="set1")
+        p.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        demo_game(args.players, args.spells, args.seed)
+    except ValueError as e:
+        parser.error(str(e))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,332 @@
+"""Text notation of states and observations, their validation, and the observation tensor.
+
+State text (one line, `key=value` fields separated by spaces; see docs/notation.md):
+
+    sb1 n=2 spells=Sacrifice,Levitation,Purification,Offering,TimeTravel,Transmutation,Abundance
+    day=0 active=0 phase=morning end=0 over=0 altar=RcPt2Kc... pouch=... discard=-
+    p0=pool:RcGt;fam:-;spells:- p1=pool:...;fam:...;spells:Sacrifice4c@2 stack=endday:0,...,morning:0
+    taken=- given=- justdisc=- rng=9e3779b97f4a7c15
+
+Token multisets are written `Rc2Gt` (a count after a token when above 1) or `-`. A learned spell is
+`<Name><level><rune>@<day learned>`. The stack lists pending steps bottom to top as `name:p:a:b:c:d`
+(trailing zeros omitted). `rng` is the hidden future of the Pouch; observations leave it out.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, NCOL, NTYPE, PHASES,
+                            POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, format_counts, parse_counts,
+                            spell_id, token_name, RUNES)
+
+HEADER = "sb1"
+_LEARNED_RE = re.compile(r"^([A-Za-z]+)([345])([cts])@(\d+)$")
+_ZONES = ("altar", "pouch", "discard")
+
+
+def _frame_text(fr) -> str:
+    vals = list(fr[1:])
+    while len(vals) > 1 and vals[-1] == 0:
+        vals.pop()
+    return ":".join([FRAME_NAMES[fr[0]]] + [str(v) for v in vals])
+
+
+def _player_text(raw: dict, p: int) -> str:
+    learned = [f"{SPELL_NAMES[raw['spell'][c]]}{raw['level'][p][c]}{RUNES[raw['rune'][p][c]]}@{raw['learned_day'][p][c]}"
+               for c in range(NCOL) if raw["level"][p][c]]
+    return (f"p{p}=pool:{format_counts(raw['pool'][p])};fam:{format_counts(raw['fam'][p])};"
+            f"spells:{','.join(learned) or '-'}")
+
+
+def _common_fields(raw: dict) -> list[str]:
+    return [
+        HEADER,
+        f"n={raw['players']}",
+        "spells=" + ",".join(SPELL_NAMES[i] for i in raw["spell"]),
+        f"day={raw['day']}",
+        f"active={raw['active']}",
+        f"phase={PHASES[raw['phase']]}",
+        f"end={raw['end_triggered']}",
+        f"over={raw['over']}",
+        f"altar={format_counts(raw['altar'])}",
+    ]
+
+
+def _tail_fields(raw: dict) -> list[str]:
+    return ([_player_text(raw, p) for p in range(raw["players"])]
+            + ["stack=" + (",".join(_frame_text(f) for f in raw["stack"]) or "-"),
+               f"taken={format_counts(raw['taken'])}",
+               f"given={format_counts(raw['given'])}",
+               f"justdisc={format_counts(raw['justdisc'])}"])
+
+
+def state_text(state) -> str:
+    raw = state._to_raw()
+    return " ".join(_common_fields(raw) + [f"pouch={format_counts(raw['pouch'])}",
+                                           f"discard={format_counts(raw['discard'])}"]
+                    + _tail_fields(raw) + [f"rng={raw['rng']:016x}"])
+
+
+def observation_text(state, player: int, knows_discard: bool) -> str:
+    raw = state._to_raw()
+    if knows_discard:
+        hidden = [f"pouch={format_counts(raw['pouch'])}", f"discard={format_counts(raw['discard'])}"]
+    else:
+        unseen = [raw["pouch"][t] + raw["discard"][t] - raw["justdisc"][t] for t in range(NTYPE)]
+        hidden = [f"unseen={format_counts(unseen)}", f"pouchsize={sum(raw['pouch'])}"]
+    return " ".join(_common_fields(raw) + hidden + _tail_fields(raw) + [f"observer={player}"])
+
+
+# ----------------------------------------------------------------------------------------------
+# Parsing
+# ----------------------------------------------------------------------------------------------
+def _fields(text: str) -> dict[str, str]:
+    if not isinstance(text, str):
+        raise NotationError(f"state text must be a string, got {type(text).__name__}")
+    words = text.split()
+    if not words or words[0] != HEADER:
+        raise NotationError(f"state text must start with {HEADER!r}")
+    out: dict[str, str] = {}
+    for w in words[1:]:
+        if "=" not in w:
+            raise NotationError(f"field {w!r} is not key=value")
+        k, v = w.split("=", 1)
+        if k in out:
+            raise NotationError(f"field {k!r} appears twice")
+        out[k] = v
+    return out
+
+
+def _need(f: dict[str, str], key: str) -> str:
+    if key not in f:
+        raise NotationError(f"missing field {key}=")
+    return f[key]
+
+
+def _num(f: dict[str, str], key: str, lo: int, hi: int) -> int:
+    v = _need(f, key)
+    try:
+        n = int(v)
+    except ValueError:
+        raise NotationError(f"{key} must be a number, got {v!r}") from None
+    if not lo <= n <= hi:
+        raise NotationError(f"{key}={n} is out of range {lo}..{hi}")
+    return n
+
+
+def _parse_common(f: dict[str, str]) -> dict:
+    n = _num(f, "n", 1, 4)
+    if n == 1:
+        raise NotationError("n=1 is the solo mode (§9), not implemented yet; use 2 to 4 players")
+    if n < 2:
+        raise NotationError(f"n must be 2 to 4 players, got {n}")
+    names = _need(f, "spells").split(",")
+    if len(names) != NCOL:
+        raise NotationError(f"spells= lists {len(names)} spells; it must list 7, one per color in the order {COLORS}")
+    spell = []
+    for c, name in enumerate(names):
+        sid = spell_id(name)
+        if sid // 3 != c:
+            raise NotationError(f"spells=: position {c + 1} is {COLOR_NAMES[c]}, but {SPELL_NAMES[sid]} is {COLOR_NAMES[sid // 3]}")
+        spell.append(sid)
+    phase = _need(f, "phase")
+    if phase not in PHASES:
+        raise NotationError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
+    raw = {
+        "players": n, "spell": spell,
+        "day": _num(f, "day", 0, 32767), "active": _num(f, "active", 0, n - 1),
+        "phase": PHASES.index(phase), "end_triggered": _num(f, "end", 0, 1), "over": _num(f, "over", 0, 1),
+        "altar": parse_counts(_need(f, "altar"), "altar"),
+        "taken": parse_counts(_need(f, "taken"), "taken"),
+        "given": parse_counts(_need(f, "given"), "given"),
+        "justdisc": parse_counts(_need(f, "justdisc"), "justdisc"),
+        "pool": [], "fam": [], "level": [], "rune": [], "learned_day": [],
+    }
+    for p in range(n):
+        _parse_player(raw, p, _need(f, f"p{p}"))
+    extra = [k for k in f if k.startswith("p") and k[1:].isdigit() and int(k[1:]) >= n]
+    if extra:
+        raise NotationError(f"field {extra[0]}= names a seat beyond n={n}")
+    raw["stack"] = _parse_stack(_need(f, "stack"), n)
+    return raw
+
+
+def _parse_player(raw: dict, p: int, text: str) -> None:
+    parts = dict(x.split(":", 1) for x in text.split(";") if ":" in x)
+    if set(parts) != {"pool", "fam", "spells"} or len(text.split(";")) != 3:
+        raise NotationError(f"p{p}= must be pool:<tokens>;fam:<tokens>;spells:<learned spells>, got {text!r}")
+    raw["pool"].append(parse_counts(parts["pool"], f"player {p}'s pool"))
+    raw["fam"].append(parse_counts(parts["fam"], f"player {p}'s familiar"))
+    level, rune, day = [0] * NCOL, [0] * NCOL, [0] * NCOL
+    if parts["spells"] != "-":
+        for item in parts["spells"].split(","):
+            m = _LEARNED_RE.match(item)
+            if not m:
+                raise NotationError(f"player {p}'s spell {item!r}: write <Name><level 3-5><rune c/t/s>@<day>, e.g. Sacrifice4c@2")
+            name, rest = m.group(1), m.group(2) + m.group(3) + "@" + m.group(4)
+            sid = spell_id(name)
+            c = sid // 3
+            if raw["spell"][c] != sid:
+                raise NotationError(f"player {p} has learned {SPELL_NAMES[sid]}, which is not in play ({COLOR_NAMES[c]} is {SPELL_NAMES[raw['spell'][c]]})")
+            if level[c]:
+                raise NotationError(f"player {p} lists {SPELL_NAMES[sid]} twice")
+            level[c], rune[c], day[c] = int(rest[0]), RUNES.index(rest[1]), int(rest[3:])
+            if day[c] > 32767:
+                raise NotationError(f"player {p}'s {SPELL_NAMES[sid]}: day {day[c]} out of range")
+    raw["level"].append(level)
+    raw["rune"].append(rune)
+    raw["learned_day"].append(day)
+
+
+def _parse_stack(text: str, n: int) -> list[tuple]:
+    if text == "-":
+        return []
+    frames = []
+    for item in text.split(","):
+        bits = item.split(":")
+        if bits[0] not in _FRAME_BY_NAME:
+            raise NotationError(f"stack: unknown step {bits[0]!r}; steps are {', '.join(_FRAME_BY_NAME)}")
+        if len(bits) > 6 or not all(b.isdigit() and int(b) < 256 for b in bits[1:]):
+            raise NotationError(f"stack: step {item!r} must be name:p:a:b:c:d with numbers 0..255")
+        vals = [int(b) for b in bits[1:]] + [0] * (6 - len(bits))
+        if vals[0] >= n:
+            raise NotationError(f"stack: step {item!r} names seat {vals[0]}, but n={n}")
+        frames.append((_FRAME_BY_NAME[bits[0]], *vals))
+    return frames
+
+
+def state_from_text(cls, text: str):
+    f = _fields(text)
+    raw = _parse_common(f)
+    raw["pouch"] = parse_counts(_need(f, "pouch"), "pouch")
+    raw["discard"] = parse_counts(_need(f, "discard"), "discard")
+    rng = _need(f, "rng")
+    try:
+        raw["rng"] = int(rng, 16)
+    except ValueError:
+        raise NotationError(f"rng must be 16 hex digits, got {rng!r}") from None
+    if not 0 <= raw["rng"] < 2**64:
+        raise NotationError("rng must fit in 64 bits")
+    known = {"n", "spells", "day", "active", "phase", "end", "over", "altar", "pouch", "discard", "stack",
+             "taken", "given", "justdisc", "rng"} | {f"p{p}" for p in range(raw["players"])}
+    unknown = sorted(set(f) - known)
+    if unknown:
+        raise NotationError(f"unknown field {unknown[0]}=")
+    validate_raw(raw)
+    st = cls()
+    st._from_raw(raw)
+    return st
+
+
+def state_from_observation(cls, text: str, seed: int):
+    f = _fields(text)
+    raw = _parse_common(f)
+    raw["rng"] = seed
+    if "unseen" in f:
+        unseen = parse_counts(f["unseen"], "unseen")
+        size = _num(f, "pouchsize", 0, sum(unseen))
+        pouch, left = [0] * NTYPE, size
+        for t in range(NTYPE):
+            pouch[t] = min(unseen[t], left)
+            left -= pouch[t]
+        raw["pouch"] = pouch
+        raw["discard"] = [unseen[t] - pouch[t] + raw["justdisc"][t] for t in range(NTYPE)]
+        knows = False
+    else:
+        raw["pouch"] = parse_counts(_need(f, "pouch"), "pouch")
+        raw["discard"] = parse_counts(_need(f, "discard"), "discard")
+        knows = True
+    validate_raw(raw)
+    st = cls()
+    st._from_raw(raw)
+    st._determinize(int(f.get("observer", "0")), knows, seed)
+    return st
+
+
+# ----------------------------------------------------------------------------------------------
+# Validation
+# ----------------------------------------------------------------------------------------------
+def validate_raw(raw: dict) -> None:
+    """Checks every invariant of a state; raises NotationError naming the first broken one."""
+    n = raw["players"]
+    for p in range(n):
+        size = sum(raw["pool"][p])
+        if size > POOL_LIMIT:
+            raise NotationError(f"player {p}'s pool holds {size} tokens; the limit is {POOL_LIMIT} (P1)")
+        fam = sum(raw["fam"][p])
+        if fam > FAMILIAR_SPACES:
+            raise NotationError(f"player {p}'s familiar holds {fam} tokens; it has {FAMILIAR_SPACES} spaces")
+        for c in range(NCOL):
+            if raw["level"][p][c] not in (0, 3, 4, 5):
+                raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} is at level {raw['level'][p][c]}; levels are 3 to 5")
+            if raw["level"][p][c] and raw["learned_day"][p][c] > raw["day"]:
+                raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} was learned on day {raw['learned_day'][p][c]}, after the current day {raw['day']}")
+    for t in range(NTYPE):
+        total = raw["pouch"][t] + raw["altar"][t] + raw["discard"][t]
+        total += sum(raw["pool"][p][t] + raw["fam"][p][t] for p in range(n))
+        total += sum(1 for p in range(n) if raw["level"][p][t // 3] and raw["rune"][p][t // 3] == t % 3)
+        if total != COPIES:
+            raise NotationError(f"there are {total} {token_name(t)} across the zones; the game has {COPIES}")
+        if raw["justdisc"][t] > raw["discard"][t]:
+            raise NotationError(f"justdisc lists {raw['justdisc'][t]} {token_name(t)}, more than the Discard box holds")
+    if not raw["over"] and not raw["stack"]:
+        raise NotationError("the game is not over (over=0) but no step is pending (stack=-)")
+    if raw["over"] and not raw["end_triggered"]:
+        raise NotationError("over=1 needs end=1: the game ends only after the end is triggered (E1)")
+    if sum(raw["altar"]) > 255 or raw["day"] < 0:
+        raise NotationError("altar or day out of range")
+
+
+# ----------------------------------------------------------------------------------------------
+# Observation tensor
+# ----------------------------------------------------------------------------------------------
+PER_PLAYER = 21 + 21 + 7 + 21 + 7
+OBSERVATION_LAYOUT = (
+    ("altar", 21), ("discard", 21), ("pouch", 21),
+    ("players", 4 * PER_PLAYER),
+    ("spells_in_play", 21), ("phase", 6), ("decision", 17), ("to_move", 6), ("active", 4),
+    ("end_triggered", 1), ("day", 1), ("player_count", 3),
+)
+OBSERVATION_SIZE = sum(n for _, n in OBSERVATION_LAYOUT)
+
+
+def observation_array(state, player: int) -> np.ndarray:
+    """float32[OBSERVATION_SIZE]; seats are ordered from `player` (self first), see docs/notation.md."""
+    raw = state._to_raw()
+    n = raw["players"]
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    i = 0
+    for zone in ("altar", "discard", "pouch"):
+        out[i:i + 21] = raw[zone]
+        i += 21
+    for k in range(4):
+        if k < n:
+            p = (player + k) % n
+            out[i:i + 21] = raw["pool"][p]
+            out[i + 21:i + 42] = raw["fam"][p]
+            for c in range(NCOL):
+                lvl = raw["level"][p][c]
+                if lvl:
+                    out[i + 42 + c] = lvl / 5.0
+                    out[i + 49 + c * 3 + raw["rune"][p][c]] = 1.0
+                    out[i + 70 + c] = 1.0 if raw["learned_day"][p][c] < raw["day"] else 0.0
+        i += PER_PLAYER
+    for sid in raw["spell"]:
+        out[i + sid] = 1.0
+    i += 21
+    out[i + raw["phase"]] = 1.0
+    i += 6
+    if raw["stack"] and not raw["over"]:
+        out[i + raw["stack"][-1][0]] = 1.0
+    i += 17
+    cp = state.current_player
+    out[i + (4 if cp == -1 else 5 if cp == -2 else (cp - player) % n)] = 1.0
+    i += 6
+    out[i + (raw["active"] - player) % n] = 1.0
+    i += 4
+    out[i] = raw["end_triggered"]
+    out[i + 1] = raw["day"] / 100.0
+    out[i + 2 + n - 2] = 1.0
+    return out

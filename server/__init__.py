@@ -1,0 +1,1 @@
+"""The gRPC service (issue 4)."""
