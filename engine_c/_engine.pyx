@@ -1372,6 +1372,17 @@ cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
 cdef uint64_t vt_observation_hash(const void* s, int player) noexcept nogil:
     return sb_observation_hash(<const SBState*>s, player)
 
+cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
+    """Heuristic rollout prior: learning (more for higher levels) >> other actions > passing."""
+    cdef int kind = mv_kind(m)
+    if kind == K_LEARN or kind == K_TRANSMUTE:
+        return 8.0 * (mv_level(m) - 2)
+    if kind == K_PASS:
+        return 0.25
+    if kind == K_STORE:
+        return 1.5
+    return 1.0
+
 cdef GameVTable SPELLBOOK_VTABLE
 SPELLBOOK_VTABLE.state_size = sizeof(SBState)
 SPELLBOOK_VTABLE.max_moves = MAX_MOVES
@@ -1387,6 +1398,7 @@ SPELLBOOK_VTABLE.scores = vt_scores
 SPELLBOOK_VTABLE.winners = vt_winners
 SPELLBOOK_VTABLE.evaluate = vt_evaluate
 SPELLBOOK_VTABLE.observation_hash = vt_observation_hash
+SPELLBOOK_VTABLE.move_weight = vt_move_weight
 
 
 def game_vtable():
@@ -1493,6 +1505,16 @@ cdef class CoreState:
 
     def _winners_mask(self):
         return sb_winners(&self.s)
+
+    def _state_bytes(self):
+        """The C state as bytes (what search/ copies into its own buffers)."""
+        sb_canonicalize(&self.s)
+        return (<char*>&self.s)[:sizeof(SBState)]
+
+    def _load_state_bytes(self, bytes data):
+        if len(data) != sizeof(SBState):
+            raise ValueError(f"state bytes must be {sizeof(SBState)} long, got {len(data)}")
+        memcpy(&self.s, <const char*>data, sizeof(SBState))
 
     def _random_playout(self, uint64_t seed):
         """Random moves and draws to the end, all in C; returns the number of decisions."""

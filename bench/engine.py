@@ -1,0 +1,78 @@
+"""Engine benchmark: whole random games from the initial state, in compiled code and driven from Python.
+
+Prints playouts/s, decisions (moves)/s, mean game length in moves and Days for 2, 3 and 4 players, the
+compiled / Python-driven ratio, and as its last line one JSON object (`moves_per_s` = 2-player compiled rate).
+Usage: python bench/engine.py [--seconds 3] [--spells set1]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from engine_c import State
+from engine_c._engine import random_playouts
+from engine_c.state import resolve_spells
+
+
+def compiled(players: int, spells: list[int], seconds: float, seed: int) -> dict:
+    """Batches of compiled playouts until `seconds` pass; rates are medians over batches."""
+    rates, moves_total, days_total, games_total = [], 0, 0, 0
+    start = time.perf_counter()
+    batch = 0
+    while time.perf_counter() - start < seconds or batch < 3:
+        t0 = time.perf_counter()
+        moves, days = random_playouts(players, spells, 200, seed + batch)
+        dt = time.perf_counter() - t0
+        rates.append((moves / dt, 200 / dt))
+        moves_total, days_total, games_total = moves_total + moves, days_total + days, games_total + 200
+        batch += 1
+    return {"moves_per_s": statistics.median(r[0] for r in rates),
+            "playouts_per_s": statistics.median(r[1] for r in rates),
+            "mean_moves": moves_total / games_total, "mean_days": days_total / games_total}
+
+
+def python_driven(players: int, spells: list[str], seconds: float, seed: int) -> dict:
+    """The same random games, one move at a time through the Python API."""
+    rng = random.Random(seed)
+    moves = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games < 2:
+        st = State.new(players=players, spells=spells, seed=seed + games)
+        while not st.is_terminal():
+            if st.is_chance():
+                st.apply(st.sample_chance())
+                continue
+            st.apply(rng.choice(st.legal_moves()))
+            moves += 1
+        games += 1
+    dt = time.perf_counter() - start
+    return {"moves_per_s": moves / dt, "playouts_per_s": games / dt}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--spells", default="set1")
+    args = ap.parse_args()
+    ids = resolve_spells(args.spells)
+    names = [State.new(spells=args.spells).spells[c] for c in range(7)]
+    result: dict = {"spells": args.spells}
+    for n in (2, 3, 4):
+        c = compiled(n, ids, args.seconds, seed=1000 * n)
+        p = python_driven(n, names, args.seconds / 2, seed=1000 * n)
+        ratio = c["moves_per_s"] / p["moves_per_s"]
+        print(f"{n} players: compiled {c['playouts_per_s']:9.0f} playouts/s {c['moves_per_s']:12,.0f} moves/s | "
+              f"python-driven {p['moves_per_s']:9,.0f} moves/s | ratio {ratio:6.1f}x | "
+              f"mean game {c['mean_moves']:.1f} moves, {c['mean_days']:.1f} Days")
+        result[f"p{n}"] = {"compiled_moves_per_s": round(c["moves_per_s"]), "playouts_per_s": round(c["playouts_per_s"], 1),
+                           "python_moves_per_s": round(p["moves_per_s"]), "compiled_over_python": round(ratio, 1),
+                           "mean_moves": round(c["mean_moves"], 1), "mean_days": round(c["mean_days"], 1)}
+    result["moves_per_s"] = result["p2"]["compiled_moves_per_s"]
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""SpellBook as a game for search/: the C vtable plus conversions between State/Move and raw data."""
+from __future__ import annotations
+
+from engine_c._engine import game_vtable
+from engine_c.state import Move, State
+
+
+class SpellBookGame:
+    """The adapter search/ uses (see search.GameAdapter): nothing in search/ knows SpellBook."""
+
+    name = "spellbook"
+
+    def __init__(self) -> None:
+        self.vtable = game_vtable()
+
+    @staticmethod
+    def state_bytes(state: State) -> bytes:
+        return state._state_bytes()
+
+    @staticmethod
+    def state_from_bytes(data: bytes) -> State:
+        st = State()
+        st._load_state_bytes(data)
+        return st
+
+    @staticmethod
+    def move(code: int) -> Move:
+        return Move(code)
+
+    @staticmethod
+    def code(move: Move) -> int:
+        return move.code
+
+    @staticmethod
+    def num_players(state: State) -> int:
+        return state.players
+
+    @staticmethod
+    def current_player(state: State) -> int:
+        return state.current_player
+
+    @staticmethod
+    def legal_moves(state: State) -> list[Move]:
+        return state.legal_moves()
+
+
+SPELLBOOK = SpellBookGame()

@@ -1,0 +1,587 @@
+# cython: language_level=3
+"""Compiled search over any game exposing a GameVTable (search/game.pxd): single-observer ISMCTS
+(Cowling, Powley & Whitehouse 2012), flat Monte Carlo over determinizations, and a one-ply greedy player.
+
+Everything below runs without the GIL on raw state buffers; search.py wraps it for Python.
+
+ISMCTS, as implemented here:
+- each iteration copies the root, then `determinize`s it for the searching observer (the hidden Pouch
+  order, and its contents when the Discard box is unknown);
+- descent only considers moves legal in that determinization; every existing child legal there gets its
+  availability count incremented, and UCB uses it instead of the parent's visits (subset-armed bandit);
+- chance events are tree nodes keyed by the *observed* outcome, sampled from the determinized state: a
+  draw's result is public once it happens, so a node below it only ever aggregates worlds where that
+  result was seen, and the statistics of the decision above it average over sampled outcomes. No node's
+  statistics depend on a draw the player has not observed yet (no clairvoyance);
+- rewards are per-player vectors; each player maximizes their own component at their decisions.
+"""
+from libc.stdint cimport uint64_t, int64_t, uint32_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.math cimport sqrt, log, exp, INFINITY
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+
+cdef enum:
+    MAXP = 4
+    MAX_PATH = 8192
+    OBJ_WIN = 0
+    OBJ_MARGIN = 1
+    OBJ_BLEND = 2
+    POLICY_RANDOM = 0
+    POLICY_HEURISTIC = 1
+
+ctypedef struct Node:
+    uint64_t move
+    int parent
+    int first_child
+    int next_sibling
+    int visits
+    int avail
+    int player              # who chose `move` (-1: a chance outcome)
+    double reward[MAXP]
+    double score[MAXP]
+    double score_sq[MAXP]
+    double wins[MAXP]
+
+ctypedef struct Tree:
+    Node* nodes
+    int n
+    int cap
+    int max_nodes
+    int* table              # open addressing: (parent, move) -> node index, -1 empty
+    int tcap                # power of two
+
+ctypedef struct Config:
+    int64_t iterations      # <= 0: no iteration limit
+    double deadline         # CLOCK_MONOTONIC seconds; <= 0: none
+    double exploration
+    int objective
+    double blend            # weight of the win term in OBJ_BLEND
+    double margin_scale     # points that map to a full reward swing in the margin objective
+    int policy
+    int cutoff              # rollout decisions before a static evaluation; 0 = play to the end
+    int observer
+    int observer_kind
+    uint64_t seed
+
+ctypedef struct Work:
+    uint64_t* moves
+    uint64_t* untried
+    int* avail
+    double* weights
+    int* path
+    char* det               # determinized state buffer
+    char* tmp               # scratch state buffer
+
+
+cdef inline uint64_t splitmix(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+cdef inline uint32_t rand_below(uint64_t* rng, uint32_t n) noexcept nogil:
+    return <uint32_t>(((splitmix(rng) >> 32) * <uint64_t>n) >> 32)
+
+cdef inline double rand_unit(uint64_t* rng) noexcept nogil:
+    return (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+# ---------------------------------------------------------------------------------------------
+# Tree storage
+# ---------------------------------------------------------------------------------------------
+cdef inline uint64_t slot_hash(int parent, uint64_t move) noexcept nogil:
+    cdef uint64_t h = move * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>parent * <uint64_t>0xC2B2AE3D27D4EB4F
+    return h ^ (h >> 29)
+
+cdef bint tree_init(Tree* t, int max_nodes) noexcept nogil:
+    t.cap = 1024
+    t.n = 0
+    t.max_nodes = max_nodes
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    t.tcap = 2048
+    t.table = <int*>malloc(t.tcap * sizeof(int))
+    if t.nodes == NULL or t.table == NULL:
+        return False
+    memset(t.table, 0xFF, t.tcap * sizeof(int))
+    return True
+
+cdef void tree_free(Tree* t) noexcept nogil:
+    free(t.nodes)
+    free(t.table)
+    t.nodes = NULL
+    t.table = NULL
+
+cdef int tree_find(const Tree* t, int parent, uint64_t move) noexcept nogil:
+    cdef uint64_t mask = t.tcap - 1
+    cdef uint64_t i = slot_hash(parent, move) & mask
+    cdef int idx
+    while True:
+        idx = t.table[i]
+        if idx < 0:
+            return -1
+        if t.nodes[idx].parent == parent and t.nodes[idx].move == move:
+            return idx
+        i = (i + 1) & mask
+
+cdef void table_insert(Tree* t, int idx) noexcept nogil:
+    cdef uint64_t mask = t.tcap - 1
+    cdef uint64_t i = slot_hash(t.nodes[idx].parent, t.nodes[idx].move) & mask
+    while t.table[i] >= 0:
+        i = (i + 1) & mask
+    t.table[i] = idx
+
+cdef int tree_add(Tree* t, int parent, uint64_t move, int player) noexcept nogil:
+    """A new node (statistics zero); -1 when the tree is full or memory runs out."""
+    cdef Node* nn
+    cdef int* nt
+    cdef int i, idx
+    if t.n >= t.max_nodes:
+        return -1
+    if t.n == t.cap:
+        nn = <Node*>realloc(t.nodes, 2 * t.cap * sizeof(Node))
+        if nn == NULL:
+            return -1
+        t.nodes = nn
+        t.cap *= 2
+    if 2 * (t.n + 1) > t.tcap:
+        nt = <int*>malloc(2 * t.tcap * sizeof(int))
+        if nt == NULL:
+            return -1
+        free(t.table)
+        t.table = nt
+        t.tcap *= 2
+        memset(t.table, 0xFF, t.tcap * sizeof(int))
+        for i in range(t.n):
+            if t.nodes[i].parent >= 0:
+                table_insert(t, i)
+    idx = t.n
+    t.n += 1
+    memset(&t.nodes[idx], 0, sizeof(Node))
+    t.nodes[idx].move = move
+    t.nodes[idx].parent = parent
+    t.nodes[idx].first_child = -1
+    t.nodes[idx].next_sibling = -1
+    t.nodes[idx].player = player
+    if parent >= 0:
+        t.nodes[idx].next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = idx
+        table_insert(t, idx)
+    return idx
+
+# ---------------------------------------------------------------------------------------------
+# Rewards, policies, rollouts
+# ---------------------------------------------------------------------------------------------
+cdef void outcome(const GameVTable* g, const void* s, const Config* cfg, double* rew, double* scores,
+                  double* wins) noexcept nogil:
+    """Per-player reward in [0, 1], final (or estimated) scores, and win shares (ties shared)."""
+    cdef int n = g.num_players(s), p, q, k = 0
+    cdef unsigned int mask
+    cdef double best_other, margin
+    if g.current_player(s) == PLAYER_TERMINAL:
+        g.scores(s, scores)
+        mask = g.winners(s)
+        for p in range(n):
+            if (mask >> p) & 1:
+                k += 1
+        for p in range(n):
+            wins[p] = (1.0 / k) if ((mask >> p) & 1) else 0.0
+    else:
+        g.evaluate(s, scores)
+        for p in range(n):
+            best_other = -INFINITY
+            for q in range(n):
+                if q != p and scores[q] > best_other:
+                    best_other = scores[q]
+            wins[p] = 1.0 / (1.0 + exp(-(scores[p] - best_other) / 3.0))
+    for p in range(n):
+        best_other = -INFINITY
+        for q in range(n):
+            if q != p and scores[q] > best_other:
+                best_other = scores[q]
+        margin = (scores[p] - best_other) / cfg.margin_scale
+        if margin > 1.0:
+            margin = 1.0
+        elif margin < -1.0:
+            margin = -1.0
+        margin = 0.5 * (margin + 1.0)
+        if cfg.objective == OBJ_WIN:
+            rew[p] = wins[p]
+        elif cfg.objective == OBJ_MARGIN:
+            rew[p] = margin
+        else:
+            rew[p] = cfg.blend * wins[p] + (1.0 - cfg.blend) * margin
+
+cdef uint64_t policy_move(const GameVTable* g, const void* s, Work* w, int n, int policy,
+                          uint64_t* rng) noexcept nogil:
+    cdef int i
+    cdef double total = 0.0, r
+    if policy == POLICY_RANDOM or n == 1:
+        return w.moves[rand_below(rng, n)]
+    for i in range(n):
+        w.weights[i] = g.move_weight(s, w.moves[i])
+        total += w.weights[i]
+    r = rand_unit(rng) * total
+    for i in range(n):
+        r -= w.weights[i]
+        if r < 0:
+            return w.moves[i]
+    return w.moves[n - 1]
+
+cdef int rollout(const GameVTable* g, void* s, const Config* cfg, Work* w, uint64_t* rng) noexcept nogil:
+    """Plays to the end (or `cutoff` decisions); returns the number of decisions made."""
+    cdef int cp, n, depth = 0
+    while True:
+        cp = g.current_player(s)
+        if cp == PLAYER_TERMINAL:
+            return depth
+        if cp == PLAYER_CHANCE:
+            g.apply_move(s, g.sample_chance(s, rng))
+            continue
+        if cfg.cutoff > 0 and depth >= cfg.cutoff:
+            return depth
+        n = g.legal_moves(s, w.moves)
+        g.apply_move(s, policy_move(g, s, w, n, cfg.policy, rng))
+        depth += 1
+
+cdef bint work_init(Work* w, const GameVTable* g) noexcept nogil:
+    w.moves = <uint64_t*>malloc(g.max_moves * sizeof(uint64_t))
+    w.untried = <uint64_t*>malloc(g.max_moves * sizeof(uint64_t))
+    w.avail = <int*>malloc(g.max_moves * sizeof(int))
+    w.weights = <double*>malloc(g.max_moves * sizeof(double))
+    w.path = <int*>malloc(MAX_PATH * sizeof(int))
+    w.det = <char*>malloc(g.state_size)
+    w.tmp = <char*>malloc(g.state_size)
+    return (w.moves != NULL and w.untried != NULL and w.avail != NULL and w.weights != NULL
+            and w.path != NULL and w.det != NULL and w.tmp != NULL)
+
+cdef void work_free(Work* w) noexcept nogil:
+    free(w.moves)
+    free(w.untried)
+    free(w.avail)
+    free(w.weights)
+    free(w.path)
+    free(w.det)
+    free(w.tmp)
+
+cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel) noexcept nogil:
+    if cancel[0]:
+        return True
+    if cfg.iterations > 0 and it >= cfg.iterations:
+        return True
+    if cfg.deadline > 0 and (it & 15) == 0 and now_s() >= cfg.deadline:
+        return True
+    return False
+
+# ---------------------------------------------------------------------------------------------
+# ISMCTS
+# ---------------------------------------------------------------------------------------------
+cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t,
+                        const int* cancel, double* rollout_decisions) noexcept nogil:
+    """Grows tree `t` (whose node 0 is the root) until the budget ends; returns iterations done."""
+    cdef Work w
+    cdef uint64_t rng = cfg.seed
+    cdef int64_t it = 0
+    cdef int node, child, cp, nm, nun, na, i, plen, best, p, n
+    cdef double bestv, v, lg
+    cdef double rew[MAXP]
+    cdef double scores[MAXP]
+    cdef double wins[MAXP]
+    cdef uint64_t m
+    cdef bint expanded
+    cdef Node* c
+    if not work_init(&w, g):
+        work_free(&w)
+        return 0
+    n = g.num_players(root)
+    rollout_decisions[0] = 0
+    while not should_stop(cfg, it, cancel):
+        memcpy(w.det, root, g.state_size)
+        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        node = 0
+        plen = 1
+        w.path[0] = 0
+        expanded = False
+        # selection and expansion
+        while plen < MAX_PATH:
+            cp = g.current_player(w.det)
+            if cp == PLAYER_TERMINAL:
+                break
+            if cp == PLAYER_CHANCE:
+                m = g.sample_chance(w.det, &rng)
+                child = tree_find(t, node, m)
+                if child < 0:
+                    child = tree_add(t, node, m, -1)
+                g.apply_move(w.det, m)
+                if child < 0:
+                    break
+                node = child
+                w.path[plen] = node
+                plen += 1
+                continue
+            if expanded:
+                break
+            nm = g.legal_moves(w.det, w.moves)
+            nun = 0
+            na = 0
+            for i in range(nm):
+                child = tree_find(t, node, w.moves[i])
+                if child < 0:
+                    w.untried[nun] = w.moves[i]
+                    nun += 1
+                else:
+                    w.avail[na] = child
+                    na += 1
+            for i in range(na):
+                t.nodes[w.avail[i]].avail += 1
+            if nun > 0:
+                m = w.untried[rand_below(&rng, nun)]
+                child = tree_add(t, node, m, cp)
+                g.apply_move(w.det, m)
+                if child < 0:
+                    break
+                t.nodes[child].avail = 1
+                node = child
+                w.path[plen] = node
+                plen += 1
+                expanded = True
+                continue
+            best = w.avail[0]
+            bestv = -INFINITY
+            for i in range(na):
+                c = &t.nodes[w.avail[i]]
+                v = c.reward[cp] / c.visits + cfg.exploration * sqrt(log(<double>c.avail) / c.visits)
+                if v > bestv:
+                    bestv = v
+                    best = w.avail[i]
+            g.apply_move(w.det, t.nodes[best].move)
+            node = best
+            w.path[plen] = node
+            plen += 1
+        # simulation
+        rollout_decisions[0] += rollout(g, w.det, cfg, &w, &rng)
+        outcome(g, w.det, cfg, rew, scores, wins)
+        # backpropagation
+        for i in range(plen):
+            c = &t.nodes[w.path[i]]
+            c.visits += 1
+            for p in range(n):
+                c.reward[p] += rew[p]
+                c.score[p] += scores[p]
+                c.score_sq[p] += scores[p] * scores[p]
+                c.wins[p] += wins[p]
+        it += 1
+    work_free(&w)
+    return it
+
+# ---------------------------------------------------------------------------------------------
+# Flat Monte Carlo (PIMC baseline) and greedy
+# ---------------------------------------------------------------------------------------------
+cdef int64_t flat_run(const GameVTable* g, const void* root, const Config* cfg, int nroot,
+                      const uint64_t* root_moves, Node* stats, const int* cancel,
+                      double* rollout_decisions) noexcept nogil:
+    """Round-robin determinized rollouts after each root move; per-move statistics in `stats`."""
+    cdef Work w
+    cdef uint64_t rng = cfg.seed
+    cdef int64_t it = 0
+    cdef int k, i, nm, p, n
+    cdef bint legal
+    cdef double rew[MAXP]
+    cdef double scores[MAXP]
+    cdef double wins[MAXP]
+    if not work_init(&w, g):
+        work_free(&w)
+        return 0
+    n = g.num_players(root)
+    rollout_decisions[0] = 0
+    while not should_stop(cfg, it, cancel):
+        k = <int>(it % nroot)
+        memcpy(w.det, root, g.state_size)
+        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        nm = g.legal_moves(w.det, w.moves)
+        legal = False
+        for i in range(nm):
+            if w.moves[i] == root_moves[k]:
+                legal = True
+                break
+        stats[k].avail += 1
+        if legal:
+            g.apply_move(w.det, root_moves[k])
+            rollout_decisions[0] += rollout(g, w.det, cfg, &w, &rng)
+            outcome(g, w.det, cfg, rew, scores, wins)
+            stats[k].visits += 1
+            for p in range(n):
+                stats[k].reward[p] += rew[p]
+                stats[k].score[p] += scores[p]
+                stats[k].score_sq[p] += scores[p] * scores[p]
+                stats[k].wins[p] += wins[p]
+        it += 1
+    work_free(&w)
+    return it
+
+
+cdef const GameVTable* vtable_of(capsule) except NULL:
+    return <const GameVTable*>PyCapsule_GetPointer(capsule, b"search.GameVTable")
+
+
+cdef class CancelToken:
+    """Set from any thread to stop the searches that were given this token (they return best-so-far)."""
+    cdef int flag
+
+    def cancel(self):
+        self.flag = 1
+
+    @property
+    def cancelled(self):
+        return bool(self.flag)
+
+
+cdef Config make_config(dict o) except *:
+    cdef Config cfg
+    cfg.iterations = o["iterations"]
+    cfg.deadline = o["deadline"]
+    cfg.exploration = o["exploration"]
+    cfg.objective = {"win": OBJ_WIN, "margin": OBJ_MARGIN, "blend": OBJ_BLEND}[o["objective"]]
+    cfg.blend = o["blend"]
+    cfg.margin_scale = o["margin_scale"]
+    cfg.policy = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}[o["rollout"]]
+    cfg.cutoff = o["cutoff"]
+    cfg.observer = o["observer"]
+    cfg.observer_kind = o["observer_kind"]
+    cfg.seed = o["seed"]
+    return cfg
+
+
+cdef dict node_stats(const Node* c, int n):
+    v = c.visits
+    return {
+        "move": c.move, "visits": v, "avail": c.avail,
+        "reward": [c.reward[p] for p in range(n)],
+        "score": [c.score[p] for p in range(n)],
+        "score_sq": [c.score_sq[p] for p in range(n)],
+        "wins": [c.wins[p] for p in range(n)],
+    }
+
+
+def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000):
+    """One ISMCTS tree, GIL released. Returns (iterations, rollout decisions, root children stats,
+    principal variation as move codes, nodes)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef Config cfg = make_config(options)
+    cdef Tree t
+    cdef int64_t its
+    cdef double decisions = 0
+    cdef const char* rp = root
+    cdef int n, c, best, bestv
+    if len(root) != g.state_size:
+        raise ValueError("root state has the wrong size for this game")
+    if not tree_init(&t, max_nodes):
+        raise MemoryError("cannot allocate the search tree")
+    try:
+        tree_add(&t, -1, 0, -1)
+        with nogil:
+            its = ismcts_run(g, rp, &cfg, &t, &cancel.flag, &decisions)
+        n = g.num_players(rp)
+        children = []
+        c = t.nodes[0].first_child
+        while c >= 0:
+            children.append(node_stats(&t.nodes[c], n))
+            c = t.nodes[c].next_sibling
+        pv = []
+        c = 0
+        while True:
+            best, bestv = -1, 0
+            c = t.nodes[c].first_child
+            while c >= 0:
+                if t.nodes[c].visits > bestv:
+                    best, bestv = c, t.nodes[c].visits
+                c = t.nodes[c].next_sibling
+            if best < 0:
+                break
+            pv.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
+            c = best
+        return its, decisions, children, pv, t.n
+    finally:
+        tree_free(&t)
+
+
+def run_flat(capsule, bytes root, list root_moves, dict options, CancelToken cancel):
+    """Flat Monte Carlo over `root_moves`, GIL released. Returns (iterations, rollout decisions, stats)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef Config cfg = make_config(options)
+    cdef int nroot = len(root_moves), i, n
+    cdef uint64_t* moves = <uint64_t*>malloc(max(nroot, 1) * sizeof(uint64_t))
+    cdef Node* stats = <Node*>calloc(max(nroot, 1), sizeof(Node))
+    cdef int64_t its
+    cdef double decisions = 0
+    cdef const char* rp = root
+    if moves == NULL or stats == NULL:
+        free(moves)
+        free(stats)
+        raise MemoryError()
+    try:
+        for i in range(nroot):
+            moves[i] = root_moves[i]
+            stats[i].move = root_moves[i]
+        with nogil:
+            its = flat_run(g, rp, &cfg, nroot, moves, stats, &cancel.flag, &decisions)
+        n = g.num_players(rp)
+        return its, decisions, [node_stats(&stats[i], n) for i in range(nroot)]
+    finally:
+        free(moves)
+        free(stats)
+
+
+def greedy_values(capsule, bytes root, list moves):
+    """For each move: the deciding player's static value after it (own estimate minus the best other)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef char* buf = <char*>malloc(g.state_size)
+    cdef double scores[MAXP]
+    cdef int cp = g.current_player(<const char*>root), n = g.num_players(<const char*>root), q
+    cdef double best
+    out = []
+    try:
+        for m in moves:
+            memcpy(buf, <const char*>root, g.state_size)
+            g.apply_move(buf, m)
+            g.evaluate(buf, scores)
+            best = -INFINITY
+            for q in range(n):
+                if q != cp and scores[q] > best:
+                    best = scores[q]
+            out.append(scores[cp] - best)
+        return out
+    finally:
+        free(buf)
+
+
+def random_playouts(capsule, bytes root, int games, uint64_t seed):
+    """Raw engine speed through the vtable: uniformly random games from `root`; (decisions, seconds)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef Work w
+    cdef Config cfg
+    cdef uint64_t rng = seed
+    cdef double total = 0, t0, t1
+    cdef int i
+    cdef const char* rp = root
+    memset(&cfg, 0, sizeof(Config))
+    if not work_init(&w, g):
+        work_free(&w)
+        raise MemoryError()
+    with nogil:
+        t0 = now_s()
+        for i in range(games):
+            memcpy(w.det, rp, g.state_size)
+            g.determinize(w.det, 0, 0, &rng)
+            total += rollout(g, w.det, &cfg, &w, &rng)
+        t1 = now_s()
+    work_free(&w)
+    return total, t1 - t0

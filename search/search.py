@@ -1,0 +1,274 @@
+"""Python face of the compiled search: options, results, ISMCTS and flat Monte Carlo with root parallelism.
+
+Game-agnostic: a game is any adapter with `vtable` (a PyCapsule of search/game.pxd's GameVTable),
+`state_bytes(state)`, `move(code)`, `code(move)`, `current_player(state)`, `num_players(state)` and
+`legal_moves(state)`. SpellBook's is `engine_c.game.SPELLBOOK`.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, asdict
+from typing import Any, Protocol, Sequence
+
+from search import _mcts
+from search._mcts import CancelToken
+
+OBJECTIVES = ("win", "margin", "blend")
+ROLLOUTS = ("random", "heuristic")
+
+
+class GameAdapter(Protocol):
+    vtable: Any
+
+    def state_bytes(self, state: Any) -> bytes: ...
+    def move(self, code: int) -> Any: ...
+    def code(self, move: Any) -> int: ...
+    def current_player(self, state: Any) -> int: ...
+    def num_players(self, state: Any) -> int: ...
+    def legal_moves(self, state: Any) -> list: ...
+
+
+class SearchOptionError(ValueError):
+    """An option out of range; `field` names it."""
+
+    def __init__(self, field_name: str, message: str):
+        super().__init__(f"{field_name}: {message}")
+        self.field = field_name
+
+
+@dataclass
+class SearchOptions:
+    """What a search may spend and how it plays. At least one budget (iterations, time_ms, deadline).
+
+    iterations: total over all threads (split evenly; with a fixed seed, threads and iterations the
+    result is reproducible). time_ms: wall-clock budget from the call. deadline: absolute
+    `time.monotonic()` seconds. The search stops at whichever comes first, or when cancelled.
+    """
+
+    iterations: int = 1000
+    time_ms: float = 0.0
+    deadline: float = 0.0
+    threads: int = 1
+    exploration: float = 0.7
+    objective: str = "win"            # win probability (ties shared), final-score margin, or a blend
+    blend: float = 0.5                # weight of the win probability in "blend"
+    margin_scale: float = 20.0        # points of margin that map to the full reward range
+    rollout: str = "random"           # "random" (uniform) or "heuristic" (the game's cheap move prior)
+    cutoff: int = 0                   # rollout decisions before a static evaluation (0: to the end)
+    temperature: float = 0.0          # 0: most visits; > 0: sample root moves ∝ visits^(1/T)
+    knows_discard: bool = True        # the observer remembers the Discard box (SPELLBOOK.md §8)
+    seed: int = 0
+    max_nodes: int = 4_000_000        # per thread
+
+    def validate(self) -> None:
+        def bad(name: str, msg: str) -> None:
+            raise SearchOptionError(name, msg)
+
+        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool):
+                bad(name, f"must be an integer, got {v!r}")
+            if v < 0:
+                bad(name, f"must not be negative, got {v}")
+        for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
+                bad(name, f"must be a number, got {v!r}")
+            if v < 0:
+                bad(name, f"must not be negative, got {v}")
+        if self.iterations == 0 and self.time_ms == 0 and self.deadline == 0:
+            bad("iterations", "give a budget: iterations, time_ms or deadline")
+        if not 1 <= self.threads <= 64:
+            bad("threads", f"must be 1 to 64, got {self.threads}")
+        if self.blend > 1:
+            bad("blend", f"must be within 0..1, got {self.blend}")
+        if self.margin_scale == 0:
+            bad("margin_scale", "must be positive")
+        if self.objective not in OBJECTIVES:
+            bad("objective", f"must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+        if self.rollout not in ROLLOUTS:
+            bad("rollout", f"must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
+        if self.seed >= 2**64:
+            bad("seed", "must fit in 64 bits")
+        if self.max_nodes < 2:
+            bad("max_nodes", "must be at least 2")
+
+    def absolute_deadline(self, start: float) -> float:
+        ends = [d for d in (self.deadline, start + self.time_ms / 1000.0 if self.time_ms else 0.0) if d > 0]
+        return min(ends) if ends else 0.0
+
+
+@dataclass
+class MoveStats:
+    """Statistics of one root move. Per-player lists are indexed by seat."""
+
+    move: Any
+    visits: int
+    availability: int
+    mean_reward: float                 # for the player to move at the root
+    win_probability: list[float]
+    expected_score: list[float]
+    score_std: list[float]             # across determinizations (and chance)
+
+
+@dataclass
+class SearchResult:
+    move: Any
+    moves: list[MoveStats]             # sorted by visits, best first
+    principal_variation: list[Any]
+    iterations: int
+    elapsed_s: float
+    seed: int
+    player: int
+    threads: int = 1
+    nodes: int = 0
+    mean_rollout_decisions: float = 0.0
+    cut_short: bool = False            # stopped by the deadline or a cancel before the iteration budget
+
+    def stats_for(self, move: Any) -> MoveStats | None:
+        for s in self.moves:
+            if s.move == move:
+                return s
+        return None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["move"] = str(self.move)
+        d["principal_variation"] = [str(m) for m in self.principal_variation]
+        for m in d["moves"]:
+            m["move"] = str(m["move"])
+        return d
+
+
+def _thread_seeds(seed: int, threads: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.getrandbits(64) for _ in range(threads)]
+
+
+def _split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def _merge(game: GameAdapter, children_lists: list[list[dict]], player: int) -> list[MoveStats]:
+    merged: dict[int, dict] = {}
+    for children in children_lists:
+        for c in children:
+            m = merged.setdefault(c["move"], {"visits": 0, "avail": 0, "reward": None, "score": None,
+                                              "score_sq": None, "wins": None})
+            m["visits"] += c["visits"]
+            m["avail"] += c["avail"]
+            for key in ("reward", "score", "score_sq", "wins"):
+                m[key] = list(c[key]) if m[key] is None else [a + b for a, b in zip(m[key], c[key])]
+    out = []
+    for code, m in merged.items():
+        v = max(m["visits"], 1)
+        mean = [s / v for s in m["score"]]
+        std = [math.sqrt(max(sq / v - mu * mu, 0.0)) for sq, mu in zip(m["score_sq"], mean)]
+        out.append(MoveStats(move=game.move(code), visits=m["visits"], availability=m["avail"],
+                             mean_reward=m["reward"][player] / v, win_probability=[w / v for w in m["wins"]],
+                             expected_score=mean, score_std=std))
+    out.sort(key=lambda s: (-s.visits, -s.mean_reward, game.code(s.move)))
+    return out
+
+
+def choose_final(stats: list[MoveStats], temperature: float, seed: int) -> MoveStats:
+    """Most visits (ties: higher mean reward), or sampled ∝ visits^(1/T) with a seeded generator."""
+    if temperature <= 0 or len(stats) == 1:
+        return stats[0]
+    weights = [max(s.visits, 0) ** (1.0 / temperature) if s.visits else 0.0 for s in stats]
+    if sum(weights) <= 0:
+        return stats[0]
+    return random.Random(seed ^ 0x5EED).choices(stats, weights=weights)[0]
+
+
+def _check_root(game: GameAdapter, state: Any) -> int:
+    player = game.current_player(state)
+    if player == -2:
+        raise ValueError("the game is over: there is no move to search")
+    if player == -1:
+        raise ValueError("a chance event (a draw) is pending: resolve it before searching")
+    return player
+
+
+def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
+           cancel: CancelToken | None = None) -> SearchResult:
+    """Determinized single-observer ISMCTS from the deciding player's point of view (see _mcts.pyx)."""
+    opts = options or SearchOptions()
+    opts.validate()
+    player = _check_root(game, state)
+    start = time.monotonic()
+    root = game.state_bytes(state)
+    cancel = cancel or CancelToken()
+    deadline = opts.absolute_deadline(start)
+    seeds = _thread_seeds(opts.seed, opts.threads)
+    budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
+    base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
+            "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1}
+
+    def one(i: int):
+        return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
+                                cancel, opts.max_nodes)
+
+    if opts.threads == 1:
+        runs = [one(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=opts.threads) as pool:
+            runs = list(pool.map(one, range(opts.threads)))
+    elapsed = time.monotonic() - start
+    iterations = sum(r[0] for r in runs)
+    stats = _merge(game, [r[2] for r in runs], player)
+    if not stats:  # not even one iteration: fall back to the first legal move
+        legal = game.legal_moves(state)
+        stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
+                           [0.0] * game.num_players(state), [0.0] * game.num_players(state))]
+    best = choose_final(stats, opts.temperature, opts.seed)
+    pv = [game.move(code) for code, _, _ in max(runs, key=lambda r: r[4])[3]]
+    return SearchResult(move=best.move, moves=stats, principal_variation=pv, iterations=iterations,
+                        elapsed_s=elapsed, seed=opts.seed, player=player, threads=opts.threads,
+                        nodes=sum(r[4] for r in runs),
+                        mean_rollout_decisions=sum(r[1] for r in runs) / max(iterations, 1),
+                        cut_short=bool(opts.iterations) and iterations < opts.iterations)
+
+
+def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,
+                     cancel: CancelToken | None = None) -> SearchResult:
+    """PIMC baseline: determinized rollouts spread evenly over the root moves, no tree."""
+    opts = options or SearchOptions()
+    opts.validate()
+    player = _check_root(game, state)
+    start = time.monotonic()
+    root = game.state_bytes(state)
+    codes = [game.code(m) for m in game.legal_moves(state)]
+    cancel = cancel or CancelToken()
+    seeds = _thread_seeds(opts.seed, opts.threads)
+    budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
+    base = {"deadline": opts.absolute_deadline(start), "exploration": 0.0, "objective": opts.objective,
+            "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1}
+
+    def one(i: int):
+        return _mcts.run_flat(game.vtable, root, codes, dict(base, iterations=budgets[i], seed=seeds[i]), cancel)
+
+    if opts.threads == 1:
+        runs = [one(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=opts.threads) as pool:
+            runs = list(pool.map(one, range(opts.threads)))
+    iterations = sum(r[0] for r in runs)
+    stats = _merge(game, [r[2] for r in runs], player)
+    stats.sort(key=lambda s: (-s.mean_reward if s.visits else 1.0, game.code(s.move)))
+    best = stats[0]
+    return SearchResult(move=best.move, moves=stats, principal_variation=[best.move], iterations=iterations,
+                        elapsed_s=time.monotonic() - start, seed=opts.seed, player=player, threads=opts.threads,
+                        mean_rollout_decisions=sum(r[1] for r in runs) / max(iterations, 1),
+                        cut_short=bool(opts.iterations) and iterations < opts.iterations)
+
+
+def raw_playout_rate(game: GameAdapter, state: Any, games: int = 200, seed: int = 0) -> float:
+    """Random-playout decisions per second through the same C interface (for search_efficiency)."""
+    decisions, seconds = _mcts.random_playouts(game.vtable, game.state_bytes(state), games, seed)
+    return decisions / seconds if seconds > 0 else float("inf")
