@@ -1,0 +1,56 @@
+"""Playing whole games between bots (game-agnostic), with duplicate seat rotation helpers."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    bots: list[str]                      # by seat
+    moves: list[tuple[int, str]] = field(default_factory=list)   # (seat or -1 for a draw, move text)
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def play_game(new_state: Callable[[int], Any], bots: Sequence[Any], seed: int,
+              on_move: Callable[[int, Any, dict], None] | None = None) -> GameRecord:
+    """Plays `new_state(seed)` to the end; bots[seat] chooses for its seat; draws use the state's seeded
+    generator, so the same seed gives the same draws whatever the bots do until they diverge."""
+    state = new_state(seed)
+    rec = GameRecord(seed=seed, bots=[b.name for b in bots])
+    start = time.monotonic()
+    while not state.is_terminal():
+        if state.is_chance():
+            for d in state.resolve_chance():
+                rec.moves.append((-1, str(d)))
+            continue
+        seat = state.current_player
+        move, info = bots[seat].choose(state)
+        if on_move:
+            on_move(seat, move, info)
+        state.apply(move)
+        rec.moves.append((seat, str(move)))
+    rec.scores = [s.total for s in state.scores()]
+    rec.winners = state.winners()
+    rec.seconds = time.monotonic() - start
+    return rec
+
+
+def win_share(rec: GameRecord, seat: int) -> float:
+    return (1.0 / len(rec.winners)) if seat in rec.winners else 0.0
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (ties counted as half wins)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -1,0 +1,137 @@
+"""Bots: one interface, `choose(state) -> (move, info)`, for every player the product offers.
+
+All bots are deterministic for a given seed and sequence of calls, and never modify `state`.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, Protocol
+
+from search import _mcts
+from search.levels import level_options
+from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: Any) -> tuple[Any, dict]: ...
+
+
+def _forced(game: GameAdapter, state: Any) -> tuple[Any, dict] | None:
+    moves = game.legal_moves(state)
+    if not moves:
+        raise ValueError("no legal move: the game is over or a chance event is pending")
+    if len(moves) == 1:
+        return moves[0], {"forced": True}
+    return None
+
+
+class RandomBot:
+    """Uniformly random legal moves."""
+
+    def __init__(self, game: GameAdapter, seed: int = 0):
+        self.game, self.name, self.rng = game, "random", random.Random(seed)
+
+    def choose(self, state):
+        moves = self.game.legal_moves(state)
+        if not moves:
+            raise ValueError("no legal move: the game is over or a chance event is pending")
+        return self.rng.choice(moves), {}
+
+
+class GreedyBot:
+    """One ply: the move after which the game's static evaluation (for SpellBook: current points plus
+    0.35 per pool token, see sb_evaluate) puts the mover furthest ahead of the best other player.
+    Ties are broken at random (seeded)."""
+
+    def __init__(self, game: GameAdapter, seed: int = 0):
+        self.game, self.name, self.rng = game, "greedy", random.Random(seed)
+
+    def choose(self, state):
+        forced = _forced(self.game, state)
+        if forced:
+            return forced
+        moves = self.game.legal_moves(state)
+        values = _mcts.greedy_values(self.game.vtable, self.game.state_bytes(state), [self.game.code(m) for m in moves])
+        best = max(values)
+        ties = [m for m, v in zip(moves, values) if v >= best - 1e-9]
+        return self.rng.choice(ties), {"value": best}
+
+
+class _SearchBot:
+    kind = "ismcts"
+
+    def __init__(self, game: GameAdapter, options: SearchOptions, name: str):
+        options.validate()
+        self.game, self.options, self.name = game, options, name
+        self.calls = 0
+        self.cancel: CancelToken | None = None
+
+    def choose(self, state):
+        forced = _forced(self.game, state)
+        if forced:
+            return forced
+        opts = replace(self.options, seed=(self.options.seed + 7919 * self.calls) % 2**64)
+        self.calls += 1
+        self.cancel = CancelToken()
+        run = ismcts if self.kind == "ismcts" else flat_monte_carlo
+        result = run(self.game, state, opts, self.cancel)
+        return result.move, {"result": result}
+
+
+class ISMCTSBot(_SearchBot):
+    """Determinized ISMCTS with the given options (or a strength level 1-10)."""
+
+    kind = "ismcts"
+
+    def __init__(self, game: GameAdapter, options: SearchOptions | None = None, level: int | None = None,
+                 seed: int = 0):
+        if options is None:
+            options = level_options(level if level is not None else 10, seed)
+        super().__init__(game, options, f"ismcts:level={level}" if level is not None else "ismcts")
+
+
+class FlatMonteCarloBot(_SearchBot):
+    """Flat Monte Carlo over determinizations (PIMC): rollouts spread over the root moves, no tree."""
+
+    kind = "flat"
+
+    def __init__(self, game: GameAdapter, options: SearchOptions | None = None, seed: int = 0):
+        super().__init__(game, options or SearchOptions(iterations=2000, seed=seed), "flatmc")
+
+
+def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
+    """A bot from a spec: `random`, `greedy`, `ismcts:level=7`, `ismcts:iterations=5000,threads=1`,
+    `flatmc:iterations=2000` (any SearchOptions field may be given as key=value)."""
+    kind, _, params = spec.partition(":")
+    kv: dict[str, str] = {}
+    for item in filter(None, params.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bot spec {spec!r}: {item!r} is not key=value")
+        kv[key.strip()] = value.strip()
+    kind = kind.strip().lower()
+    if kind == "random":
+        return RandomBot(game, int(kv.get("seed", seed)))
+    if kind == "greedy":
+        return GreedyBot(game, int(kv.get("seed", seed)))
+    if kind in ("ismcts", "flatmc"):
+        level = int(kv.pop("level")) if "level" in kv else None
+        base = level_options(level, seed) if level is not None else SearchOptions(seed=seed)
+        fields = {f: type(getattr(base, f)) for f in base.__dataclass_fields__}
+        changes = {}
+        for key, value in kv.items():
+            if key not in fields:
+                raise ValueError(f"bot spec {spec!r}: unknown option {key!r}; options: {', '.join(fields)}")
+            typ = fields[key]
+            changes[key] = (value.lower() in ("1", "true", "yes")) if typ is bool else typ(value)
+        opts = replace(base, **changes)
+        if kind == "flatmc":
+            bot = FlatMonteCarloBot(game, opts)
+        else:
+            bot = ISMCTSBot(game, opts)
+        bot.name = spec
+        return bot
+    raise ValueError(f"unknown bot {kind!r}: use random, greedy, ismcts[:...] or flatmc[:...]")

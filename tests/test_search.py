@@ -1,0 +1,153 @@
+"""ISMCTS and the baseline bots (issue 3): determinism, fairness, deadlines, obvious moves, strength."""
+import threading
+import time
+
+import pytest
+
+from engine_c import State
+from engine_c.game import SPELLBOOK
+from search import CancelToken, SearchOptionError, SearchOptions, flat_monte_carlo, ismcts
+from search.arena import play_game, win_share
+from search.bots import GreedyBot, ISMCTSBot, RandomBot, make_bot
+from search.levels import LEVELS, level_options
+from tests.builders import build
+
+
+def stats_key(result):
+    return [(str(m.move), m.visits, m.availability, round(m.mean_reward, 12), [round(x, 9) for x in m.expected_score])
+            for m in result.moves]
+
+
+def test_same_seed_same_move_and_statistics():
+    state = State.new(players=3, spells="classic", seed=11)
+    for threads in (1, 2):
+        opts = SearchOptions(iterations=600, threads=threads, seed=42)
+        a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
+        assert a.move == b.move and stats_key(a) == stats_key(b)
+        assert a.iterations == 600 and not a.cut_short
+    c = ismcts(SPELLBOOK, state, SearchOptions(iterations=600, seed=43))
+    assert stats_key(c) != stats_key(a)
+
+
+def test_statistics_are_consistent():
+    state = State.new(players=2, seed=4)
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=800, seed=1))
+    assert sum(m.visits for m in r.moves) == r.iterations
+    legal = {str(m) for m in state.legal_moves()}
+    assert {str(m.move) for m in r.moves} <= legal
+    for m in r.moves:
+        assert m.availability >= m.visits
+        assert abs(sum(m.win_probability) - 1.0) < 1e-9          # ties shared: shares sum to 1
+        assert all(s >= 0 for s in m.score_std)
+    assert r.move == r.moves[0].move and r.principal_variation[0] == r.move
+
+
+def test_fairness_hidden_pouch_order_does_not_matter():
+    """§8: two states with the same observation (different Pouch order = rng) search identically."""
+    state = State.new(players=2, seed=8)
+    other = state.determinize(0, knows_discard=True, seed=999)
+    assert other != state and other.observation(0) == state.observation(0)
+    opts = SearchOptions(iterations=500, seed=5)
+    assert stats_key(ismcts(SPELLBOOK, state, opts)) == stats_key(ismcts(SPELLBOOK, other, opts))
+
+
+def test_fairness_without_discard_memory():
+    """The observer who does not know the Discard box: different Pouch/Discard splits, same result."""
+    state = State.new(players=2, seed=8)
+    for move in ["draw", "store Rs", "pass"]:
+        state.play(move) if state.is_legal(move) else state.play(state.legal_moves()[0])
+    while state.current_player != 1 or state.decision != "morning":
+        state.play(state.legal_moves()[-1])
+    a = state.determinize(1, knows_discard=False, seed=1)
+    b = state.determinize(1, knows_discard=False, seed=2)
+    assert a.observation(1, knows_discard=False) == b.observation(1, knows_discard=False)
+    opts = SearchOptions(iterations=400, seed=3, knows_discard=False)
+    assert stats_key(ismcts(SPELLBOOK, a, opts)) == stats_key(ismcts(SPELLBOOK, b, opts))
+
+
+def test_stops_by_its_deadline_and_reports_cut_short():
+    state = State.new(players=4, seed=2)
+    start = time.monotonic()
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=10_000_000, time_ms=150, seed=1))
+    assert time.monotonic() - start < 0.6 and r.cut_short and r.iterations > 0
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=0, deadline=time.monotonic() + 0.1, seed=1))
+    assert r.elapsed_s < 0.5 and r.iterations > 0
+
+
+def test_cancel_from_another_thread_returns_best_so_far():
+    state = State.new(players=2, seed=2)
+    token = CancelToken()
+    timer = threading.Timer(0.1, token.cancel)
+    timer.start()
+    start = time.monotonic()
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=50_000_000, threads=2, seed=1), cancel=token)
+    assert time.monotonic() - start < 1.0 and r.cut_short and r.move in state.legal_moves()
+
+
+def test_finds_the_learn_that_ends_the_game_with_a_win():
+    """E1/E2: seat 1 (last in the round) learning its 7th spell ends the game, 17 to 15."""
+    six = {"Sacrifice": (3, "c", 0), "Levitation": (3, "c", 0), "Purification": (3, "c", 0),
+           "Offering": (3, "c", 0), "TimeTravel": (3, "c", 0), "Transmutation": (3, "c", 0)}
+    state = build(players=2, spells="set1", active=1, day=9, at="evening", pools={1: "Yc2Yt"},
+                  fams={0: "Kt2Ks3Gs3Ps3Pt3"}, learned={1: six})
+    assert state.scores()[0].total == 15 and state.scores()[1].total == 14
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=1500, seed=7))
+    assert str(r.move).startswith("learn Abundance 3"), r.moves[:3]
+    assert r.moves[0].win_probability[1] > 0.95
+
+
+def test_finds_the_altar_token_that_enables_a_level_5_learn():
+    """L1: with 4 red tokens, taking the Altar's Rs allows Blaze at level 5 (5 points), the only win."""
+    state = build(players=2, spells="set3", active=1, day=9, at="morning", end_triggered=1,
+                  pools={1: "Rc2RtRs"}, altar="RsGcKtYs", discard="Rc2Rt4Rs2", fams={0: "Gs3Kc3Bc", 1: "PtYt2"})
+    assert state.scores()[0].total == 8 and state.scores()[1].total == 4
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=3000, seed=3))
+    assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
+
+
+def test_flat_monte_carlo_and_greedy_play_legal_moves():
+    state = State.new(players=2, seed=5)
+    r = flat_monte_carlo(SPELLBOOK, state, SearchOptions(iterations=300, seed=1))
+    assert r.move in state.legal_moves() and sum(m.visits for m in r.moves) == 300
+    move, info = GreedyBot(SPELLBOOK, seed=1).choose(state)
+    assert move in state.legal_moves() and "value" in info
+
+
+def test_bad_options_name_their_field():
+    state = State.new(players=2, seed=5)
+    for kwargs, field in [({"iterations": -1}, "iterations"), ({"threads": 0}, "threads"),
+                          ({"objective": "fun"}, "objective"), ({"time_ms": -5.0}, "time_ms"),
+                          ({"iterations": 0}, "iterations"), ({"rollout": "smart"}, "rollout")]:
+        with pytest.raises(SearchOptionError) as e:
+            ismcts(SPELLBOOK, state, SearchOptions(**kwargs))
+        assert e.value.field == field
+    with pytest.raises(ValueError, match="chance"):
+        s = State.new(players=2, seed=1)
+        s.apply("draw")
+        ismcts(SPELLBOOK, s, SearchOptions(iterations=10))
+
+
+def test_levels_are_monotone_and_specs_parse():
+    its = [LEVELS[lv][0] for lv in range(1, 11)]
+    temps = [LEVELS[lv][1] for lv in range(1, 11)]
+    assert its == sorted(its) and temps == sorted(temps, reverse=True)
+    assert level_options(10).time_ms == 1000
+    with pytest.raises(ValueError, match="level"):
+        level_options(11)
+    assert make_bot("ismcts:iterations=500,threads=1", SPELLBOOK).options.iterations == 500
+    assert make_bot("flatmc:iterations=200", SPELLBOOK).options.iterations == 200
+    with pytest.raises(ValueError, match="unknown option"):
+        make_bot("ismcts:speed=3", SPELLBOOK)
+
+
+def test_ismcts_2000_iterations_beats_random():
+    """Strength: ISMCTS at 2,000 iterations wins at least 18 of 20 two-player games against RandomBot."""
+    wins = 0.0
+    for g in range(10):
+        for seat in (0, 1):
+            smart = ISMCTSBot(SPELLBOOK, SearchOptions(iterations=2000, rollout="heuristic", cutoff=30, seed=g))
+            bots = [RandomBot(SPELLBOOK, seed=g)] * 2
+            bots[seat] = smart
+            rec = play_game(lambda s: State.new(players=2, spells="set1", seed=s), bots, seed=g)
+            wins += win_share(rec, seat)
+    assert wins >= 18
