@@ -119,8 +119,9 @@ RULE_TABLES = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Move codes: bits 0-4 kind, 5-7 level, 8-10 x (a color or a rune tag), 11-15 a, 16-20 b,
-# 21-24 list length, 25-64: up to 8 token types of 5 bits (sorted ascending).
+# Move codes: bits 0-4 kind, 5-7 level, 8-9 x (a rune tag: 0 own, 1-3 = rune + 1), 10-14 a, 15-19 b,
+# 20-23 list length, 24-63: up to 8 token types of 5 bits (sorted ascending). Exactly 64 bits: a pool of
+# 9 tokens spends at most 8 besides the placed one.
 # ---------------------------------------------------------------------------------------------
 cdef enum:
     K_PASS = 0
@@ -150,7 +151,7 @@ cdef enum:
     LIST_MAX = 8
 
 cdef inline uint64_t mv(uint64_t kind, uint64_t level, uint64_t x, uint64_t a, uint64_t b) noexcept nogil:
-    return kind | (level << 5) | (x << 8) | (a << 11) | (b << 16)
+    return kind | (level << 5) | (x << 8) | (a << 10) | (b << 15)
 
 cdef inline int mv_kind(uint64_t m) noexcept nogil:
     return <int>(m & 31)
@@ -159,26 +160,26 @@ cdef inline int mv_level(uint64_t m) noexcept nogil:
     return <int>((m >> 5) & 7)
 
 cdef inline int mv_x(uint64_t m) noexcept nogil:
-    return <int>((m >> 8) & 7)
+    return <int>((m >> 8) & 3)
 
 cdef inline int mv_a(uint64_t m) noexcept nogil:
-    return <int>((m >> 11) & 31)
+    return <int>((m >> 10) & 31)
 
 cdef inline int mv_b(uint64_t m) noexcept nogil:
-    return <int>((m >> 16) & 31)
+    return <int>((m >> 15) & 31)
 
 cdef inline int mv_n(uint64_t m) noexcept nogil:
-    return <int>((m >> 21) & 15)
+    return <int>((m >> 20) & 15)
 
 cdef inline int mv_item(uint64_t m, int i) noexcept nogil:
-    return <int>((m >> (25 + 5 * i)) & 31)
+    return <int>((m >> (24 + 5 * i)) & 31)
 
 cdef inline uint64_t mv_with_list(uint64_t m, const int* items, int n) noexcept nogil:
     # items must be sorted ascending
     cdef int i
-    m |= (<uint64_t>n) << 21
+    m |= (<uint64_t>n) << 20
     for i in range(n):
-        m |= (<uint64_t>items[i]) << (25 + 5 * i)
+        m |= (<uint64_t>items[i]) << (24 + 5 * i)
     return m
 
 # ---------------------------------------------------------------------------------------------
