@@ -366,7 +366,10 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
             node = best
             w.path[plen] = node
             plen += 1
-        # simulation
+        # simulation (decisions counted: those in the tree below the root, then the rollout's)
+        for i in range(1, plen):
+            if t.nodes[w.path[i]].player >= 0:
+                rollout_decisions[0] += 1
         rollout_decisions[0] += rollout(g, w.det, cfg, &w, &rng)
         outcome(g, w.det, cfg, rew, scores, wins)
         # backpropagation

@@ -125,7 +125,7 @@ class SearchResult:
     player: int
     threads: int = 1
     nodes: int = 0
-    mean_rollout_decisions: float = 0.0
+    mean_decisions: float = 0.0           # per iteration: tree decisions + rollout decisions
     cut_short: bool = False            # stopped by the deadline or a cancel before the iteration budget
 
     def stats_for(self, move: Any) -> MoveStats | None:
@@ -230,7 +230,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     return SearchResult(move=best.move, moves=stats, principal_variation=pv, iterations=iterations,
                         elapsed_s=elapsed, seed=opts.seed, player=player, threads=opts.threads,
                         nodes=sum(r[4] for r in runs),
-                        mean_rollout_decisions=sum(r[1] for r in runs) / max(iterations, 1),
+                        mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
                         cut_short=bool(opts.iterations) and iterations < opts.iterations)
 
 
@@ -264,7 +264,7 @@ def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | Non
     best = stats[0]
     return SearchResult(move=best.move, moves=stats, principal_variation=[best.move], iterations=iterations,
                         elapsed_s=time.monotonic() - start, seed=opts.seed, player=player, threads=opts.threads,
-                        mean_rollout_decisions=sum(r[1] for r in runs) / max(iterations, 1),
+                        mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
                         cut_short=bool(opts.iterations) and iterations < opts.iterations)
 
 
