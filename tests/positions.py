@@ -42,7 +42,8 @@ def day_stack(p: int, at: str, swift_mornings: int = 1) -> list[tuple]:
 def position(players: int = 2, spells="set1", active: int = 0, day: int | None = None,
              pools: dict | None = None, altar: str = "", fam: dict | None = None,
              learned: dict | None = None, discard: str = "", pouch: str | None = None,
-             at="morning", end: bool = False, seed: int = 0, swift_mornings: int = 1) -> State:
+             at="morning", end: bool = False, seed: int = 0, swift_mornings: int = 1,
+             over: bool = False) -> State:
     base = State.new(players=players, spells=spells, seed=0)
     raw = base._to_raw()
     n = players
@@ -89,8 +90,12 @@ def position(players: int = 2, spells="set1", active: int = 0, day: int | None =
     raw["day"] = day
     raw["active"] = active
     raw["end_triggered"] = int(end)
-    raw["over"] = 0
-    if isinstance(at, str):
+    raw["over"] = int(over)
+    if over:
+        raw["end_triggered"] = 1
+        raw["phase"] = 5
+        stack = []
+    elif isinstance(at, str):
         stack = day_stack(active, at, swift_mornings)
         raw["phase"] = PHASE_INDEX[at]
     else:

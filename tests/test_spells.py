@@ -323,7 +323,7 @@ def test_focus_store_or_take_with_its_rune(lvl):
     do(s2, f"Focus {lvl} store")
     assert moves(s2) == {"store Rt", "store Pt", "store Gt"}
     do(s2, "store Rt", *[f"store {x}" for x in ("Pt", "Gt")[: lvl - 3]])
-    assert size(s2, "fam", 0) == lvl - 2 and s2.decision == "resupply" or s2.is_chance()
+    assert size(s2, "fam", 0) == lvl - 2 and s2.is_chance()     # then the resupply
     if lvl >= 4:
         do(st, f"Focus {lvl} take")
         assert moves(st) == {"take Wt", "take Bt", "take Yt"}
@@ -370,7 +370,6 @@ def test_time_travel_raises_abundance_without_instant_effect():
     """Raising never triggers instant effects; points use the final level (§7 Time Travel)."""
     st = position(at="evening", pools={0: "Rc"}, learned={0: {"TimeTravel": 3, "Abundance": 3}})
     do(st, "TimeTravel Rc Abundance")
-    assert not st.is_chance() or st.decision == "chance"
     assert level(st, 0, "Abundance") == 4 and size(st, "pool", 0) == 0
     assert st.scores()[0].spells["Abundance"] == 5
 
@@ -645,7 +644,7 @@ def test_communion_L4_end_bonus_per_stored_rune():
 
 def test_communion_L5_stores_two_discarded_tokens_including_itself_C7_C12():
     """§7 Communion L5 ∞: learning (this spell included) stores 2 of the discarded tokens (D6)."""
-    st = position(spells="set3", at="evening", pools={0: "Yc2YtYs Rt"[:0] + "YcYcYtYs"})
+    st = position(spells="set3", at="evening", pools={0: "YcYcYtYs"})
     do(st, "learn Communion 4 Yc : Yc Yt Ys")          # L4: no storage
     assert size(st, "fam", 0) == 0
     st = position(spells="set3", at="evening", pools={0: "YcYcYtYsYs"})
@@ -659,9 +658,6 @@ def test_communion_L5_stores_two_discarded_tokens_including_itself_C7_C12():
 
 def test_communion_L5_stores_before_instant_effect_C7():
     """C7: Communion L5 stores its 2 tokens before the learned spell's own instant effect (Abundance)."""
-    sp = spells_with("Communion")
-    st = position(spells=sp, at="evening", pools={0: "YcYcYc RcRtRs Bc"[:0] + "YcYcYcRcRt"},
-                  learned={0: {"Communion": 5}})
     st = position(spells=["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel",
                           "Transmutation", "Communion"], at="evening", pools={0: "RcRtRsPc"},
                   learned={0: {"Communion": 5}})
