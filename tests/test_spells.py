@@ -675,3 +675,14 @@ def test_communion_L5_with_abundance_order_C7():
     assert st.decision == "store"          # before Swiftness' instant Morning action
     do(st, "store Bt", "store Bs")
     assert st.decision == "morning"
+
+
+def test_sharing_L4_L5_not_offered_when_they_move_nothing_C6():
+    """C6 (bug fix): with an empty Altar and every other pool full, Sharing 4/5 would move no token
+    (they only take); Sharing 3 still draws 1 and is offered."""
+    st = position(spells="set2", altar="", pools={1: "Kc5Kt4"}, learned={0: {"Sharing": 5}})
+    assert spell_moves(st, "Sharing") == ["Sharing 3"]
+    st = position(spells="set2", altar="", pools={1: "Kc5Kt3"}, learned={0: {"Sharing": 5}})
+    assert spell_moves(st, "Sharing") == ["Sharing 3", "Sharing 4", "Sharing 5"]   # the other player draws
+    st = position(spells="set2", altar="", pools={0: "Kc5Kt4"}, learned={0: {"Sharing": 5}})
+    assert spell_moves(st, "Sharing") == ["Sharing 3", "Sharing 4", "Sharing 5"]
