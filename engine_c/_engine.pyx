@@ -707,8 +707,11 @@ cdef int gen_morning(const SBState* s, int p, int mode, uint64_t* out, int n) no
         for q in range(s.nplayers):
             if q != p and s.pool_n[q] < POOL_LIMIT:
                 others_room = True
-        if (room and (s.altar_n > 0 or can_draw(s))) or (others_room and can_draw(s)):
-            for L in range(3, lvl + 1):
+        # C6: offered only if it moves a token. L3 takes 1 then draws 1; L4/L5 only take (then the
+        # others draw 1 each): with an empty Altar and no one else able to draw, L4/L5 move nothing.
+        others_room = others_room and can_draw(s)
+        for L in range(3, lvl + 1):
+            if others_room or (room and (s.altar_n > 0 or (L == 3 and can_draw(s)))):
                 n = emit(out, n, mv(K_SHARING, L, 0, 0, 0))
     lvl = lvl_for(s, p, DIVINATION, mode)
     if lvl and (can_draw(s) or (room and s.altar_n > 0)):

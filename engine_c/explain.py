@@ -45,13 +45,20 @@ def explain_illegal(state, move: Move) -> str:
         if kind in (K.SWAP, K.DISCARD):
             return f"{text!r}: nothing is being swapped or discarded now; it is {who}'s {decision.capitalize()}"
         if want and want != decision:
-            return f"{text!r} is a {want.capitalize()} action; now it is {who}'s {decision.capitalize()}"
+            art = "an" if want == "evening" else "a"
+            return f"{text!r} is {art} {want.capitalize()} action; now it is {who}'s {decision.capitalize()}"
         reason = _spell_reason(raw, cp, kind, level, b)
         if reason:
             return f"{text!r}: {reason}"
         reason = _token_reason(raw, cp, kind, a, items)
         if reason:
             return f"{text!r}: {reason}"
+        reason = _effect_reason(raw, cp, kind, level, a, b)
+        if reason:
+            return f"{text!r}: {reason}"
+        if kind in _PHASE_OF_KIND and kind not in (K.LEARN, K.TRANSMUTE):
+            return (f"{text!r}: it would move no token now, so it is not offered (C6); "
+                    f"legal: {_sample(state)}")
     elif decision in _SUBDECISION_HINT:
         return (f"{text!r} is not legal: {who} must now choose {_SUBDECISION_HINT[decision]}; "
                 f"legal: {_sample(state)}")
@@ -90,6 +97,59 @@ def _spell_reason(raw, p, kind, level, b) -> str | None:
         need = 4
     if need and lvl < need:
         return f"{name} is at level {lvl}; the level-{need} effect needs level {need}"
+    return None
+
+
+_RUNE_RULE = "[R] L3: c; L4: c or t; L5: any"
+
+
+def _level_of(raw, p, name) -> int:
+    sid = SPELL_NAMES.index(name)
+    return raw["level"][p][sid // 3] if raw["spell"][sid // 3] == sid else 0
+
+
+def _effect_reason(raw, p, kind, level, a, b) -> str | None:
+    """Spell-specific conditions beyond 'learned at that level' (rune limits, targets, C6)."""
+    pool, altar = raw["pool"][p], raw["altar"]
+    runes = "cts"
+    if kind in (K.SACRIFICE, K.TIMETRAVEL):
+        name = "Sacrifice" if kind == K.SACRIFICE else "TimeTravel"
+        lvl = _level_of(raw, p, name)
+        if lvl and a % 3 > lvl - 3:
+            allowed = " or ".join(runes[: lvl - 2])
+            return (f"{name} at level {lvl} discards a token with rune {allowed}, not {token_name(a)} "
+                    f"({_RUNE_RULE})")
+    if kind == K.TIMETRAVEL:
+        c = b // 3
+        if raw["spell"][c] != b:
+            return f"{SPELL_NAMES[b]} is not in play ({COLOR_NAMES[c]} is {SPELL_NAMES[raw['spell'][c]]})"
+        if SPELL_NAMES[b] == "TimeTravel":
+            return "Time Travel cannot raise itself; choose another learned spell"
+        if not raw["level"][p][c]:
+            return f"{SPELL_NAMES[b]} is not learned by player {p}; Time Travel raises a learned spell"
+        if raw["level"][p][c] >= 5:
+            return f"{SPELL_NAMES[b]} is already at level 5 (the highest)"
+    if kind == K.LEVITATION:
+        mask = level - 2
+        if not any(altar[t] and t % 3 < mask for t in range(21)):
+            return f"the Altar holds no token with rune {' or '.join(runes[:mask])} for Levitation {level} ({_RUNE_RULE})"
+    if kind == K.CLONE and level == 5:
+        c = SPELL_NAMES.index("Clone") // 3
+        if a % 3 != raw["rune"][p][c]:
+            return f"Clone 5 discards a token with Clone's rune {runes[raw['rune'][p][c]]}, not {token_name(a)}"
+    if kind == K.CLONE:
+        return f"no other player has learned a spell whose action Clone {level} could copy now (C6, D7)"
+    if kind == K.FEAST and level == 3 and not any(raw["fam"][p][(a // 3) * 3 + r] for r in range(3)):
+        return f"Feast 3 takes a token of a color stored on player {p}'s familiar; none is {COLOR_NAMES[a // 3]} (D11)"
+    if kind == K.GROWTH and level == 3:
+        if not pool[a]:
+            return f"player {p}'s pool holds no {token_name(a)}"
+        if not raw["fam"][p][b]:
+            return f"player {p}'s familiar holds no {token_name(b)}"
+        if a == b:
+            return "Growth 3 swaps two tokens of different types (D10)"
+    if kind == K.ERUPTION and sum(pool) >= level + 1:
+        return f"the pool already holds {sum(pool)} tokens; Eruption {level} draws until it holds {level + 1} (no effect)"
     return None
 
 

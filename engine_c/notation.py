@@ -217,6 +217,7 @@ def state_from_text(cls, text: str):
     validate_raw(raw)
     st = cls()
     st._from_raw(raw)
+    check_resting(st, raw)
     return st
 
 
@@ -241,6 +242,7 @@ def state_from_observation(cls, text: str, seed: int):
     validate_raw(raw)
     st = cls()
     st._from_raw(raw)
+    check_resting(st, raw)
     st._determinize(int(f.get("observer", "0")), knows, seed)
     return st
 
@@ -277,6 +279,34 @@ def validate_raw(raw: dict) -> None:
         raise NotationError("over=1 needs end=1: the game ends only after the end is triggered (E1)")
     if sum(raw["altar"]) > 255 or raw["day"] < 0:
         raise NotationError("altar or day out of range")
+
+
+_DECISIONS = {"morning", "midday", "evening", "clone", "take", "store", "blaze", "swap", "discard", "storm"}
+
+
+def check_resting(st, raw: dict) -> None:
+    """A state text is taken where the engine rests: at a decision with a legal move, at a draw from a
+    non-empty Pouch, or at the end. Anything else (e.g. hand-written) would make the engine draw from an
+    empty Pouch or ask for a move that does not exist, so it is refused with the reason."""
+    if raw["over"] or not raw["stack"]:
+        return
+    top = raw["stack"][-1]
+    name = FRAME_NAMES[top[0]]
+    if name in ("drawpool", "drawaltar"):
+        if top[2] == 0:
+            raise NotationError(f"stack: the top step {name} draws 0 tokens; a finished draw is not pending")
+        if sum(raw["pouch"]) == 0:
+            raise NotationError(f"stack: a draw ({name}) is pending but the Pouch is empty; the Discard box is "
+                                "poured back before a draw is pending (A3)")
+        if name == "drawpool" and sum(raw["pool"][top[1]]) >= POOL_LIMIT:
+            raise NotationError(f"stack: a draw into player {top[1]}'s pool is pending but that pool is full (P1)")
+        return
+    if name not in _DECISIONS:
+        raise NotationError(f"stack: the top step is {name!r}, which the engine runs by itself; a state text "
+                            "stops at a decision, a draw or the end of the game")
+    if not st._legal_codes():
+        raise NotationError(f"stack: player {top[1]} must decide ({name}) but has no legal move; the engine "
+                            "skips such a step (C6), so this state cannot occur")
 
 
 # ----------------------------------------------------------------------------------------------
