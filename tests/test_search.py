@@ -10,7 +10,7 @@ from search import CancelToken, SearchOptionError, SearchOptions, flat_monte_car
 from search.arena import play_game, win_share
 from search.bots import GreedyBot, ISMCTSBot, RandomBot, make_bot
 from search.levels import LEVELS, level_options
-from tests.builders import build
+from positions import position
 
 
 def stats_key(result):
@@ -88,8 +88,8 @@ def test_finds_the_learn_that_ends_the_game_with_a_win():
     """E1/E2: seat 1 (last in the round) learning its 7th spell ends the game, 17 to 15."""
     six = {"Sacrifice": (3, "c", 0), "Levitation": (3, "c", 0), "Purification": (3, "c", 0),
            "Offering": (3, "c", 0), "TimeTravel": (3, "c", 0), "Transmutation": (3, "c", 0)}
-    state = build(players=2, spells="set1", active=1, day=9, at="evening", pools={1: "Yc2Yt"},
-                  fams={0: "Kt2Ks3Gs3Ps3Pt3"}, learned={1: six})
+    state = position(players=2, spells="set1", active=1, day=9, at="evening", pools={1: "Yc2Yt"},
+                     fam={0: "Kt2Ks3Gs3Ps3Pt3"}, learned={1: six})
     assert state.scores()[0].total == 15 and state.scores()[1].total == 14
     r = ismcts(SPELLBOOK, state, SearchOptions(iterations=1500, seed=7))
     assert str(r.move).startswith("learn Abundance 3"), r.moves[:3]
@@ -98,8 +98,8 @@ def test_finds_the_learn_that_ends_the_game_with_a_win():
 
 def test_finds_the_altar_token_that_enables_a_level_5_learn():
     """L1: with 4 red tokens, taking the Altar's Rs allows Blaze at level 5 (5 points), the only win."""
-    state = build(players=2, spells="set3", active=1, day=9, at="morning", end_triggered=1,
-                  pools={1: "Rc2RtRs"}, altar="RsGcKtYs", discard="Rc2Rt4Rs2", fams={0: "Gs3Kc3Bc", 1: "PtYt2"})
+    state = position(players=2, spells="set3", active=1, day=9, at="morning", end=1,
+                     pools={1: "Rc2RtRs"}, altar="RsGcKtYs", discard="Rc2Rt4Rs2", fam={0: "Gs3Kc3Bc", 1: "PtYt2"})
     assert state.scores()[0].total == 8 and state.scores()[1].total == 4
     r = ismcts(SPELLBOOK, state, SearchOptions(iterations=3000, seed=3))
     assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
