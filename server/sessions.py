@@ -1,0 +1,242 @@
+"""Sessions: games hosted by the server, with client seats and bot seats, persisted in SQLite.
+
+The server runs the Pouch (draws use the session's seeded generator), bot seats move by themselves
+(ISMCTS at their strength level, seeded from the session seed and the event number, so a session replays
+the same way after a restart), and every event is stored before it is acknowledged or published.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import AsyncIterator
+
+from engine_c import IllegalMoveError, NotationError, State
+from engine_c.game import SPELLBOOK
+from search import ismcts
+from search.levels import level_options
+from server.store import SessionStore
+
+
+class SessionError(Exception):
+    """A refused session call. `code` is a gRPC status name; `field` names the offending request field."""
+
+    def __init__(self, code: str, field: str, message: str):
+        super().__init__(message)
+        self.code, self.field, self.message = code, field, message
+
+
+@dataclass
+class SeatSpec:
+    kind: str                 # "client" (a human or an app) or "bot"
+    level: int = 0            # bot strength 1-10
+
+
+@dataclass
+class Event:
+    seq: int
+    kind: str                 # move | draw | end
+    seat: int                 # deciding seat; -1 for draws and the end
+    move: str                 # engine notation ("drawn Rc" for a draw)
+    to_move: int              # who decides next (-2 when over)
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+
+class _Session:
+    def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
+                 state: State, seq: int):
+        self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
+        self.state, self.seq = state, seq
+        self.lock = asyncio.Lock()
+        self.subscribers: list[asyncio.Queue] = []
+        self.bot_task: asyncio.Task | None = None
+
+
+def bot_seed(session_seed: int, seq: int) -> int:
+    return (session_seed * 1_000_003 + seq * 7919) % 2**64
+
+
+class SessionManager:
+    """Create, play, observe and resume sessions. Call from one asyncio loop; bot searches run in `executor`."""
+
+    def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000):
+        self.store, self.executor, self.max_sessions = store, executor, max_sessions
+        self.sessions: dict[str, _Session] = {}
+
+    # ---------------------------------------------------------------- lifecycle
+    async def resume_all(self) -> int:
+        """Loads every unfinished session exactly as last stored and restarts its bots; returns how many."""
+        count = 0
+        for row in self.store.unfinished():
+            last = self.store.last_event(row.id)
+            state = State.from_text(last.state_after)
+            seats = [SeatSpec(**s) for s in row.seats]
+            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq)
+            self._kick_bots(self.sessions[row.id])
+            count += 1
+        return count
+
+    async def close(self) -> None:
+        for s in self.sessions.values():
+            if s.bot_task and not s.bot_task.done():
+                s.bot_task.cancel()
+        await asyncio.gather(*(s.bot_task for s in self.sessions.values() if s.bot_task), return_exceptions=True)
+
+    # ---------------------------------------------------------------- calls
+    async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
+        if len(self.sessions) >= self.max_sessions:
+            raise SessionError("RESOURCE_EXHAUSTED", "", f"the server holds its maximum of {self.max_sessions} sessions")
+        if len(seats) != players:
+            raise SessionError("INVALID_ARGUMENT", "seats", f"give one seat per player: {players} players, {len(seats)} seats")
+        for i, seat in enumerate(seats):
+            if seat.kind not in ("client", "bot"):
+                raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
+            if seat.kind == "bot" and not 1 <= seat.level <= 10:
+                raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
+        try:
+            state = State.new(players=players, spells=spells, seed=seed)
+        except ValueError as e:
+            field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else "spells"
+            raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
+        sid = secrets.token_hex(8)
+        names = state.spells
+        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text())
+        session = _Session(sid, players, names, seed, list(seats), state, 0)
+        self.sessions[sid] = session
+        self._kick_bots(session)
+        return sid
+
+    async def submit(self, sid: str, seat: int, move_text: str, expected_seq: int | None = None) -> list[Event]:
+        """A client seat's own move; the draws it causes follow. Returns the events stored."""
+        session = self._get(sid)
+        async with session.lock:
+            if expected_seq is not None and expected_seq != session.seq:
+                raise SessionError("FAILED_PRECONDITION", "expected_seq",
+                                   f"the session is at event {session.seq}, not {expected_seq} (a move was already made)")
+            if not 0 <= seat < session.players:
+                raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
+            if session.seats[seat].kind != "client":
+                raise SessionError("INVALID_ARGUMENT", "seat", f"seat {seat} is a bot seat; clients move only their own seats")
+            state = session.state
+            if state.is_terminal():
+                raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
+            if state.current_player != seat:
+                raise SessionError("FAILED_PRECONDITION", "seat",
+                                   f"it is seat {state.current_player}'s decision ({state.decision}), not seat {seat}'s")
+            try:
+                move = state.parse_move(move_text)
+            except (IllegalMoveError, NotationError) as e:
+                raise SessionError("INVALID_ARGUMENT", "move", str(e)) from None
+            events = self._apply_and_store(session, seat, move)
+        self._kick_bots(session)
+        return events
+
+    def view(self, sid: str, seat: int) -> dict:
+        """What `seat` observes now: the observation text (never the Pouch order), whose turn, the legal
+        moves when it is that seat's decision, scores so far."""
+        session = self._get(sid)
+        if not 0 <= seat < session.players:
+            raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
+        st = session.state
+        return {"session_id": sid, "seq": session.seq, "seat": seat, "observation": st.observation(seat),
+                "to_move": st.current_player, "phase": st.phase, "decision": st.decision,
+                "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
+                "scores": [s.total for s in st.scores()], "over": st.is_terminal(),
+                "winners": st.winners() if st.is_terminal() else [],
+                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells}
+
+    async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
+        """Stored events from `from_seq`, then live ones until the game ends."""
+        session = self._get(sid)
+        queue: asyncio.Queue = asyncio.Queue()
+        session.subscribers.append(queue)
+        try:
+            last = from_seq - 1
+            for row in self.store.events(sid):
+                if row.seq >= from_seq and row.kind != "setup":
+                    yield self._event_from_row(row)
+                    last = row.seq
+            if session.state.is_terminal():
+                yield self._end_event(session)
+                return
+            while True:
+                ev: Event = await queue.get()
+                if ev.kind != "end" and ev.seq <= last:
+                    continue
+                yield ev
+                if ev.kind == "end":
+                    return
+        finally:
+            session.subscribers.remove(queue)
+
+    def export(self, sid: str) -> dict:
+        """The game record: setup, every move and draw in order, and the result when finished."""
+        row = self.store.session(sid)
+        if row is None:
+            raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+        events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
+                  for e in self.store.events(sid) if e.kind != "setup"]
+        return {"format": "spellbook-record/1", "session_id": sid, "players": row.players, "spells": row.spells,
+                "seed": row.seed, "seats": row.seats, "status": row.status, "events": events,
+                "result": row.result}
+
+    # ---------------------------------------------------------------- internals
+    def _get(self, sid: str) -> _Session:
+        session = self.sessions.get(sid)
+        if session is None:
+            raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+        return session
+
+    def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
+        state = session.state
+        state.apply(move)
+        rows = [(session.seq + 1, "move", seat, str(move), state.to_text())]
+        for draw in state.resolve_chance():
+            rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
+        # the draws' intermediate states are stored too (the last text is the current state)
+        result = None
+        if state.is_terminal():
+            result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
+        self.store.append(session.id, rows, result)
+        session.seq = rows[-1][0]
+        to_move = state.current_player
+        events = [Event(seq, kind, s, mv, to_move) for seq, kind, s, mv, _ in rows]
+        for ev in events:
+            self._publish(session, ev)
+        if state.is_terminal():
+            self._publish(session, self._end_event(session))
+        return events
+
+    def _end_event(self, session: _Session) -> Event:
+        st = session.state
+        return Event(session.seq, "end", -1, "", -2, [s.total for s in st.scores()], st.winners())
+
+    def _event_from_row(self, row) -> Event:
+        return Event(row.seq, row.kind, row.seat, row.move, State.from_text(row.state_after).current_player)
+
+    def _publish(self, session: _Session, ev: Event) -> None:
+        for q in session.subscribers:
+            q.put_nowait(ev)
+
+    def _kick_bots(self, session: _Session) -> None:
+        if session.bot_task is None or session.bot_task.done():
+            session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
+
+    async def _run_bots(self, session: _Session) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            async with session.lock:
+                st = session.state
+                if st.is_terminal() or session.seats[st.current_player].kind != "bot":
+                    return
+                seat = st.current_player
+                legal = st.legal_moves()
+                if len(legal) == 1:
+                    move = legal[0]
+                else:
+                    opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, session.seq))
+                    result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
+                    move = result.move
+                self._apply_and_store(session, seat, move)
