@@ -1,0 +1,101 @@
+"""SpellBook-specific hidden-information insight: what an observer can infer about the Pouch, and what
+each possible next draw would mean.
+
+Beliefs follow SPELLBOOK.md §8. An observer who remembers the Discard box knows the Pouch's contents
+exactly (only the order is hidden). One who does not knows the union U of Pouch and Discard box and the
+Pouch's size N: by symmetry the Pouch is a uniformly random N-subset of U, so the next draw is token t
+with probability u_t/|U|, and k draws contain a t with probability 1 - C(|U|-u_t, k)/C(|U|, k).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from engine_c.state import NTYPE, State, token_name
+from search import SearchOptions, ismcts
+
+
+@dataclass
+class TokenBelief:
+    token: str
+    expected_in_pouch: float
+    p_next: float                 # probability that the next draw is this token
+    p_within: list[float]         # p_within[k-1]: at least one among the next k draws (k = 1..max_k)
+
+
+def _p_at_least_one(total: int, have: int, k: int) -> float:
+    if have <= 0 or total <= 0:
+        return 0.0
+    k = min(k, total)
+    return 1.0 - comb(total - have, k) / comb(total, k)
+
+
+def pouch_beliefs(state: State, knows_discard: bool = True, max_k: int = 5) -> list[TokenBelief]:
+    """Per token type: expected count in the Pouch, next-draw probability, and at-least-one-within-k
+    probabilities (draws beyond the Pouch's current size, which refill it from the Discard box, are not
+    modelled: k is capped at the Pouch size). Probabilities of the next draw sum to 1 (or all 0 when the
+    Pouch and the Discard box are both empty)."""
+    if max_k < 1:
+        raise ValueError(f"max_k must be at least 1, got {max_k}")
+    raw = state._to_raw()
+    pouch, discard, justdisc = raw["pouch"], raw["discard"], raw["justdisc"]
+    n = sum(pouch)
+    if knows_discard or n == 0:
+        counts = pouch if n else discard   # an empty Pouch is refilled from the Discard box first (A3)
+        total = sum(counts)
+        expected = [float(c) for c in pouch]
+    else:
+        counts = [pouch[t] + discard[t] - justdisc[t] for t in range(NTYPE)]
+        total = sum(counts)
+        expected = [c * n / total if total else 0.0 for c in counts]
+    draws = n if n else total
+    out = []
+    for t in range(NTYPE):
+        out.append(TokenBelief(token_name(t), expected[t], counts[t] / total if total else 0.0,
+                               [_p_at_least_one(total, counts[t], min(k, draws)) for k in range(1, max_k + 1)]))
+    return out
+
+
+@dataclass
+class DrawOutcome:
+    token: str
+    probability: float
+    decider: int                  # who decides after the draw (-2: the game is over)
+    best_reply: str               # that decision's best move ("" when the game is over)
+    win_probability: list[float]  # per seat, after the draw
+    expected_score: list[float]
+
+
+def what_if_draw(state: State, observer: int, move=None, options: SearchOptions | None = None,
+                 knows_discard: bool = True, seed: int = 0) -> list[DrawOutcome]:
+    """For the next chance event (after `move`, if given): each outcome with its probability, and the best
+    reply and value after it. Computed on a determinization for `observer`, so it never uses the real
+    Pouch order; further draws of the same event are sampled once in that world."""
+    opts = options or SearchOptions(iterations=300, seed=seed)
+    world = state.determinize(observer, knows_discard, seed)
+    if move is not None:
+        world.apply(move)
+    if not world.is_chance():
+        return []
+    out = []
+    for outcome, prob in world.chance_outcomes():
+        after = world.clone()
+        after.apply(outcome)
+        after.resolve_chance()
+        if after.is_terminal():
+            scores = [float(s.total) for s in after.scores()]
+            winners = after.winners()
+            wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(after.players)]
+            out.append(DrawOutcome(str(outcome).split()[1], prob, -2, "", wins, scores))
+            continue
+        res = ismcts(_game(), after, opts)
+        best = res.moves[0]
+        out.append(DrawOutcome(str(outcome).split()[1], prob, res.player, str(best.move),
+                               best.win_probability, best.expected_score))
+    return out
+
+
+def _game():
+    from engine_c.game import SPELLBOOK
+
+    return SPELLBOOK

@@ -1,0 +1,107 @@
+"""Game review (game-agnostic): for each decision, the best move, the loss of the move played and its
+mistake class; per player, the result split into luck (expected-score change across chance events) and
+decisions (the change caused by choices); and the key moments.
+
+Values are the searching player's estimates at each decision: V = the best root move's statistics,
+Q = the played move's. For every player p the identity
+    final_p - V_first_p = own decisions_p + others' decisions_p + luck_p
+holds by construction: a decision moves p's expectation from V to Q (own choice if p decided, someone
+else's otherwise), and what happens between one decision's Q and the next decision's V (draws, forced
+moves) — or the final score after the last decision — is luck.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from search.search import GameAdapter, SearchOptions, ismcts
+
+# Mistake classes by the loss in win probability against the best move (documented in docs/hints.md).
+MISTAKE_THRESHOLDS = (("best", 0.0), ("good", 0.03), ("inaccuracy", 0.08), ("mistake", 0.20))
+
+
+def mistake_class(loss_win: float, is_best: bool) -> str:
+    """best (the search's best move), good (< 3% win probability lost), inaccuracy (< 8%),
+    mistake (< 20%), blunder (20% or more)."""
+    if is_best:
+        return "best"
+    for name, limit in MISTAKE_THRESHOLDS[1:]:
+        if loss_win < limit:
+            return name
+    return "blunder"
+
+
+@dataclass
+class DecisionReview:
+    index: int                    # position in the step list
+    seat: int
+    played: Any
+    best: Any
+    loss_win: float               # the seat's win probability: best minus played (>= 0)
+    loss_points: float            # the seat's expected final score: best minus played
+    mistake: str
+    win_before: float             # the seat's win probability with best play
+    win_after: float              # ... after the move played
+    forced: bool = False
+
+
+@dataclass
+class PlayerSplit:
+    seat: int
+    expected_start: float
+    final: float
+    luck: float
+    decisions: float              # own choices
+    others: float                 # other players' choices
+
+
+@dataclass
+class GameReview:
+    decisions: list[DecisionReview] = field(default_factory=list)
+    players: list[PlayerSplit] = field(default_factory=list)
+    key_moments: list[DecisionReview] = field(default_factory=list)
+
+
+def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],
+                options: SearchOptions | None = None, key_moments: int = 5) -> GameReview:
+    """steps: (state before, move, seat) for each decision of the game in order (chance events left
+    out; they are what happens between decisions). final_scores: by seat."""
+    opts = options or SearchOptions(iterations=400)
+    n = len(final_scores)
+    review = GameReview()
+    luck, own, others = [0.0] * n, [0.0] * n, [0.0] * n
+    start: list[float] | None = None
+    prev_q: list[float] | None = None
+    swings = []
+    for i, (state, move, seat) in enumerate(steps):
+        legal = game.legal_moves(state)
+        if len(legal) == 1:
+            continue  # a forced move changes nothing in expectation
+        res = ismcts(game, state, SearchOptions(**{**opts.__dict__, "seed": (opts.seed + i) % 2**64}))
+        best = res.moves[0]
+        played = res.stats_for(move) or best
+        v, q = best.expected_score, played.expected_score
+        if start is None:
+            start = list(v)
+        if prev_q is not None:
+            for p in range(n):
+                luck[p] += v[p] - prev_q[p]
+        for p in range(n):
+            (own if p == seat else others)[p] += q[p] - v[p]
+        prev_q = list(q)
+        is_best = move == best.move
+        loss_win = 0.0 if is_best else max(best.win_probability[seat] - played.win_probability[seat], 0.0)
+        dr = DecisionReview(i, seat, move, best.move, loss_win,
+                            0.0 if is_best else best.expected_score[seat] - played.expected_score[seat],
+                            mistake_class(loss_win, is_best), best.win_probability[seat],
+                            played.win_probability[seat])
+        review.decisions.append(dr)
+        swings.append(dr)
+    if prev_q is not None:
+        for p in range(n):
+            luck[p] += final_scores[p] - prev_q[p]
+    start = start or list(final_scores)
+    review.players = [PlayerSplit(p, start[p], float(final_scores[p]), luck[p], own[p], others[p]) for p in range(n)]
+    # key moments: the decisions whose choice moved the decider's win probability most
+    review.key_moments = sorted(swings, key=lambda d: -abs(d.win_after - d.win_before))[:key_moments]
+    return review

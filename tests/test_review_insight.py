@@ -1,0 +1,86 @@
+"""Game review and hidden-information insight (issue 5): outputs are consistent."""
+import math
+import random
+
+import pytest
+
+from engine_c import State
+from engine_c.game import SPELLBOOK
+from engine_c.insight import pouch_beliefs, what_if_draw
+from engine_c.records import RecordError, replay
+from search import SearchOptions
+from search.insight import value_spread
+from search.review import mistake_class, review_game
+
+
+def _record(seed=4, players=2, spells="set1"):
+    st = State.new(players=players, spells=spells, seed=seed)
+    rng = random.Random(seed)
+    events = []
+    while not st.is_terminal():
+        move = rng.choice(st.legal_moves())
+        events.append({"move": str(move)})
+        for d in st.play(move):
+            events.append({"move": str(d)})
+    return st, {"players": players, "spells": spells, "seed": seed, "events": events}
+
+
+def test_replay_reproduces_the_game_and_names_bad_events():
+    final, record = _record()
+    state, steps = replay(record)
+    assert state.observation(0) == final.observation(0) and len(steps) > 50   # all but the hidden future
+    bad = dict(record, events=record["events"][:3] + [{"move": "learn Sacrifice 5 Rc : Rc Rc Rc Rc"}])
+    with pytest.raises(RecordError) as e:
+        replay(bad)
+    assert e.value.field == "events[3].move"
+
+
+def test_review_is_consistent():
+    final, record = _record(seed=6)
+    state, steps = replay(record)
+    scores = [s.total for s in state.scores()]
+    review = review_game(SPELLBOOK, steps[:40], scores, SearchOptions(iterations=150, seed=1))
+    assert review.decisions
+    for d in review.decisions:
+        assert d.loss_win >= 0
+        if d.played == d.best:
+            assert d.mistake == "best" and d.loss_win == 0 and d.loss_points == 0
+    for p in review.players:   # the split adds up: start + luck + own + others = final
+        assert math.isclose(p.expected_start + p.luck + p.decisions + p.others, p.final, abs_tol=1e-6)
+    assert len(review.key_moments) <= 5
+
+
+def test_mistake_classes_follow_the_thresholds():
+    assert mistake_class(0.0, True) == "best"
+    assert [mistake_class(x, False) for x in (0.01, 0.05, 0.1, 0.5)] == ["good", "inaccuracy", "mistake", "blunder"]
+
+
+@pytest.mark.parametrize("knows_discard", [True, False])
+def test_beliefs_are_probabilities(knows_discard):
+    _, record = _record(seed=2)
+    record["events"] = record["events"][:80]
+    state, _ = replay(record)
+    beliefs = pouch_beliefs(state, knows_discard=knows_discard, max_k=4)
+    assert math.isclose(sum(b.p_next for b in beliefs), 1.0)
+    raw = state._to_raw()
+    assert math.isclose(sum(b.expected_in_pouch for b in beliefs), sum(raw["pouch"]))
+    for b in beliefs:
+        assert all(0 <= p <= 1 for p in b.p_within) and b.p_within == sorted(b.p_within)
+        assert math.isclose(b.p_within[0], b.p_next)
+
+
+def test_what_if_draw_covers_every_outcome_once():
+    state = State.new(players=2, seed=3)
+    outcomes = what_if_draw(state, 0, move="draw", options=SearchOptions(iterations=60, seed=1), seed=1)
+    assert math.isclose(sum(o.probability for o in outcomes), 1.0)
+    assert len({o.token for o in outcomes}) == len(outcomes) == 21
+    assert all(math.isclose(sum(o.win_probability), 1.0) for o in outcomes)
+    assert what_if_draw(state, 0, move="pass") == []   # no draw follows a pass
+
+
+def test_value_spread_shares_sum_to_one():
+    state = State.new(players=3, seed=3)
+    spread = value_spread(SPELLBOOK, state, worlds=12, rollouts=3)
+    assert math.isclose(sum(s.best_share for s in spread), 1.0)
+    assert all(s.margin_q05 <= s.margin_q50 <= s.margin_q95 for s in spread)
+    assert {str(s.move) for s in spread} == {str(m) for m in state.legal_moves()}
