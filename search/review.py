@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from search.search import GameAdapter, SearchOptions, ismcts
 
-# Mistake classes by the loss in win probability against the best move (documented in docs/hints.md).
+# Mistake classes by the loss in win probability against the best move (documented in docs/search.md).
 MISTAKE_THRESHOLDS = (("best", 0.0), ("good", 0.03), ("inaccuracy", 0.08), ("mistake", 0.20))
 
 
