@@ -2,6 +2,7 @@
 from typing import Any, Sequence
 
 SPELL_NAMES: tuple[str, ...]
+SPELL_PHASES: tuple[int, ...]
 RULE_TABLES: dict[str, Any]
 FRAME_NAMES: dict[int, str]
 MOVE_KINDS: dict[int, str]

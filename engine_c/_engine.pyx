@@ -90,6 +90,7 @@ _SPELL_TABLE = [
     ("Communion",     PH_NONE,    0, 0, 0),
 ]
 SPELL_NAMES = tuple(row[0] for row in _SPELL_TABLE)
+SPELL_PHASES = tuple(row[1] for row in _SPELL_TABLE)   # 0 none (instant/permanent), 1 Morning, 2 Midday, 3 Evening
 for _i, _row in enumerate(_SPELL_TABLE):
     SPELL_PHASE[_i] = _row[1]
     SPELL_POINTS[_i][0] = _row[2]

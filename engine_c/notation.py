@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from engine_c._engine import SPELL_PHASES
 from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, NCOL, NTYPE, PHASES,
                             POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, format_counts, parse_counts,
                             spell_id, token_name, RUNES)
@@ -341,7 +342,8 @@ def observation_array(state, player: int) -> np.ndarray:
                 if lvl:
                     out[i + 42 + c] = lvl / 5.0
                     out[i + 49 + c * 3 + raw["rune"][p][c]] = 1.0
-                    out[i + 70 + c] = 1.0 if raw["learned_day"][p][c] < raw["day"] else 0.0
+                    has_action = SPELL_PHASES[raw["spell"][c]] != 0   # T4: only phase spells give actions
+                    out[i + 70 + c] = 1.0 if has_action and raw["learned_day"][p][c] < raw["day"] else 0.0
         i += PER_PLAYER
     for sid in raw["spell"]:
         out[i + sid] = 1.0
