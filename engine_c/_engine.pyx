@@ -1374,9 +1374,6 @@ cdef unsigned int vt_winners(const void* s) noexcept nogil:
 cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
     sb_evaluate(<const SBState*>s, out)
 
-cdef uint64_t vt_observation_hash(const void* s, int player) noexcept nogil:
-    return sb_observation_hash(<const SBState*>s, player)
-
 cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
     """Heuristic rollout prior: learning (more for higher levels) >> other actions > passing."""
     cdef int kind = mv_kind(m)
@@ -1402,7 +1399,6 @@ SPELLBOOK_VTABLE.determinize = vt_determinize
 SPELLBOOK_VTABLE.scores = vt_scores
 SPELLBOOK_VTABLE.winners = vt_winners
 SPELLBOOK_VTABLE.evaluate = vt_evaluate
-SPELLBOOK_VTABLE.observation_hash = vt_observation_hash
 SPELLBOOK_VTABLE.move_weight = vt_move_weight
 
 

@@ -35,5 +35,3 @@ ctypedef struct GameVTable:
     void (*evaluate)(const void* s, double* out) noexcept nogil
     # A cheap prior weight (> 0) of a legal move, for heuristic rollouts (e.g. prefer learning to passing).
     double (*move_weight)(const void* s, uint64_t move) noexcept nogil
-    # Observation key: a hash of what `player` has seen so far that distinguishes information sets.
-    uint64_t (*observation_hash)(const void* s, int player) noexcept nogil
