@@ -180,6 +180,12 @@ def _rpc(method):
             except asyncio.CancelledError:
                 await finish(context, started, "CANCELLED", extra)
                 raise
+            except grpc.aio.AbortError:
+                raise
+            except Exception as e:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
+                log.exception("rpc failed", extra={"fields": {"method": name}})
+                await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
+                await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
             await finish(context, started, "OK", extra)
             return response
         return unary
@@ -199,6 +205,12 @@ def _rpc(method):
         except asyncio.CancelledError:
             await finish(context, started, "CANCELLED", extra)
             raise
+        except grpc.aio.AbortError:
+            raise
+        except Exception as e:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
+            log.exception("rpc failed", extra={"fields": {"method": name}})
+            await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
+            await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
         await finish(context, started, "OK", extra)
     return stream
 

@@ -281,7 +281,10 @@ def test_cancel_stops_the_search(server, stub):
     assert _wait_idle(server, 5) < 5
     fut = stub.GetBestMove.future(spb.GetBestMoveRequest(state=text_input(st), limits=pb.SearchLimits(time_ms=8000)),
                                   timeout=20)
-    time.sleep(0.3)
+    t0 = time.monotonic()
+    while server.servicer.pool.admitted == 0 and time.monotonic() - t0 < 5:
+        time.sleep(0.01)
+    time.sleep(0.1)
     assert server.servicer.pool.admitted == 1
     t0 = time.monotonic()
     fut.cancel()
