@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test serve bench clean
+.PHONY: install test serve bench proto clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,17 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
+# The gRPC server on 127.0.0.1:50051 (override: make serve ARGS="--address 0.0.0.0:50051 --workers 2").
 serve: $(STAMP)
-	$(PY) -m clients.cli serve
+	$(PY) -m clients.cli serve $(ARGS)
+
+# Regenerate server/_gen from proto/ (tests/test_service_proto.py fails when it is stale).
+proto: $(STAMP)
+	$(PY) -m server.protogen
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/grpc_load.py
 
 clean:
 	rm -rf build $(VENV) engine_c/*.c engine_c/*.so search/*.c search/*.so

@@ -1,6 +1,6 @@
 """`spellbook-ai`: the command line.
 
-    spellbook-ai serve      the main job (until the gRPC server lands: a demo bot-vs-bot game)
+    spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
     spellbook-ai demo       a bot-vs-bot game that prints every move and the final scores
 """
 from __future__ import annotations
@@ -32,10 +32,15 @@ def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=sys.std
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:  # the server has its own flags (server/main.py)
+        from server.main import main as serve_main
+
+        return serve_main(argv[1:])
     parser = argparse.ArgumentParser(prog="spellbook-ai", description="SpellBook AI opponent")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("serve", "demo"):
-        p = sub.add_parser(name, help="play a demo bot-vs-bot game" if name == "demo" else "run the main job")
+        p = sub.add_parser(name, help="play a demo bot-vs-bot game" if name == "demo" else "run the gRPC server")
         p.add_argument("--players", type=int, default=2)
         p.add_argument("--spells", default="set1")
         p.add_argument("--seed", type=int, default=0)

@@ -1,0 +1,255 @@
+"""gRPC load benchmark: N concurrent clients call GetBestMove with a small fixed budget for T seconds.
+
+    python bench/grpc_load.py [--clients 16] [--duration 5] [--iterations 300] [--workers 1,2]
+
+Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free port, and is stopped by
+its pid after each step):
+1. overhead: one client, sequential requests over a set of positions; each request's search also runs
+   in-process (same options, via server/convert.py; the moves must agree) and overhead = RPC latency -
+   in-process search time. Also reported: RPC latency - the search time the server measured, and the
+   overhead when each call follows its in-process search (the server idles in between).
+2. load: for each worker count, N concurrent asyncio clients for T seconds: throughput, p50/p99 latency,
+   errors. Then the throughput ratio of the largest worker count to 1, next to a control: the in-process
+   search rate on 2 threads / 1 thread at that moment (what the machine can give; near 1 when its
+   other core is busy with other work).
+
+The last line is one JSON object with every figure (keys include overhead_p50_ms and errors).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+
+from engine_c import State  # noqa: E402
+from engine_c.game import SPELLBOOK  # noqa: E402
+from search import ismcts  # noqa: E402
+from server._gen.spellbook.v1 import service_pb2 as spb  # noqa: E402
+from server._gen.spellbook.v1 import service_pb2_grpc  # noqa: E402
+from server._gen.spellbook.v1 import types_pb2 as pb  # noqa: E402
+from server.convert import search_options  # noqa: E402
+from server.service import ServiceConfig  # noqa: E402
+
+
+def positions(count: int, seed: int = 0) -> list[State]:
+    """Decision states from seeded random games, spread over the game."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    game = 0
+    while len(out) < count:
+        st = State.new(players=2, spells=rng.choice(["set1", "set2", "set3"]), seed=game)
+        game += 1
+        keep = rng.randrange(5, 80)
+        steps = 0
+        while not st.is_terminal() and steps < keep:
+            st.play(rng.choice(st.legal_moves()))
+            steps += 1
+        if not st.is_terminal():
+            out.append(st)
+    return out
+
+
+class ServerProcess:
+    """`python -m server.main` on 127.0.0.1:0; the address is read from its `serving` log line."""
+
+    def __init__(self, workers: int, queue_size: int):
+        cmd = [sys.executable, "-m", "server.main", "--address", "127.0.0.1:0", "--workers", str(workers),
+               "--queue-size", str(queue_size), "--max-threads", "1"]
+        # Logs go to a file, not a pipe: a reader thread here would compete with the clients for the GIL.
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="grpc_load_", suffix=".jsonl", delete=False)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True)
+        self.address: str | None = None
+        t0 = time.monotonic()
+        while self.address is None and time.monotonic() - t0 < 60 and self.proc.poll() is None:
+            time.sleep(0.05)
+            for line in Path(self.log.name).read_text().splitlines():
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if entry.get("msg") == "serving":
+                    self.address = entry["address"]
+        if self.address is None:
+            self.stop()
+            raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self.log.close()
+        os.unlink(self.log.name)
+
+
+def request_for(state: State, iterations: int, seed: int) -> spb.GetBestMoveRequest:
+    return spb.GetBestMoveRequest(state=pb.StateInput(text=state.to_text()), seed=seed,
+                                  options=pb.SearchOptions(rollout="heuristic", cutoff=30),
+                                  limits=pb.SearchLimits(iterations=iterations, threads=1))
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def measure_overhead(address: str, states: list[State], iterations: int, samples: int) -> dict:
+    """Pairs each request's RPC latency with the in-process search time of the same request.
+
+    The in-process searches run first, then the RPCs back to back. (Interleaving them leaves the server
+    idle for a whole search before each call, and on a shared machine the wake-up of its threads then
+    costs more than the service itself; that figure is reported too, as overhead_interleaved_p50_ms.)"""
+    caps = ServiceConfig().caps()
+    reqs = [request_for(states[i % len(states)], iterations, 1000 + i) for i in range(samples)]
+    local_ms, moves = [], []
+    for i, req in enumerate(reqs):
+        opts, _ = search_options(req, caps)
+        t0 = time.perf_counter()
+        local = ismcts(SPELLBOOK, states[i % len(states)], opts)
+        local_ms.append((time.perf_counter() - t0) * 1000)
+        moves.append(str(local.move))
+    rpc_ms, server_over, interleaved = [], [], []
+    with grpc.insecure_channel(address) as ch:
+        stub = service_pb2_grpc.SpellBookServiceStub(ch)
+        for i in range(5):  # warm up the channel and the server
+            stub.GetBestMove(reqs[i % len(reqs)], timeout=30)
+        for i, req in enumerate(reqs):
+            t0 = time.perf_counter()
+            resp = stub.GetBestMove(req, timeout=30)
+            rpc_ms.append((time.perf_counter() - t0) * 1000)
+            assert resp.move.text == moves[i], "same request, different move over RPC"
+            server_over.append(rpc_ms[-1] - resp.stats.elapsed_ms)
+        for i, req in enumerate(reqs[: max(samples // 3, 1)]):
+            opts, _ = search_options(req, caps)
+            t0 = time.perf_counter()
+            ismcts(SPELLBOOK, states[i % len(states)], opts)
+            t1 = time.perf_counter()
+            stub.GetBestMove(req, timeout=30)
+            interleaved.append((time.perf_counter() - t1) * 1000 - (t1 - t0) * 1000)
+    over = [r - l for r, l in zip(rpc_ms, local_ms)]
+    return {"overhead_p50_ms": statistics.median(over), "overhead_p99_ms": pct(over, 0.99),
+            "serving_overhead_p50_ms": statistics.median(server_over),
+            "overhead_interleaved_p50_ms": statistics.median(interleaved),
+            "rpc_p50_ms": statistics.median(rpc_ms), "search_p50_ms": statistics.median(local_ms),
+            "overhead_samples": samples}
+
+
+async def load(address: str, states: list[State], iterations: int, clients: int, duration: float) -> dict:
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    stop_at = time.perf_counter() + duration
+    async with grpc.aio.insecure_channel(address) as ch:
+        stub = service_pb2_grpc.SpellBookServiceStub(ch)
+        await stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=10)
+
+        async def one_client(c: int):
+            i = 0
+            while time.perf_counter() < stop_at:
+                req = request_for(states[(c + i) % len(states)], iterations, c * 100_000 + i)
+                t0 = time.perf_counter()
+                try:
+                    await stub.GetBestMove(req, timeout=30)
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                except grpc.RpcError as e:
+                    errors[e.code().name] = errors.get(e.code().name, 0) + 1
+                i += 1
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*[one_client(c) for c in range(clients)])
+        elapsed = time.perf_counter() - t0
+    return {"requests": len(latencies), "throughput_rps": len(latencies) / elapsed, "p50_ms": pct(latencies, 0.5),
+            "p99_ms": pct(latencies, 0.99), "errors": sum(errors.values()), "error_codes": errors}
+
+
+def parallel_capacity(states: list[State], iterations: int, seconds: float = 1.0) -> float:
+    """Control for the worker comparison: in-process search rate on 2 threads / on 1 thread right now.
+    On a shared machine whose second core is busy this is near 1, and so is any server's speedup."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    caps = ServiceConfig().caps()
+    opts, _ = search_options(request_for(states[0], iterations, 0), caps)
+
+    def run(_):
+        n, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            ismcts(SPELLBOOK, states[n % len(states)], opts)
+            n += 1
+        return n
+
+    one = run(0)
+    with ThreadPoolExecutor(2) as pool:
+        two = sum(pool.map(run, range(2)))
+    return two / max(one, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--duration", type=float, default=5.0, help="seconds of load per worker count")
+    p.add_argument("--iterations", type=int, default=300, help="GetBestMove budget (fixed, 1 thread)")
+    p.add_argument("--workers", default="1,2", help="worker counts to compare")
+    p.add_argument("--overhead-samples", type=int, default=60)
+    p.add_argument("--positions", type=int, default=12)
+    a = p.parse_args(argv)
+    if not (1 <= a.clients <= 256 and 0 < a.duration <= 120 and 1 <= a.overhead_samples <= 10_000):
+        p.error("clients 1..256, duration 0..120 s, overhead samples 1..10000")
+    states = positions(a.positions)
+    worker_counts = [int(w) for w in a.workers.split(",")]
+    figures: dict = {"clients": a.clients, "duration_s": a.duration, "iterations": a.iterations,
+                     "cpus": os.cpu_count()}
+    server = ServerProcess(workers=1, queue_size=a.clients)
+    try:
+        figures.update(measure_overhead(server.address, states, a.iterations, a.overhead_samples))
+    finally:
+        server.stop()
+    print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
+          f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms")
+    total_errors = 0
+    by_workers = {}
+    for w in worker_counts:
+        server = ServerProcess(workers=w, queue_size=a.clients)
+        try:
+            r = asyncio.run(load(server.address, states, a.iterations, a.clients, a.duration))
+        finally:
+            server.stop()
+        by_workers[w] = r
+        total_errors += r["errors"]
+        print(f"workers {w}: {r['throughput_rps']:.1f} req/s, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
+              f"errors {r['errors']} {r['error_codes'] or ''}")
+    for w, r in by_workers.items():
+        figures[f"throughput_rps_w{w}"] = round(r["throughput_rps"], 2)
+        figures[f"p50_ms_w{w}"] = round(r["p50_ms"], 3)
+        figures[f"p99_ms_w{w}"] = round(r["p99_ms"], 3)
+    if 1 in by_workers and len(by_workers) > 1:
+        top = max(by_workers)
+        figures[f"speedup_w{top}_vs_w1"] = round(by_workers[top]["throughput_rps"] / by_workers[1]["throughput_rps"], 3)
+    figures["machine_parallel_speedup"] = round(parallel_capacity(states, a.iterations), 3)
+    print(f"control: in-process search on 2 threads vs 1 right now: {figures['machine_parallel_speedup']:.2f}x")
+    figures["errors"] = total_errors
+    for key in ("overhead_p50_ms", "overhead_p99_ms", "serving_overhead_p50_ms", "overhead_interleaved_p50_ms",
+                "rpc_p50_ms", "search_p50_ms"):
+        figures[key] = round(figures[key], 3)
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""Translation between the spellbook.v1 messages and engine / search objects.
+
+Nothing here knows a rule or a search technique: states are parsed and validated by the engine's
+notation (a structured StateView is written out as notation text first, so both forms go through the
+same checks), search options by SearchOptions.validate(). Every refusal is a FieldError naming the
+request field, which the servicer turns into INVALID_ARGUMENT with a google.rpc.BadRequest.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c.notation import _frame_text
+from engine_c.reasons import Reason
+from engine_c.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
+from search.hints import Hint
+from search.levels import level_options
+from search.search import SearchOptionError, SearchOptions, SearchResult
+from server._gen.spellbook.v1 import types_pb2 as pb
+
+
+class FieldError(ValueError):
+    """A request field the server refuses: (field path, why)."""
+
+    def __init__(self, field: str, description: str):
+        super().__init__(f"{field}: {description}")
+        self.field = field
+        self.description = description
+
+
+# ----------------------------------------------------------------------------------------------
+# States
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class ParsedState:
+    state: State
+    observer: int | None = None      # set when the input was an observation
+    knows_discard: bool = True       # False for an observation without Discard-box memory
+
+
+def _counts_text(items, field: str) -> str:
+    counts = [0] * NTYPE
+    for i, tc in enumerate(items):
+        try:
+            t = parse_token(tc.token)
+        except NotationError as e:
+            raise FieldError(f"{field}[{i}].token", str(e)) from None
+        counts[t] += tc.count
+    return format_counts(counts)
+
+
+def view_to_text(v: pb.StateView, field: str) -> tuple[str, bool]:
+    """Notation text of a structured state, and whether it is an observation (empty rng)."""
+    if not 2 <= v.players <= 4:
+        raise FieldError(f"{field}.players", f"must be 2 to 4, got {v.players}")
+    if len(v.seats) != v.players:
+        raise FieldError(f"{field}.seats", f"lists {len(v.seats)} seats for {v.players} players")
+    if v.phase not in PHASES:
+        raise FieldError(f"{field}.phase", f"must be one of {', '.join(PHASES)}, got {v.phase!r}")
+    for name, val in (("day", v.day), ("active_player", v.active_player), ("pouch_size", v.pouch_size),
+                      ("observer", v.observer)):
+        if val < 0:
+            raise FieldError(f"{field}.{name}", f"must not be negative, got {val}")
+    words = ["sb1", f"n={v.players}", "spells=" + ",".join(v.spells), f"day={v.day}",
+             f"active={v.active_player}", f"phase={v.phase}", f"end={int(v.end_triggered)}",
+             f"over={int(v.over)}", f"altar={_counts_text(v.altar, field + '.altar')}"]
+    if v.unseen:
+        words += [f"unseen={_counts_text(v.unseen, field + '.unseen')}", f"pouchsize={v.pouch_size}"]
+    else:
+        words += [f"pouch={_counts_text(v.pouch, field + '.pouch')}",
+                  f"discard={_counts_text(v.discard, field + '.discard')}"]
+    for i, seat in enumerate(v.seats):
+        sf = f"{field}.seats[{i}]"
+        learned = []
+        for j, ls in enumerate(seat.spells):
+            if ls.rune not in tuple(RUNES) or ls.level not in (3, 4, 5) or ls.learned_day < 0:
+                raise FieldError(f"{sf}.spells[{j}]", "needs level 3-5, rune c/t/s and learned_day >= 0")
+            learned.append(f"{ls.spell}{ls.level}{ls.rune}@{ls.learned_day}")
+        words.append(f"p{i}=pool:{_counts_text(seat.pool, sf + '.pool')};"
+                     f"fam:{_counts_text(seat.familiar, sf + '.familiar')};spells:{','.join(learned) or '-'}")
+    words += ["stack=" + (",".join(v.stack) or "-"), f"taken={_counts_text(v.taken, field + '.taken')}",
+              f"given={_counts_text(v.given, field + '.given')}",
+              f"justdisc={_counts_text(v.justdisc, field + '.justdisc')}"]
+    if v.rng:
+        return " ".join(words + [f"rng={v.rng}"]), False
+    return " ".join(words + [f"observer={v.observer}"]), True
+
+
+# NotationError messages -> the StateView field they are about.
+_VIEW_FIELDS = [
+    (re.compile(r"player (\d+)'s pool"), "seats[{0}].pool"),
+    (re.compile(r"player (\d+)'s familiar"), "seats[{0}].familiar"),
+    (re.compile(r"player (\d+)(?:'s spell| has learned| lists|'s \w+ (?:is at|was learned))"), "seats[{0}].spells"),
+    (re.compile(r"^(?:spells=|unknown spell)"), "spells"),
+    (re.compile(r"^stack"), "stack"),
+    (re.compile(r"^rng"), "rng"),
+    (re.compile(r"^justdisc"), "justdisc"),
+    (re.compile(r"^(?:unseen|pouchsize)"), "unseen"),
+]
+
+
+def _view_field(field: str, message: str) -> str:
+    for pattern, sub in _VIEW_FIELDS:
+        m = pattern.search(message)
+        if m:
+            return f"{field}.{sub.format(*m.groups())}"
+    return field
+
+
+def parse_state(si: pb.StateInput, field: str = "state") -> ParsedState:
+    """The engine state of a StateInput; FieldError names what is wrong."""
+    form = si.WhichOneof("form")
+    if form is None:
+        raise FieldError(field, "give the state as text, observation or view")
+    if form == "view":
+        text, is_obs = view_to_text(si.view, f"{field}.view")
+        sub = f"{field}.view"
+    else:
+        text, is_obs, sub = getattr(si, form), form == "observation", f"{field}.{form}"
+    try:
+        if is_obs:
+            st = State.from_observation(text, seed=si.determinize_seed)
+            m = re.search(r"(?:^|\s)observer=(\d+)", text)
+            return ParsedState(st, int(m.group(1)) if m else 0, "unseen=" not in text)
+        return ParsedState(State.from_text(text))
+    except (NotationError, ValueError) as e:
+        raise FieldError(_view_field(sub, str(e)) if form == "view" else sub, str(e)) from None
+
+
+def token_counts(counts) -> list[pb.TokenCount]:
+    from engine_c.state import token_name
+
+    return [pb.TokenCount(token=token_name(t), count=n) for t, n in enumerate(counts) if n]
+
+
+def state_view(state: State, parsed: ParsedState | None = None) -> pb.StateView:
+    raw = state._to_raw()
+    obs = parsed is not None and parsed.observer is not None
+    v = pb.StateView(players=raw["players"], spells=state.spells, day=raw["day"], active_player=raw["active"],
+                     phase=PHASES[raw["phase"]], end_triggered=bool(raw["end_triggered"]), over=bool(raw["over"]),
+                     altar=token_counts(raw["altar"]), stack=[_frame_text(f) for f in raw["stack"]],
+                     taken=token_counts(raw["taken"]), given=token_counts(raw["given"]),
+                     justdisc=token_counts(raw["justdisc"]), current_player=state.current_player,
+                     decision=state.decision)
+    if obs and not parsed.knows_discard:
+        v.unseen.extend(token_counts([raw["pouch"][t] + raw["discard"][t] - raw["justdisc"][t] for t in range(NTYPE)]))
+        v.pouch_size = sum(raw["pouch"])
+    else:
+        v.pouch.extend(token_counts(raw["pouch"]))
+        v.discard.extend(token_counts(raw["discard"]))
+    if obs:
+        v.observer = parsed.observer
+    else:
+        v.rng = f"{raw['rng']:016x}"
+    scores = state.scores()
+    for p in range(raw["players"]):
+        seat = v.seats.add(seat=p, pool=token_counts(raw["pool"][p]), familiar=token_counts(raw["fam"][p]))
+        for c in range(len(COLORS)):
+            if raw["level"][p][c]:
+                seat.spells.add(spell=SPELL_NAMES[raw["spell"][c]], color=COLORS[c], level=raw["level"][p][c],
+                                rune=RUNES[raw["rune"][p][c]], learned_day=raw["learned_day"][p][c])
+        s = scores[p]
+        seat.score.CopyFrom(pb.Score(total=s.total, spells=s.spells, familiar=s.familiar, feast=s.feast,
+                                     knowledge=s.knowledge, communion=s.communion))
+    return v
+
+
+def game_state(state: State, parsed: ParsedState | None = None) -> pb.GameState:
+    """Both forms of a state; an observation input is answered in the observation form (no Pouch order)."""
+    if parsed is not None and parsed.observer is not None:
+        text = state.observation(parsed.observer, parsed.knows_discard)
+    else:
+        text = state.to_text()
+    return pb.GameState(text=text, view=state_view(state, parsed))
+
+
+# ----------------------------------------------------------------------------------------------
+# Moves
+# ----------------------------------------------------------------------------------------------
+def move_pb(move: Move) -> pb.Move:
+    return pb.Move(text=str(move), code=move.code, kind=move.kind)
+
+
+def parse_move(state: State, move: pb.Move, field: str = "move") -> Move:
+    if not move.text.strip():
+        raise FieldError(f"{field}.text", "give the move text, e.g. 'take Rc' (see ListLegalMoves)")
+    try:
+        return state.parse_move(move.text)
+    except (NotationError, IllegalMoveError) as e:
+        raise FieldError(f"{field}.text", str(e)) from None
+
+
+# ----------------------------------------------------------------------------------------------
+# Search options
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class Caps:
+    max_iterations: int
+    max_time_ms: float
+    max_threads: int
+    max_nodes: int
+    default_level: int
+
+
+_LIMIT_FIELDS = ("iterations", "time_ms", "threads")
+_OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature",
+                  "knows_discard", "max_nodes")
+
+
+def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[SearchOptions, int]:
+    """SearchOptions of a GetBestMove/GetHints/Analyze request, and the strength level used (0: none).
+
+    Level first (or the default search options when only explicit options are given, or the server's
+    default level when neither), then the explicit options, then the limits. `limits.time_ms` without
+    `limits.iterations` makes the search time-bound. Every search is capped at `caps.max_time_ms`.
+    """
+    lim = req.limits
+    for name in _LIMIT_FIELDS:
+        if getattr(lim, name) < 0:
+            raise FieldError(f"limits.{name}", f"must not be negative, got {getattr(lim, name)}")
+    if lim.iterations > caps.max_iterations:
+        raise FieldError("limits.iterations", f"at most {caps.max_iterations} (server cap), got {lim.iterations}")
+    if lim.time_ms > caps.max_time_ms:
+        raise FieldError("limits.time_ms", f"at most {caps.max_time_ms:g} ms (server cap), got {lim.time_ms:g}")
+    if lim.threads > caps.max_threads:
+        raise FieldError("limits.threads", f"at most {caps.max_threads} (server cap), got {lim.threads}")
+    if req.level and not 1 <= req.level <= 10:
+        raise FieldError("level", f"must be 1 to 10 (0: the server's default), got {req.level}")
+    has_options = req.HasField("options")
+    level = req.level or (0 if has_options else caps.default_level)
+    opts = level_options(level, req.seed) if level else SearchOptions(seed=req.seed)
+    changes = {}
+    if knows_discard is False:
+        changes["knows_discard"] = False
+    if has_options:
+        o = req.options
+        for name in _OPTION_FIELDS:
+            if o.HasField(name):
+                changes[name] = getattr(o, name)
+        if o.HasField("max_nodes") and o.max_nodes > caps.max_nodes:
+            raise FieldError("options.max_nodes", f"at most {caps.max_nodes} (server cap), got {o.max_nodes}")
+        if o.HasField("knows_discard") and o.knows_discard and knows_discard is False:
+            raise FieldError("options.knows_discard", "the observation has no Discard-box memory (unseen=)")
+    if lim.iterations:
+        changes["iterations"] = int(lim.iterations)
+    if lim.time_ms:
+        changes["time_ms"] = float(lim.time_ms)
+        if not lim.iterations:
+            changes["iterations"] = 0
+    if lim.threads:
+        changes["threads"] = int(lim.threads)
+    opts = replace(opts, **changes)
+    opts.time_ms = min(opts.time_ms or caps.max_time_ms, caps.max_time_ms)
+    opts.max_nodes = min(opts.max_nodes, caps.max_nodes)
+    if opts.iterations > caps.max_iterations:
+        opts.iterations = caps.max_iterations
+    try:
+        opts.validate()
+    except SearchOptionError as e:
+        prefix = "limits" if e.field in _LIMIT_FIELDS else "options"
+        raise FieldError(f"{prefix}.{e.field}", str(e).split(": ", 1)[-1]) from None
+    return opts, level
+
+
+def effective_options(opts: SearchOptions, level: int) -> pb.EffectiveOptions:
+    return pb.EffectiveOptions(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
+                               exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
+                               margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
+                               temperature=opts.temperature, knows_discard=opts.knows_discard,
+                               max_nodes=opts.max_nodes)
+
+
+def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
+                 hide_moves: bool = False) -> pb.SearchStats:
+    stats = pb.SearchStats(iterations=result.iterations, elapsed_ms=result.elapsed_s * 1000.0, seed=result.seed,
+                           player=result.player, threads=result.threads, nodes=result.nodes,
+                           mean_decisions=result.mean_decisions, cut_short=cut_short,
+                           options=effective_options(opts, level))
+    if not hide_moves:
+        for s in result.moves:
+            stats.moves.add(move=move_pb(s.move), visits=s.visits, availability=s.availability,
+                            mean_reward=s.mean_reward, win_probability=s.win_probability,
+                            expected_score=s.expected_score, score_std=s.score_std)
+        stats.principal_variation.extend(move_pb(m) for m in result.principal_variation)
+    return stats
+
+
+_CLASS = {"best": pb.MISTAKE_CLASS_BEST, "good": pb.MISTAKE_CLASS_GOOD, "inaccuracy": pb.MISTAKE_CLASS_INACCURACY,
+          "mistake": pb.MISTAKE_CLASS_MISTAKE, "blunder": pb.MISTAKE_CLASS_BLUNDER}
+
+
+def mistake_class(name: str) -> int:
+    return _CLASS[name]
+
+
+def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False) -> pb.Hint:
+    out = pb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
+                  loss_points=h.loss_points, mistake_class=_CLASS[h.mistake_class], visits=h.visits,
+                  reasons=[pb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text) for r in reasons])
+    if not hide_move:
+        out.move.CopyFrom(move_pb(h.move))
+    return out

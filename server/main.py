@@ -1,0 +1,242 @@
+"""Runs the SpellBook gRPC server: `spellbook-ai serve` / `python -m server.main`.
+
+Configuration: flags, each with an environment variable as its default (flag wins):
+
+    --address HOST:PORT     SPELLBOOK_ADDRESS        127.0.0.1:50051 (port 0: any free port)
+    --workers N             SPELLBOOK_WORKERS        CPU count: searches running at once
+    --queue-size N          SPELLBOOK_QUEUE_SIZE     8: searches waiting beyond those (then RESOURCE_EXHAUSTED)
+    --max-iterations N      SPELLBOOK_MAX_ITERATIONS 200000
+    --max-time-ms MS        SPELLBOOK_MAX_TIME_MS    10000 (also caps searches that give only iterations)
+    --max-threads N         SPELLBOOK_MAX_THREADS    CPU count (threads of one search)
+    --max-nodes N           SPELLBOOK_MAX_NODES      2000000 (tree nodes per search thread)
+    --max-message-bytes N   SPELLBOOK_MAX_MESSAGE_BYTES 1048576
+    --default-level N       SPELLBOOK_DEFAULT_LEVEL  5
+    --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
+    --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
+    --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
+
+Logs are JSON lines on stderr (one per RPC, plus start/stop). Health (grpc.health.v1) and reflection are
+served, so `grpcurl -plaintext 127.0.0.1:50051 list` works.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from server._gen.spellbook.v1 import service_pb2, service_pb2_grpc
+from server.service import ServiceConfig, SpellBookServicer
+
+SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"].full_name
+log = logging.getLogger("spellbook.server")
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"ts": round(record.created, 3), "level": record.levelname.lower(), "logger": record.name,
+                 "msg": record.getMessage()}
+        entry.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def setup_logging(level: str = "INFO", stream=None) -> None:
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger("spellbook")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
+@dataclass
+class ServerConfig:
+    address: str = "127.0.0.1:50051"
+    grace_s: float = 5.0
+    log_level: str = "INFO"
+    service: ServiceConfig = field(default_factory=ServiceConfig)
+
+
+def _env(name: str, default, cast=str):
+    value = os.environ.get(name)
+    return default if value in (None, "") else cast(value)
+
+
+def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") -> ServerConfig:
+    cpus = os.cpu_count() or 1
+    p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.")
+    p.add_argument("--address", default=_env("SPELLBOOK_ADDRESS", "127.0.0.1:50051"),
+                   help="HOST:PORT to listen on (default 127.0.0.1:50051; env SPELLBOOK_ADDRESS)")
+    add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
+    add("--workers", "SPELLBOOK_WORKERS", cpus, int, "searches running at once (default: CPU count)")
+    add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
+    add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
+    add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
+    add("--max-threads", "SPELLBOOK_MAX_THREADS", cpus, int, "cap on one search's threads")
+    add("--max-nodes", "SPELLBOOK_MAX_NODES", 2_000_000, int, "cap on tree nodes per search thread")
+    add("--max-message-bytes", "SPELLBOOK_MAX_MESSAGE_BYTES", 1 << 20, int, "largest request/response")
+    add("--default-level", "SPELLBOOK_DEFAULT_LEVEL", 5, int, "strength level when a request gives none")
+    add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
+    add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
+    p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"))
+    a = p.parse_args(argv)
+    for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes"):
+        if getattr(a, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
+        p.error("--queue-size, --grace-s and --deadline-margin-ms must not be negative; --max-time-ms must be positive")
+    if not 1 <= a.default_level <= 10:
+        p.error("--default-level must be 1 to 10")
+    if ":" not in a.address:
+        p.error("--address must be HOST:PORT")
+    svc = ServiceConfig(workers=a.workers, queue_size=a.queue_size, max_iterations=a.max_iterations,
+                        max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
+                        max_message_bytes=a.max_message_bytes, default_level=a.default_level,
+                        deadline_margin_ms=a.deadline_margin_ms)
+    return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, service=svc)
+
+
+class Server:
+    """The grpc.aio server with the SpellBook service, health and reflection. Use inside an event loop."""
+
+    def __init__(self, config: ServerConfig):
+        self.config = config
+        self.servicer = SpellBookServicer(config.service)
+        self.health = health.aio.HealthServicer()
+        size = config.service.max_message_bytes
+        self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
+                                             ("grpc.max_send_message_length", max(size, 4 << 20)),
+                                             ("grpc.so_reuseport", 0)])
+        service_pb2_grpc.add_SpellBookServiceServicer_to_server(self.servicer, self.grpc)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
+        self.port = 0
+
+    async def start(self) -> int:
+        self.port = self.grpc.add_insecure_port(self.config.address)
+        if not self.port:
+            raise OSError(f"cannot listen on {self.config.address}")
+        await self.grpc.start()
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        host = self.config.address.rsplit(":", 1)[0]
+        log.info("serving", extra={"fields": {"address": f"{host}:{self.port}", "workers": self.config.service.workers,
+                                              "queue_size": self.config.service.queue_size}})
+        return self.port
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop taking calls; in-flight calls get `grace` seconds, then their searches are cancelled."""
+        grace = self.config.grace_s if grace is None else grace
+        started = time.monotonic()
+        await self.health.enter_graceful_shutdown()
+        stopping = asyncio.ensure_future(self.grpc.stop(grace))
+        await asyncio.sleep(0)
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), timeout=grace + 0.5)
+        except asyncio.TimeoutError:
+            pass
+        self.servicer.pool.cancel_all()
+        await stopping
+        await asyncio.get_running_loop().run_in_executor(None, self.servicer.pool.shutdown)
+        log.info("stopped", extra={"fields": {"ms": round((time.monotonic() - started) * 1000, 1)}})
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    server = Server(config)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down", extra={"fields": {"grace_s": config.grace_s}})
+    await server.stop()
+
+
+class ServerThread:
+    """A server on its own event loop in a background thread (tests, benchmarks, notebooks).
+
+        with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+            client = SpellBookClient(f"127.0.0.1:{srv.port}")
+    """
+
+    def __init__(self, config: ServerConfig | None = None):
+        self.config = config or ServerConfig(address="127.0.0.1:0")
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: Server | None = None
+
+    def start(self) -> int:
+        ready = threading.Event()
+        errors: list[BaseException] = []
+
+        def run():
+            self._loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self._loop)
+            try:
+                self._server = Server(self.config)
+                self.port = self._loop.run_until_complete(self._server.start())
+            except BaseException as e:
+                errors.append(e)
+                ready.set()
+                return
+            ready.set()
+            self._loop.run_forever()
+            self._loop.close()
+
+        self._thread = threading.Thread(target=run, name="spellbook-server", daemon=True)
+        self._thread.start()
+        ready.wait(30)
+        if errors:
+            raise errors[0]
+        return self.port
+
+    @property
+    def servicer(self) -> SpellBookServicer:
+        assert self._server is not None
+        return self._server.servicer
+
+    def stop(self, grace: float = 1.0) -> None:
+        if self._loop is None or self._server is None:
+            return
+        fut = asyncio.run_coroutine_threadsafe(self._server.stop(grace), self._loop)
+        fut.result(timeout=grace + 30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop = None
+
+    def __enter__(self) -> "ServerThread":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = parse_args(argv)
+    setup_logging(config.log_level)
+    try:
+        asyncio.run(serve(config))
+    except OSError as e:
+        log.error("cannot start", extra={"fields": {"error": str(e)}})
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,376 @@
+"""The gRPC service against a real server on 127.0.0.1 (port 0), started in-process and always stopped.
+
+Small search budgets throughout; every wait is bounded.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from dataclasses import replace
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_status import rpc_status
+
+from clients.client import AsyncSpellBookClient, InvalidArgument, Observation, ServiceError, SpellBookClient
+from engine_c import Move, State
+from engine_c.game import SPELLBOOK
+from search import ismcts
+from search.levels import level_options
+from server._gen.spellbook.v1 import service_pb2 as spb
+from server._gen.spellbook.v1 import service_pb2_grpc
+from server._gen.spellbook.v1 import types_pb2 as pb
+from server.main import ServerConfig, ServerThread
+from server.service import ServiceConfig
+
+CAP_MS = 10_000.0
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=2, queue_size=8,
+                                                                                 max_time_ms=CAP_MS)))
+    srv.start()
+    yield srv
+    srv.stop(grace=1.0)
+
+
+@pytest.fixture(scope="module")
+def channel(server):
+    ch = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+    yield ch
+    ch.close()
+
+
+@pytest.fixture(scope="module")
+def stub(channel):
+    return service_pb2_grpc.SpellBookServiceStub(channel)
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=20) as c:
+        yield c
+
+
+def text_input(state: State) -> pb.StateInput:
+    return pb.StateInput(text=state.to_text())
+
+
+def violations(err: grpc.RpcError) -> list[str]:
+    status = rpc_status.from_call(err)
+    assert status is not None, "INVALID_ARGUMENT without a rich status"
+    out = []
+    for d in status.details:
+        br = error_details_pb2.BadRequest()
+        assert d.Unpack(br)
+        out += [v.field for v in br.field_violations]
+        assert all(v.description for v in br.field_violations)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- rules RPCs
+def test_server_info(stub):
+    info = stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=5)
+    assert info.version and info.git_revision
+    assert info.rules.version.startswith("sb1-") and list(info.rules.familiar_track)[-1] == 18
+    assert list(info.rules.runes) == ["c", "t", "s"] and len(info.rules.spells) == 21
+    assert [lv.level for lv in info.levels] == list(range(1, 11)) and all(lv.description for lv in info.levels)
+    assert info.limits.max_time_ms == CAP_MS and info.limits.workers == 2
+    assert [t.max_loss for t in info.mistake_thresholds] == sorted(t.max_loss for t in info.mistake_thresholds)
+
+
+def test_new_game_matches_engine(stub):
+    resp = stub.NewGame(spb.NewGameRequest(players=3, spells="set2", seed=9), timeout=5)
+    assert State.from_text(resp.state.text) == State.new(players=3, spells="set2", seed=9)
+    view = resp.state.view
+    assert view.players == 3 and len(view.seats) == 3 and view.phase == "morning" and view.rng
+    assert view.current_player == 0 and view.decision == "morning" and len(view.spells) == 7
+
+
+def test_legal_moves_apply_and_chance(stub):
+    st = State.new(seed=4)
+    resp = stub.ListLegalMoves(spb.ListLegalMovesRequest(state=text_input(st)), timeout=5)
+    assert [m.text for m in resp.moves] == [str(m) for m in st.legal_moves()]
+    assert resp.current_player == 0 and resp.decision == "morning"
+    applied = stub.ApplyMove(spb.ApplyMoveRequest(state=text_input(st), move=pb.Move(text="draw")), timeout=5)
+    drawing = st.clone().apply("draw")
+    assert State.from_text(applied.state.text) == drawing and applied.state.view.decision == "chance"
+    chance = stub.ListLegalMoves(spb.ListLegalMovesRequest(state=pb.StateInput(text=applied.state.text)), timeout=5)
+    assert not chance.moves and chance.current_player == -1
+    assert abs(sum(c.probability for c in chance.chance_outcomes) - 1) < 1e-9
+    # resolve_chance with the state's own generator = engine play()
+    played = stub.ApplyMove(spb.ApplyMoveRequest(state=text_input(st), move=pb.Move(text="draw"), resolve_chance=True),
+                            timeout=5)
+    ref = st.clone()
+    draws = ref.play("draw")
+    assert State.from_text(played.state.text) == ref and [d.text for d in played.draws] == [str(d) for d in draws]
+    # ResolveChance: own generator, or a seed (same seed, same draws)
+    own = stub.ResolveChance(spb.ResolveChanceRequest(state=pb.StateInput(text=applied.state.text)), timeout=5)
+    assert [d.text for d in own.draws] == [str(d) for d in draws]
+    a = stub.ResolveChance(spb.ResolveChanceRequest(state=pb.StateInput(text=applied.state.text), seed=77), timeout=5)
+    b = stub.ResolveChance(spb.ResolveChanceRequest(state=pb.StateInput(text=applied.state.text), seed=77), timeout=5)
+    assert a.draws == b.draws and len(a.draws) == 2 and a.state.view.current_player == 0
+    none = stub.ResolveChance(spb.ResolveChanceRequest(state=text_input(st)), timeout=5)
+    assert not none.draws and State.from_text(none.state.text) == st
+
+
+def test_structured_view_and_observation_inputs(stub):
+    st = State.new(seed=5)
+    view = stub.NewGame(spb.NewGameRequest(seed=5), timeout=5).state.view
+    by_view = stub.ListLegalMoves(spb.ListLegalMovesRequest(state=pb.StateInput(view=view)), timeout=5)
+    assert [m.text for m in by_view.moves] == [str(m) for m in st.legal_moves()]
+    obs = st.observation(0, knows_discard=False)
+    resp = stub.ApplyMove(spb.ApplyMoveRequest(state=pb.StateInput(observation=obs), move=pb.Move(text="pass")),
+                          timeout=5)
+    assert "rng=" not in resp.state.text and "unseen=" in resp.state.text and not resp.state.view.rng
+    # the observation answer parses back as an observation, and as a structured observation
+    again = stub.ListLegalMoves(spb.ListLegalMovesRequest(state=pb.StateInput(view=resp.state.view)), timeout=5)
+    assert again.current_player == 0 and again.decision == "midday"
+
+
+# ---------------------------------------------------------------------------------------------- search RPCs
+def test_same_seed_same_move_as_in_process(stub):
+    st = State.new(seed=12)
+    st.play("draw")
+    req = spb.GetBestMoveRequest(state=text_input(st), level=4, seed=21, limits=pb.SearchLimits(iterations=300))
+    r1 = stub.GetBestMove(req, timeout=20)
+    r2 = stub.GetBestMove(req, timeout=20)
+    local = ismcts(SPELLBOOK, st, replace(level_options(4, 21), iterations=300, time_ms=CAP_MS))
+    assert r1.move.text == r2.move.text == str(local.move)
+    assert r1.stats.iterations == local.iterations == 300 and not r1.stats.cut_short
+    assert [m.visits for m in r1.stats.moves] == [m.visits for m in local.moves]
+    assert r1.stats.options.level == 4 and r1.stats.options.rollout == level_options(4).rollout
+
+
+def test_explicit_options_and_observation_search(stub):
+    st = State.new(seed=2)
+    obs = pb.StateInput(observation=st.observation(0), determinize_seed=3)
+    r = stub.GetBestMove(spb.GetBestMoveRequest(state=obs, seat=0, seed=1, limits=pb.SearchLimits(iterations=100),
+                                                options=pb.SearchOptions(objective="margin", rollout="random")),
+                         timeout=20)
+    assert Move.from_text(r.move.text) in st.legal_moves()
+    assert r.stats.options.objective == "margin" and r.stats.options.level == 0 and r.stats.iterations == 100
+
+
+def test_hints(stub):
+    st = State.new(seed=3)
+    resp = stub.GetHints(spb.GetHintsRequest(state=text_input(st), top_k=4, seed=2,
+                                             limits=pb.SearchLimits(iterations=400)), timeout=20)
+    hints = resp.hints
+    assert [h.rank for h in hints] == [1, 2, 3, 4]
+    assert hints[0].mistake_class == pb.MISTAKE_CLASS_BEST and hints[0].loss == 0
+    assert hints[0].move.text == resp.stats.moves[0].move.text
+    assert all(h.mistake_class != pb.MISTAKE_CLASS_BEST and h.loss >= 0 for h in hints[1:])
+    assert any(h.reasons for h in hints) and all(r.kind and r.text for h in hints for r in h.reasons)
+    hidden = stub.GetHints(spb.GetHintsRequest(state=text_input(st), top_k=2, seed=2, hide_best=True,
+                                               limits=pb.SearchLimits(iterations=400)), timeout=20)
+    assert not hidden.hints[0].HasField("move") and hidden.hints[0].rank == 1
+    assert hidden.hints[0].reasons == hints[0].reasons
+    assert hidden.hints[1].move.text == hints[1].move.text
+    assert not hidden.stats.moves and not hidden.stats.principal_variation
+
+
+def test_analyze_streams_progress_then_one_final(stub):
+    st = State.new(seed=8)
+    req = spb.AnalyzeRequest(state=text_input(st), report_every_ms=40, top_k=2, limits=pb.SearchLimits(time_ms=300))
+    msgs = list(stub.Analyze(req, timeout=10))
+    assert len(msgs) >= 3 and [m.final for m in msgs].count(True) == 1 and msgs[-1].final
+    its = [m.stats.iterations for m in msgs]
+    assert its == sorted(its) and its[-1] > 0 and len(msgs[-1].hints) == 2
+    assert msgs[-1].best_move.text == msgs[-1].hints[0].move.text
+
+
+# ---------------------------------------------------------------------------------------------- errors
+def _bad_inputs():
+    st = State.new(seed=1)
+    text = st.to_text()
+    view = None
+
+    def v():
+        nonlocal view
+        if view is None:
+            from server.convert import state_view
+            view = state_view(st)
+        out = pb.StateView()
+        out.CopyFrom(view)
+        return out
+
+    extra_rc = text.replace("altar=", "altar=Rc", 1)
+    over9 = v()
+    over9.seats[0].pool.add(token="Rc", count=8)
+    bad_spell = v()
+    bad_spell.spells[1] = "Foo"
+    too_many = v()
+    too_many.players = 5
+    bad_counts = v()
+    bad_counts.altar.add(token="Kc", count=3)
+    chance = st.clone().apply("draw").to_text()
+    search = lambda **kw: ("GetBestMove", spb.GetBestMoveRequest(state=pb.StateInput(text=text), **kw))
+    return [
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(text="sb1 n=2 garbage")), "state.text"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(text=extra_rc)), "state.text"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(observation="nonsense")), "state.observation"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(), "state"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(view=over9)), "state.view.seats[0].pool"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(view=bad_spell)), "state.view.spells"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(view=too_many)), "state.view.players"),
+        ("ListLegalMoves", spb.ListLegalMovesRequest(state=pb.StateInput(view=bad_counts)), "state.view"),
+        ("NewGame", spb.NewGameRequest(players=5), "players"),
+        ("NewGame", spb.NewGameRequest(players=-1), "players"),
+        ("NewGame", spb.NewGameRequest(spells="Sacrifice,Foo,Purification,Offering,TimeTravel,Transmutation,Abundance"),
+         "spells"),
+        ("ApplyMove", spb.ApplyMoveRequest(state=pb.StateInput(text=text), move=pb.Move(text="learn Sacrifice 3 Rc : Rc")),
+         "move.text"),
+        ("ApplyMove", spb.ApplyMoveRequest(state=pb.StateInput(text=text), move=pb.Move(text="fly away")), "move.text"),
+        ("ApplyMove", spb.ApplyMoveRequest(state=pb.StateInput(text=text)), "move.text"),
+        search(limits=pb.SearchLimits(iterations=-1)) + ("limits.iterations",),
+        search(limits=pb.SearchLimits(time_ms=-5)) + ("limits.time_ms",),
+        search(limits=pb.SearchLimits(threads=-2)) + ("limits.threads",),
+        search(limits=pb.SearchLimits(iterations=10**9)) + ("limits.iterations",),
+        search(limits=pb.SearchLimits(time_ms=CAP_MS + 1)) + ("limits.time_ms",),
+        search(limits=pb.SearchLimits(threads=999)) + ("limits.threads",),
+        search(level=11) + ("level",),
+        search(level=-1) + ("level",),
+        search(seat=1) + ("seat",),
+        search(options=pb.SearchOptions(objective="glory")) + ("options.objective",),
+        search(options=pb.SearchOptions(exploration=-1)) + ("options.exploration",),
+        search(options=pb.SearchOptions(max_nodes=10**12)) + ("options.max_nodes",),
+        ("GetBestMove", spb.GetBestMoveRequest(state=pb.StateInput(text=chance)), "state"),
+        ("GetHints", spb.GetHintsRequest(state=pb.StateInput(text=text), top_k=-1), "top_k"),
+        ("Analyze", spb.AnalyzeRequest(state=pb.StateInput(text=text), report_every_ms=1), "report_every_ms"),
+        ("Analyze", spb.AnalyzeRequest(state=pb.StateInput(text=text), limits=pb.SearchLimits(iterations=-3)),
+         "limits.iterations"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_bad_inputs())))
+def test_bad_input_is_invalid_argument_naming_its_field(stub, case):
+    method, request, field = _bad_inputs()[case]
+    with pytest.raises(grpc.RpcError) as e:
+        result = getattr(stub, method)(request, timeout=10)
+        if method == "Analyze":
+            list(result)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
+    assert violations(e.value) == [field], e.value.details()
+
+
+# ---------------------------------------------------------------------------------------------- deadlines, load
+def test_deadline_is_honored_with_best_move_so_far(stub):
+    st = State.new(seed=6)
+    t0 = time.monotonic()
+    r = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), limits=pb.SearchLimits(time_ms=5000)),
+                         timeout=0.5)
+    assert time.monotonic() - t0 < 0.5
+    assert r.stats.cut_short and r.stats.iterations > 0 and r.move.text
+
+
+def _wait_idle(server, limit_s: float) -> float:
+    t0 = time.monotonic()
+    while server.servicer.pool.admitted and time.monotonic() - t0 < limit_s:
+        time.sleep(0.01)
+    return time.monotonic() - t0
+
+
+def test_cancel_stops_the_search(server, stub):
+    st = State.new(seed=7)
+    assert _wait_idle(server, 5) < 5
+    fut = stub.GetBestMove.future(spb.GetBestMoveRequest(state=text_input(st), limits=pb.SearchLimits(time_ms=8000)),
+                                  timeout=20)
+    t0 = time.monotonic()
+    while server.servicer.pool.admitted == 0 and time.monotonic() - t0 < 5:
+        time.sleep(0.01)
+    time.sleep(0.1)
+    assert server.servicer.pool.admitted == 1
+    t0 = time.monotonic()
+    fut.cancel()
+    freed = _wait_idle(server, 3)
+    assert server.servicer.pool.admitted == 0 and freed < 0.5, f"search still running {freed:.2f}s after cancel"
+    assert time.monotonic() - t0 < 0.6
+
+
+def test_overload_gets_resource_exhausted_with_retry_hint():
+    cfg = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, queue_size=0, max_time_ms=5000))
+    with ServerThread(cfg) as srv, grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+        stub = service_pb2_grpc.SpellBookServiceStub(ch)
+        st = State.new(seed=3)
+        busy = stub.GetBestMove.future(spb.GetBestMoveRequest(state=text_input(st), limits=pb.SearchLimits(time_ms=600)),
+                                       timeout=10)
+        t0 = time.monotonic()
+        while srv.servicer.pool.admitted == 0 and time.monotonic() - t0 < 5:
+            time.sleep(0.01)
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), limits=pb.SearchLimits(iterations=50)),
+                             timeout=5)
+        assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        pushback = dict(e.value.trailing_metadata())["grpc-retry-pushback-ms"]
+        assert int(pushback) > 0
+        status = rpc_status.from_call(e.value)
+        assert status.details[0].Is(error_details_pb2.RetryInfo.DESCRIPTOR)
+        # the rules RPCs do not queue, and the client retries a busy server until it frees
+        assert stub.ListLegalMoves(spb.ListLegalMovesRequest(state=text_input(st)), timeout=5).moves
+        with SpellBookClient(f"127.0.0.1:{srv.port}", timeout=10, retries=20, backoff_s=0.05) as client:
+            best = client.best_move(st, iterations=50)
+        assert best.move in st.legal_moves()
+        assert busy.result(timeout=10).move.text
+
+
+# ---------------------------------------------------------------------------------------------- health, reflection
+def test_health_and_reflection(channel):
+    health = health_pb2_grpc.HealthStub(channel)
+    for name in ("", "spellbook.v1.SpellBookService"):
+        resp = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
+        assert resp.status == health_pb2.HealthCheckResponse.SERVING
+    refl = reflection_pb2_grpc.ServerReflectionStub(channel)
+    responses = list(refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]),
+                                               timeout=5))
+    names = {s.name for s in responses[0].list_services_response.service}
+    assert {"spellbook.v1.SpellBookService", "grpc.health.v1.Health"} <= names
+    files = list(refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+        file_containing_symbol="spellbook.v1.SpellBookService")]), timeout=5))
+    assert files[0].file_descriptor_response.file_descriptor_proto
+
+
+# ---------------------------------------------------------------------------------------------- Python clients
+def test_blocking_client(client):
+    state = client.new_game(players=2, spells="set1", seed=7)
+    assert state == State.new(seed=7)
+    assert client.legal_moves(state) == state.legal_moves()
+    best = client.best_move(state, level=3, seed=1)
+    state2, draws = client.play(state, best.move)
+    ref = state.clone()
+    assert draws == ref.play(best.move) and state2 == ref
+    hints = client.hints(state2, top_k=2, iterations=200, hide_best=True)
+    assert hints.hints[0].move is None and hints.hints[0].mistake_class == "best"
+    updates = list(client.analyze(state2, report_every_ms=50, time_ms=150))
+    assert updates[-1].final and sum(u.final for u in updates) == 1
+    obs = Observation(state2.observation(state2.current_player))
+    assert client.best_move(obs, iterations=50).move in state2.legal_moves()
+    with pytest.raises(InvalidArgument) as e:
+        client.play(state, "learn Sacrifice 3 Rc : Rc")
+    assert e.value.fields == ["move.text"]
+    with pytest.raises(ServiceError) as e2:
+        client.best_move(state, iterations=-1)
+    assert e2.value.code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_async_client(server):
+    async def run():
+        async with AsyncSpellBookClient(f"127.0.0.1:{server.port}", timeout=20) as c:
+            state = await c.new_game(seed=3)
+            results = await asyncio.gather(*[c.best_move(state, iterations=100, seed=s) for s in range(4)])
+            assert all(r.move in state.legal_moves() for r in results)
+            h = await c.hints(state, iterations=100)
+            assert h.hints[0].rank == 1
+            finals = [u.final async for u in c.analyze(state, report_every_ms=50, time_ms=120)]
+            assert finals[-1] and finals.count(True) == 1
+            with pytest.raises(InvalidArgument):
+                await c.best_move(state, level=12)
+            info = await c.server_info()
+            return info.default_level
+
+    assert asyncio.run(asyncio.wait_for(run(), 30)) == 5
