@@ -14,21 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from search.hints import classify
 from search.search import GameAdapter, SearchOptions, ismcts
 
-# Mistake classes by the loss in win probability against the best move (documented in docs/search.md).
-MISTAKE_THRESHOLDS = (("best", 0.0), ("good", 0.03), ("inaccuracy", 0.08), ("mistake", 0.20))
-
-
 def mistake_class(loss_win: float, is_best: bool) -> str:
-    """best (the search's best move), good (< 3% win probability lost), inaccuracy (< 8%),
-    mistake (< 20%), blunder (20% or more)."""
-    if is_best:
-        return "best"
-    for name, limit in MISTAKE_THRESHOLDS[1:]:
-        if loss_win < limit:
-            return name
-    return "blunder"
+    """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
+    return classify(loss_win, is_best)
 
 
 @dataclass
