@@ -28,8 +28,10 @@ serve: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m server.protogen
 
+# Engine speed (~20 s), search speed and strength table (~10 min), gRPC load (~30 s).
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/search.py
 	$(PY) bench/grpc_load.py
 
 clean:
