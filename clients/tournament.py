@@ -179,7 +179,8 @@ def make_executor(spec: str | None, jobs: int = 1) -> _Closing:
             from distributed import Client
         except ImportError as e:
             raise RuntimeError("--executor dask://... needs Dask: pip install 'spellbook-ai[dask]'") from e
-        client = Client("tcp://" + spec[len("dask://"):], timeout=10)
+        address = spec[len("dask://"):]
+        client = Client(address if "://" in address else "tcp://" + address, timeout=10)
         threads = sum(client.nthreads().values()) or jobs
         return _Closing(client.get_executor(pure=False), client.close, slots=max(threads, jobs))
     raise ValueError(f"executor must be process, inline or dask://host:port, got {spec!r}")
