@@ -6,8 +6,8 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The default run (levels 1-6, 6 games per pair) takes about a minute on two cores; raise --games and
---levels for a publishable table (level 10 spends up to a second per move).
+The default run (levels 1-6, 10 games per pair: 110 games) takes about half a minute on one core; raise
+--games and --levels for a publishable table (level 10 spends up to a second per move).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def load_ladder(path: str = DEFAULT_OUT) -> dict[int, float]:
     return {int(row["level"]): float(row["elo"]) for row in data["levels"]}
 
 
-def run_ladder(levels: list[int], games: int = 6, span: int = 2, seed: int = 0, spells: str = "set1",
+def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0, spells: str = "set1",
                jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
                resume: bool = False, progress: bool | None = None) -> dict:
     chain, tables = ladder_tables(levels, span)
@@ -94,7 +94,7 @@ def run_ladder(levels: list[int], games: int = 6, span: int = 2, seed: int = 0, 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--levels", default="1-6", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
-    p.add_argument("--games", type=int, default=6, help="games per pair (both seat orders of each deal)")
+    p.add_argument("--games", type=int, default=10, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--spells", default="set1")
