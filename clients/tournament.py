@@ -282,8 +282,9 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
                disable=(None if progress is None else not progress), desc="tournament")
     ran = 0
     stopped = tracker is not None and tracker.decision is not None
-    inflight: dict[Future, GameTask] = {}
+    inflight: dict[Future, int] = {}                  # future -> submission number
     queue = iter(pending)
+    submitted = 0
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     try:
         with open(out, "a", encoding="utf-8") as f:
@@ -292,11 +293,13 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
                     task = next(queue, None)
                     if task is None:
                         break
-                    inflight[executor.submit(run_game_task, task.to_dict())] = task
+                    inflight[executor.submit(run_game_task, task.to_dict())] = submitted
+                    submitted += 1
                 if not inflight:
                     break
                 finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-                for fut in finished:
+                # games that finished together are recorded in schedule order (reproducible files in-process)
+                for fut in sorted(finished, key=inflight.__getitem__):
                     inflight.pop(fut)
                     rec = fut.result()
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
