@@ -18,6 +18,9 @@ the match early as soon as the sequential test decides.
 Results: per-pair win rates with 95% Wilson intervals, a Bradley-Terry Elo fit (± 95%) of the pool,
 pentanomial Elo per pair in two-seat games, SPRT state, and openskill Plackett-Luce ratings when a
 table has more than two seats. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
+The Bradley-Terry intervals treat games as independent, so with duplicate deals (whose two games are
+correlated) and with 3-4 seats (one game gives several pairwise results) they are too narrow; for a
+two-seat pair, the pentanomial interval counts the correlation and is the one to quote.
 """
 from __future__ import annotations
 
