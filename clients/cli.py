@@ -2,6 +2,9 @@
 
     spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
     spellbook-ai demo       a bot-vs-bot game that prints every move and the final scores
+    spellbook-ai play       play a game against 1-3 bots in the terminal (clients/play.py)
+    spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py)
+    spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py)
 """
 from __future__ import annotations
 
@@ -44,7 +47,18 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--players", type=int, default=2)
         p.add_argument("--spells", default="set1")
         p.add_argument("--seed", type=int, default=0)
+    # Each of these lives in its own module; cli.py only routes to it.
+    from clients import ladder, play, tournament
+
+    for name, module, text in (("play", play, "play a game against bots in the terminal"),
+                               ("tournament", tournament, "run a tournament between bots"),
+                               ("ladder", ladder, "rate the strength levels against each other")):
+        p = sub.add_parser(name, help=text, description=(module.__doc__ or "").split("\n\n")[0])
+        module.add_arguments(p)
+        p.set_defaults(run=module.main)
     args = parser.parse_args(argv)
+    if getattr(args, "run", None):
+        return args.run(args)
     try:
         demo_game(args.players, args.spells, args.seed)
     except ValueError as e:

@@ -1,0 +1,147 @@
+"""Players by spec, for `play`, `tournament` and `ladder`: local bots, remote bots and OpenSpiel's bots.
+
+    random | greedy | ismcts:level=7 | ismcts:iterations=5000,threads=1 | flatmc:iterations=2000
+        local bots (search.bots.make_bot)
+    grpc://host:port?level=7            a bot on a SpellBook server (needs clients/client.py, issue 4)
+    openspiel-mcts:simulations=N        OpenSpiel's MCTS over the game registered by clients/openspiel_game.py
+                                        (needs the `openspiel` extra)
+
+Every bot has `.name` and `choose(state) -> (move, info)` and never modifies `state`.
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
+
+
+class BotUnavailableError(RuntimeError):
+    """A bot spec that is valid but cannot run in this installation (a missing optional part)."""
+
+
+def bot_seed(game_seed: int, spec: str) -> int:
+    """A bot's own seed for one game: stable across processes and machines (not Python's hash())."""
+    return (game_seed * 1_000_003 + zlib.crc32(spec.encode())) % 2**63
+
+
+@dataclass
+class RemoteSpec:
+    """`grpc://host:port?level=7&iterations=...`: where the bot is and what it is asked for."""
+
+    address: str                              # host:port
+    options: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def level(self) -> int | None:
+        return int(self.options["level"]) if "level" in self.options else None
+
+
+def parse_remote_spec(spec: str) -> RemoteSpec:
+    parts = urlsplit(spec)
+    if parts.scheme != "grpc" or not parts.netloc:
+        raise ValueError(f"bot spec {spec!r}: a remote bot is grpc://host:port[?level=N]")
+    if parts.port is None:
+        raise ValueError(f"bot spec {spec!r}: the address needs a port (grpc://host:port)")
+    options = dict(parse_qsl(parts.query, keep_blank_values=True))
+    if "level" in options:
+        try:
+            level = int(options["level"])
+        except ValueError:
+            raise ValueError(f"bot spec {spec!r}: level must be an integer from 1 to 10") from None
+        if not 1 <= level <= 10:
+            raise ValueError(f"bot spec {spec!r}: level must be from 1 to 10, got {level}")
+    return RemoteSpec(parts.netloc, options)
+
+
+def _require_grpc_client(what: str):
+    try:
+        from clients import client  # the gRPC client of issue 4
+    except ImportError as e:
+        raise BotUnavailableError(
+            f"{what} requires the gRPC client (clients/client.py), which is not part of this installation "
+            f"yet ({e}); use a local bot such as ismcts:level=7 meanwhile") from e
+    return client
+
+
+class RemoteBot:
+    """A bot played by a SpellBook server: each decision is one GetBestMove call with the full state,
+    through clients.client.SpellBookClient. Query options: `level` (1-10), `iterations`, `time_ms`,
+    `threads`, `timeout` (seconds per call, default 60) and any SearchOptions field (`rollout`, ...).
+    """
+
+    _LIMITS = {"iterations": int, "time_ms": float, "threads": int}
+
+    def __init__(self, spec: str, seed: int = 0):
+        self.remote = parse_remote_spec(spec)
+        module = _require_grpc_client(f"bot {spec!r}")
+        self.name, self.seed, self.calls = spec, seed, 0
+        opts = dict(self.remote.options)
+        timeout = float(opts.pop("timeout", 60))
+        self._limits = {k: cast(opts.pop(k)) for k, cast in self._LIMITS.items() if k in opts}
+        self._level = int(opts.pop("level", 0))
+        self._options = _typed_search_options(spec, opts)
+        self._client = module.SpellBookClient(self.remote.address, timeout=timeout)
+
+    def choose(self, state):
+        answer = self._client.best_move(state, level=self._level, options=self._options or None,
+                                        seed=(self.seed + 7919 * self.calls) % 2**63, **self._limits)
+        self.calls += 1
+        return answer.move, {"stats": answer.stats}
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _typed_search_options(spec: str, raw: dict[str, str]) -> dict:
+    """Query-string values cast to the types of search.SearchOptions fields (ValueError names the key)."""
+    from search import SearchOptions
+
+    fields = {name: type(value) for name, value in SearchOptions().__dict__.items()}
+    out = {}
+    for key, value in raw.items():
+        if key not in fields:
+            raise ValueError(f"bot spec {spec!r}: unknown option {key!r}")
+        cast = fields[key]
+        out[key] = value.lower() in ("1", "true", "yes") if cast is bool else cast(value)
+    return out
+
+
+def kind_of(spec: str) -> str:
+    """'grpc', 'openspiel' or 'local'."""
+    s = spec.strip().lower()
+    if s.startswith("grpc://"):
+        return "grpc"
+    if s.startswith("openspiel-"):
+        return "openspiel"
+    return "local"
+
+
+def validate_spec(spec: str) -> None:
+    """Raises ValueError for a malformed spec without building anything expensive (no network)."""
+    kind = kind_of(spec)
+    if kind == "grpc":
+        parse_remote_spec(spec)
+    elif kind == "openspiel":
+        make_bot(spec, seed=0)
+    else:
+        make_bot(spec, seed=0)
+
+
+def make_bot(spec: str, seed: int = 0, players: int = 2):
+    """The bot a spec names (see the module docstring); raises ValueError for a bad spec and
+    BotUnavailableError when an optional part it needs is missing."""
+    kind = kind_of(spec)
+    if kind == "grpc":
+        return RemoteBot(spec, seed)
+    if kind == "openspiel":
+        try:
+            from clients.openspiel_game import OpenSpielMCTSBot
+        except ImportError as e:
+            raise BotUnavailableError(f"bot {spec!r} requires OpenSpiel ({e}): pip install 'spellbook-ai[openspiel]'") from e
+        return OpenSpielMCTSBot(spec, seed=seed, players=players)
+    from engine_c.game import SPELLBOOK
+    from search.bots import make_bot as make_local
+
+    bot = make_local(spec, SPELLBOOK, seed)
+    bot.name = spec
+    return bot

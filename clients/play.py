@@ -1,0 +1,516 @@
+"""`spellbook-ai play`: a whole game against 1-3 bots in the terminal.
+
+    spellbook-ai play --bots ismcts:level=5 greedy --seat 0 --practice
+
+At your turn the board is shown (the Altar, every pool, every familiar and its value, every spell with
+its level and rune, the score so far, whose turn and which phase) with your legal moves, numbered. Type
+a number or a move in the notation (docs/notation.md). Commands:
+
+    hint [1|2|3]   1: which action or spell to look at; 2: the move; 3: the top 3 with win probability
+                   and expected points (`hint` again goes one level further)
+    undo           take back your last move and the bots' replies (practice games: --practice)
+    save FILE      write the game record (JSON: seed, players, spells, seats, every move and draw)
+    load FILE      continue a saved game
+    board, moves [TEXT], help, quit
+
+A saved record replays exactly: the draws are in it, and replaying re-draws them with the state's
+seeded generator so a continued game draws what the original would have.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
+
+HUMAN = "human"
+RECORD_FORMAT = "spellbook-ai-game"
+MAX_LISTED = 30
+
+
+def familiar_value(stored: int) -> int:
+    """Points of a familiar board holding `stored` tokens (SPELLBOOK.md §1: n -> n+1; 16 -> 18)."""
+    return 18 if stored >= 16 else stored + 1
+
+
+# ----------------------------------------------------------------------------------------------
+# The game (no I/O): state, seats, record, undo
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class Event:
+    seat: int                  # -1 for draws
+    text: str
+
+
+@dataclass
+class GameSession:
+    seed: int
+    players: int
+    spells: list[str]
+    seats: list[str]                       # bot spec, or "human"
+    practice: bool = False
+    state: State = field(init=False)
+    moves: list[list] = field(default_factory=list)     # [seat, text]; seat -1: a draw
+    undo_stack: list[tuple[State, int]] = field(default_factory=list)
+    rng_in_sync: bool = True
+    auto_forced: bool = True                # play a human's only legal move without asking
+
+    def __post_init__(self) -> None:
+        from clients.bots import bot_seed, make_bot
+
+        if len(self.seats) != self.players:
+            raise ValueError(f"{self.players} players but {len(self.seats)} seats")
+        self.state = State.new(players=self.players, spells=self.spells, seed=self.seed)
+        self.spells = self.state.spells
+        self.bots = {i: make_bot(spec, seed=bot_seed(self.seed, f"{spec}@{i}"), players=self.players)
+                     for i, spec in enumerate(self.seats) if spec != HUMAN}
+
+    @classmethod
+    def new(cls, bots: list[str], human_seat: int = 0, seed: int = 0, spells: str = "set1",
+            practice: bool = False) -> "GameSession":
+        if not 1 <= len(bots) <= 3:
+            raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
+        if not 0 <= human_seat <= len(bots):
+            raise ValueError(f"--seat must be 0 to {len(bots)}, got {human_seat}")
+        seats = list(bots)
+        seats.insert(human_seat, HUMAN)
+        return cls(seed=seed, players=len(seats), spells=spells, seats=seats, practice=practice)
+
+    # ------------------------------------------------------------------ progress
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def human_to_move(self) -> bool:
+        cp = self.state.current_player
+        return cp >= 0 and self.seats[cp] == HUMAN
+
+    def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
+        """Draws and bot moves until a human decides or the game ends."""
+        st = self.state
+        while not st.is_terminal():
+            if st.is_chance():
+                for d in st.resolve_chance():
+                    self.moves.append([-1, str(d)])
+                    if on_event:
+                        on_event(Event(-1, str(d)))
+                continue
+            seat = st.current_player
+            if self.seats[seat] == HUMAN:
+                moves = st.legal_moves()
+                if len(moves) > 1 or not self.auto_forced:
+                    return
+                self.play_human(moves[0])          # a forced move (often: pass) plays itself
+                if on_event:
+                    on_event(Event(seat, f"{moves[0]} (forced)"))
+                st = self.state
+                continue
+            move, _info = self.bots[seat].choose(st)
+            st.apply(move)
+            self.moves.append([seat, str(move)])
+            if on_event:
+                on_event(Event(seat, str(move)))
+
+    def play_human(self, move: Move) -> None:
+        self.undo_stack.append((self.state.clone(), len(self.moves)))
+        seat = self.state.current_player
+        self.state.apply(move)
+        self.moves.append([seat, str(move)])
+
+    def undo(self) -> None:
+        if not self.practice:
+            raise ValueError("undo is for practice games (start with --practice)")
+        if not self.undo_stack:
+            raise ValueError("nothing to undo yet")
+        state, n = self.undo_stack.pop()
+        # forced moves replay themselves at once: go back to the last real choice
+        while self.auto_forced and self.undo_stack and len(state.legal_moves()) == 1:
+            state, n = self.undo_stack.pop()
+        if self.auto_forced and len(state.legal_moves()) == 1:
+            self.undo_stack.append((state, n))
+            raise ValueError("nothing to undo yet: your moves so far were forced")
+        self.state = state
+        del self.moves[n:]
+
+    # ------------------------------------------------------------------ records
+    def to_record(self) -> dict:
+        rec = {"format": RECORD_FORMAT, "version": 1, "seed": self.seed, "players": self.players,
+               "spells": list(self.spells), "seats": list(self.seats), "practice": self.practice,
+               "moves": [list(m) for m in self.moves], "over": self.over}
+        if self.over:
+            rec["scores"] = [s.total for s in self.state.scores()]
+            rec["winners"] = self.state.winners()
+        return rec
+
+    @classmethod
+    def from_record(cls, rec: dict) -> "GameSession":
+        """Replays a saved game (or a tournament record with its moves) move by move."""
+        if rec.get("format", RECORD_FORMAT) != RECORD_FORMAT and "moves" not in rec:
+            raise ValueError("not a SpellBook game record")
+        try:
+            sess = cls(seed=int(rec["seed"]), players=int(rec["players"]), spells=rec["spells"],
+                       seats=list(rec["seats"]), practice=bool(rec.get("practice", False)))
+        except KeyError as e:
+            raise ValueError(f"game record without {e}") from None
+        st = sess.state
+        for i, (seat, text) in enumerate(rec["moves"]):
+            try:
+                if seat == -1:
+                    drawn = Move.from_text(text)
+                    if st.sample_chance() != drawn:     # keeps the seeded generator in step with the record
+                        sess.rng_in_sync = False
+                    st.apply(drawn)
+                else:
+                    if st.current_player != seat:
+                        raise IllegalMoveError(f"seat {st.current_player} decides here, not seat {seat}")
+                    if sess.seats[seat] == HUMAN:
+                        sess.undo_stack.append((st.clone(), i))
+                    st.apply(text)
+            except (IllegalMoveError, NotationError) as e:
+                raise ValueError(f"move {i + 1} ({text!r}) does not replay: {e}") from None
+            sess.moves.append([seat, text])
+        return sess
+
+    def save(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_record(), f, indent=1)
+            f.write("\n")
+
+    @classmethod
+    def load(cls, path: str) -> "GameSession":
+        with open(path, encoding="utf-8") as f:
+            return cls.from_record(json.load(f))
+
+
+# ----------------------------------------------------------------------------------------------
+# Showing the game
+# ----------------------------------------------------------------------------------------------
+def seat_label(sess: GameSession, seat: int) -> str:
+    return f"seat {seat} ({'you' if sess.seats[seat] == HUMAN else sess.seats[seat]})"
+
+
+def render_board(sess: GameSession) -> str:
+    st = sess.state
+    raw = st._to_raw()
+    scores = st.scores()
+    n = st.players
+    rnd = st.day // n + 1
+    lines = []
+    cp = st.current_player
+    who = "game over" if cp == -2 else ("a draw" if cp == -1 else seat_label(sess, cp))
+    lines.append(f"=== Round {rnd}, Day of {seat_label(sess, st.active_player)} · {st.phase} · "
+                 f"to decide: {who} ({st.decision}) ===")
+    lines.append("Spells: " + "  ".join(f"{COLORS[c]} {name}" for c, name in enumerate(st.spells)))
+    altar_n = sum(raw["altar"])
+    lines.append(f"Altar ({altar_n}): {format_counts(raw['altar'])}    Pouch: {sum(raw['pouch'])} tokens    "
+                 f"Discard box: {format_counts(raw['discard'])}")
+    if raw["end_triggered"]:
+        lines.append("The end is triggered: this round is the last (E1, E2).")
+    for p in range(n):
+        sc = scores[p]
+        marker = "*" if p == cp else " "
+        stored = sum(raw["fam"][p])
+        lines.append(f"{marker} {seat_label(sess, p)}: {sc.total} points so far")
+        lines.append(f"    pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
+        lines.append(f"    familiar ({stored}/16 stored, worth {familiar_value(stored)}): {format_counts(raw['fam'][p])}")
+        learned = [f"{st.spells[c]} L{raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
+                   f"({sc.spells.get(st.spells[c], 0)} pts)"
+                   for c in range(len(COLORS)) if raw["level"][p][c]]
+        lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
+        bonus = [f"{k} {getattr(sc, k)}" for k in ("feast", "knowledge", "communion") if getattr(sc, k)]
+        if bonus:
+            lines.append(f"    end-game bonuses so far: {', '.join(bonus)}")
+    return "\n".join(lines)
+
+
+def render_moves(moves: list[Move], filt: str | None = None, limit: int | None = MAX_LISTED) -> str:
+    items = [(i, m) for i, m in enumerate(moves, 1) if not filt or filt.lower() in str(m).lower()]
+    shown = items if limit is None else items[:limit]
+    lines = [f"  {i:3d}. {m}" for i, m in shown]
+    if len(shown) < len(items):
+        lines.append(f"  ... {len(items) - len(shown)} more: `moves` lists all, `moves TEXT` those containing TEXT")
+    if not items:
+        lines.append("  (no move contains that text)")
+    return "\n".join(lines)
+
+
+def render_final(sess: GameSession) -> str:
+    st = sess.state
+    lines = ["=== Final score ==="]
+    for p, sc in enumerate(st.scores()):
+        spells = ", ".join(f"{k} {v}" for k, v in sc.spells.items() if v) or "none"
+        lines.append(f"{seat_label(sess, p)}: {sc.total} points = spells {sum(sc.spells.values())} ({spells}) "
+                     f"+ familiar {sc.familiar} + Feast {sc.feast} + Knowledge {sc.knowledge} + Communion {sc.communion}")
+    winners = st.winners()
+    names = " and ".join(seat_label(sess, w) for w in winners)
+    you = any(sess.seats[w] == HUMAN for w in winners)
+    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {names}" + (" — well played!" if you else ""))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# Hints
+# ----------------------------------------------------------------------------------------------
+PHASE_ACTIONS = {"take": "your Morning primary action (Take 1 or Draw 2)",
+                 "draw": "your Morning primary action (Take 1 or Draw 2)",
+                 "store": "your Midday primary action (Store 1)"}
+
+
+def hint_focus(state: State, move: Move) -> str:
+    """Level 1: what to look at, without the move itself."""
+    kind, text, decision = move.kind, str(move), state.decision
+    words = text.split()
+    if decision in ("morning", "midday", "evening"):
+        if kind == "pass":
+            return f"Consider skipping your {state.phase} action this time."
+        if kind in PHASE_ACTIONS:
+            return f"Look at {PHASE_ACTIONS[kind]}."
+        if kind == "learn":
+            return f"Look at learning a spell: {words[1]}."
+        if kind == "Transmutation" or text.startswith("Transmutation "):
+            return f"Look at your spell Transmutation (to learn {words[1]})."
+        return f"Look at your spell {kind.split('/')[0]}."
+    if kind == "pass":
+        return "Consider stopping here (pass)."
+    tokens = [w for w in words[1:] if len(w) == 2 and w[0] in COLORS and w[1] in RUNES]
+    if tokens:
+        color = COLOR_NAMES[COLORS.index(tokens[0][0])]
+        where = {"take": "on the Altar", "store": "in your pool", "discard": "in your pool",
+                 "swap": "on the Altar"}.get(kind, "")
+        return f"This step is a {decision} choice: look at the {color} tokens {where}.".replace("  ", " ").replace(" .", ".")
+    return f"This step is a {decision} choice: look at the options of {kind}."
+
+
+@dataclass
+class Hinter:
+    iterations: int = 1500
+    seed: int = 0
+    _key: str = ""
+    _result: object = None
+    level: int = 0
+
+    def result(self, state: State):
+        from engine_c.game import SPELLBOOK
+        from search import SearchOptions, ismcts
+
+        key = state.to_text()
+        if key != self._key:
+            opts = SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
+                                 seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
+            self._result, self._key, self.level = ismcts(SPELLBOOK, state, opts), key, 0
+        return self._result
+
+    def hint(self, state: State, level: int | None) -> str:
+        res = self.result(state)
+        level = min(self.level + 1, 3) if level is None else level
+        self.level = max(self.level, level)
+        seat = res.player
+        best = res.moves[0]
+        if level == 1:
+            return "Hint 1: " + hint_focus(state, best.move) + "  (`hint` again for the move)"
+        if level == 2:
+            return (f"Hint 2: play {best.move}  (win probability {best.win_probability[seat]:.0%}, "
+                    f"expected {best.expected_score[seat]:.1f} points)")
+        lines = [f"Hint 3: the search's top moves ({res.iterations} iterations):"]
+        for i, s in enumerate(res.moves[:3], 1):
+            lines.append(f"  {i}. {str(s.move):40s} win {s.win_probability[seat]:4.0%}   "
+                         f"points {s.expected_score[seat]:5.1f} ± {s.score_std[seat]:.1f}   ({s.visits} visits)")
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# The terminal client
+# ----------------------------------------------------------------------------------------------
+HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, `pass`). Commands:
+  hint [1|2|3]  graduated help     undo  take back your last move (practice games)
+  save FILE     save the game      load FILE  continue a saved game
+  board         show the board     moves [TEXT]  list (matching) legal moves
+  help          this text          quit  leave the game"""
+
+
+class PlayClient:
+    def __init__(self, session: GameSession, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                 hint_iterations: int = 1500, prompt: bool = True):
+        self.sess, self.inp, self.out = session, inp, out
+        self.hinter = Hinter(hint_iterations, session.seed)
+        self.prompt = prompt
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def _event(self, ev: Event) -> None:
+        if ev.seat == -1:
+            self.say(f"    {ev.text}")
+        else:
+            self.say(f"  {seat_label(self.sess, ev.seat)}: {ev.text}")
+
+    def _read(self) -> str | None:
+        if self.prompt:
+            self.out.write(f"{seat_label(self.sess, self.sess.state.current_player)} > ")
+            self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return None
+        line = line.strip()
+        if not self.prompt:
+            self.say(f"> {line}")         # echo scripted input so the transcript reads like a session
+        return line
+
+    def show(self) -> None:
+        self.say(render_board(self.sess))
+        self.say("Your moves:")
+        self.say(render_moves(self.sess.state.legal_moves()))
+
+    def run(self) -> int:
+        sess = self.sess
+        self.say(f"SpellBook: {sess.players} players, spells {', '.join(sess.spells)}, seed {sess.seed}. "
+                 f"Type `help` for commands.")
+        while True:
+            sess = self.sess
+            sess.advance(self._event)
+            if sess.over:
+                self.say(render_board(sess))
+                self.say(render_final(sess))
+                return 0
+            self.show()
+            while True:                                   # until a move is played
+                line = self._read()
+                if line is None:
+                    self.say("(end of input: leaving the game; `save FILE` keeps it for later)")
+                    return 1
+                if not line:
+                    continue
+                done = self.handle(line)
+                if done == "quit":
+                    self.say("Bye.")
+                    return 1
+                if done:
+                    break
+
+    def handle(self, line: str) -> bool | str:
+        """True when a move was played (or the game was replaced); 'quit'; False to read again."""
+        sess, st = self.sess, self.sess.state
+        cmd, _, rest = line.partition(" ")
+        cmd, rest = cmd.lower(), rest.strip()
+        if cmd in ("quit", "exit"):
+            return "quit"
+        if cmd in ("help", "?"):
+            self.say(HELP)
+            return False
+        if cmd == "board":
+            self.show()
+            return False
+        if cmd == "moves":
+            self.say(render_moves(st.legal_moves(), rest or None, limit=None))
+            return False
+        if cmd == "hint":
+            if rest and rest not in ("1", "2", "3"):
+                self.say("hint takes a level: 1, 2 or 3")
+                return False
+            self.say(self.hinter.hint(st, int(rest) if rest else None))
+            return False
+        if cmd == "undo":
+            try:
+                sess.undo()
+            except ValueError as e:
+                self.say(f"Cannot undo: {e}.")
+                return False
+            self.say("Undone: back to your previous decision.")
+            self.show()
+            return False
+        if cmd == "save":
+            if not rest:
+                self.say("save needs a file name: save FILE")
+                return False
+            try:
+                sess.save(rest)
+            except OSError as e:
+                self.say(f"Cannot save: {e}")
+                return False
+            self.say(f"Saved to {rest} ({len(sess.moves)} moves and draws).")
+            return False
+        if cmd == "load":
+            if not rest:
+                self.say("load needs a file name: load FILE")
+                return False
+            try:
+                new = GameSession.load(rest)
+            except (OSError, ValueError) as e:
+                self.say(f"Cannot load: {e}")
+                return False
+            self.sess = new
+            self.hinter = Hinter(self.hinter.iterations, new.seed)
+            self.say(f"Loaded {rest}: {len(new.moves)} moves and draws replayed.")
+            return True
+        moves = st.legal_moves()
+        if line.isdigit():
+            k = int(line)
+            if not 1 <= k <= len(moves):
+                self.say(f"There is no move {k}: pick 1 to {len(moves)}.")
+                return False
+            move = moves[k - 1]
+        else:
+            try:
+                move = st.parse_move(line)
+            except NotationError as e:
+                self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
+                return False
+            except IllegalMoveError as e:
+                self.say(f"Illegal: {e}")
+                return False
+        sess.play_human(move)
+        self.say(f"  {seat_label(sess, sess.moves[-1][0])}: {move}")
+        return True
+
+
+# ----------------------------------------------------------------------------------------------
+# Command line
+# ----------------------------------------------------------------------------------------------
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
+                   help="1 to 3 opponents by spec (random, greedy, ismcts:level=N, ...)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    p.add_argument("--seed", type=int, default=None, help="the deal (default: random)")
+    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--practice", action="store_true", help="allow undo")
+    p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
+    p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
+    p.add_argument("--hint-iterations", type=int, default=1500, help="search budget of a hint")
+
+
+def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    if args.server:
+        from clients.bots import BotUnavailableError, _require_grpc_client
+
+        try:
+            _require_grpc_client(f"spellbook-ai play --server {args.server}")
+        except BotUnavailableError as e:
+            print(f"spellbook-ai play: {e}", file=sys.stderr)
+            return 2
+        print("spellbook-ai play: --server needs sessions (issue 5), which this version does not have yet",
+              file=sys.stderr)
+        return 2
+    try:
+        if args.load:
+            sess = GameSession.load(args.load)
+        else:
+            import random
+
+            seed = args.seed if args.seed is not None else random.randrange(2**31)
+            sess = GameSession.new(args.bots, args.seat, seed, args.spells, args.practice)
+    except (OSError, ValueError) as e:
+        print(f"spellbook-ai play: {e}", file=sys.stderr)
+        return 2
+    client = PlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
+                        prompt=getattr(inp, "isatty", lambda: False)())
+    try:
+        return client.run()
+    except KeyboardInterrupt:
+        print("\nLeaving the game.", file=out)
+        return 1

@@ -1,0 +1,535 @@
+"""`spellbook-ai tournament`: bots against bots in the duplicate format, with ratings.
+
+    spellbook-ai tournament random greedy ismcts:level=5 --games 100 -j 2 --out results.jsonl
+
+Schedule. A *matchup* is a set of bots around one table (2-4 seats): every combination of the bots
+(round-robin) or the first bot against every combination of the others (gauntlet). A *deal* is a game
+seed; each deal is played once per seat rotation of the matchup, so every bot sits in every seat with
+the same draws (the state's seeded generator draws the Pouch; the seed is the same for each rotation)
+and the luck of the Pouch cancels. All matchups share the deals. `--games N` is the number of games per
+matchup, rounded up to whole rotations.
+
+Running. Games run on a `concurrent.futures.Executor`: in-process (-j 1), a spawn process pool (-j N)
+or a Dask cluster (`--executor dask://host:8786`, always pure=False). Each finished game is appended to
+the JSONL file at once (one JSON object per line, with its move list, so it replays exactly);
+`--resume` skips the games already in the file. With two bots and two seats, `--sprt ELO0 ELO1` stops
+the match early as soon as the sequential test decides.
+
+Results: per-pair win rates with 95% Wilson intervals, a Bradley-Terry Elo fit (± 95%) of the pool,
+pentanomial Elo per pair in two-seat games, SPRT state, and openskill Plackett-Luce ratings when a
+table has more than two seats. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
+The Bradley-Terry intervals treat games as independent, so with duplicate deals (whose two games are
+correlated) and with 3-4 seats (one game gives several pairwise results) they are too narrow; for a
+two-seat pair, the pentanomial interval counts the correlation and is the one to quote.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import asdict, dataclass
+from typing import Callable, Sequence
+
+from clients import ratings as R
+
+
+# ----------------------------------------------------------------------------------------------
+# Schedule
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameTask:
+    key: str
+    matchup: int
+    deal: int
+    rotation: int
+    seed: int
+    seats: tuple[str, ...]
+    spells: str = "set1"
+    record_moves: bool = True
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["seats"] = list(self.seats)
+        return d
+
+
+def game_key(seats: Sequence[str], seed: int, spells: str) -> str:
+    return f"{'|'.join(seats)}#{seed}#{spells}"
+
+
+def matchups(bots: Sequence[str], seats: int, fmt: str) -> list[tuple[str, ...]]:
+    if len(set(bots)) != len(bots):
+        raise ValueError("each bot may be named once (give a different spec to enter a second copy)")
+    if not 2 <= seats <= 4:
+        raise ValueError(f"seats must be 2 to 4, got {seats}")
+    if fmt == "roundrobin":
+        if len(bots) < seats:
+            raise ValueError(f"a {seats}-seat round-robin needs at least {seats} bots, got {len(bots)}")
+        return list(itertools.combinations(bots, seats))
+    if fmt == "gauntlet":
+        if len(bots) < seats:
+            raise ValueError(f"a {seats}-seat gauntlet needs the challenger and at least {seats - 1} others")
+        return [(bots[0],) + rest for rest in itertools.combinations(bots[1:], seats - 1)]
+    raise ValueError(f"format must be roundrobin or gauntlet, got {fmt!r}")
+
+
+def schedule(bots: Sequence[str], games: int, seats: int = 2, fmt: str = "roundrobin", seed: int = 0,
+             spells: str = "set1", record_moves: bool = True) -> list[GameTask]:
+    """Every game of the tournament, ordered deal by deal (so partial results stay balanced and a
+    duplicate pair's two games finish close together)."""
+    return schedule_tables(matchups(bots, seats, fmt), games, seed, spells, record_moves)
+
+
+def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, spells: str = "set1",
+                    record_moves: bool = True) -> list[GameTask]:
+    """The games of explicit matchups (tables of 2-4 distinct bots), deal by deal, all seat rotations."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    for table in tables:
+        if len(set(table)) != len(table) or not 2 <= len(table) <= 4:
+            raise ValueError(f"a table seats 2 to 4 distinct bots, got {list(table)}")
+    deals = math.ceil(games / max(len(t) for t in tables))
+    tasks = []
+    for d in range(deals):
+        for m, table in enumerate(tables):
+            seats = len(table)
+            for r in range(seats):
+                order = tuple(table[(i + r) % seats] for i in range(seats))
+                tasks.append(GameTask(game_key(order, seed + d, spells), m, d, r, seed + d, order, spells,
+                                      record_moves))
+    return tasks
+
+
+# ----------------------------------------------------------------------------------------------
+# One game (runs in a worker: top level, plain data in and out)
+# ----------------------------------------------------------------------------------------------
+def run_game_task(task: dict) -> dict:
+    """Plays one scheduled game and returns its JSON-ready record."""
+    from engine_c import State
+    from search.arena import play_game
+
+    from clients.bots import bot_seed, make_bot
+
+    seats = list(task["seats"])
+    n = len(seats)
+    bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n) for spec in seats]
+    rec = play_game(lambda s: State.new(players=n, spells=task["spells"], seed=s), bots, task["seed"])
+    ranks = R.ranks_of(rec.scores, rec.winners)
+    out = {k: task[k] for k in ("key", "matchup", "deal", "rotation", "seed", "spells")}
+    out.update(seats=seats, players=n, scores=rec.scores, winners=rec.winners, ranks=ranks,
+               decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
+               worker=f"{os.uname().nodename}:{os.getpid()}")
+    if task.get("record_moves", True):
+        out["moves"] = [[seat, text] for seat, text in rec.moves]
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Executors
+# ----------------------------------------------------------------------------------------------
+class InlineExecutor(Executor):
+    """Runs each task at submit time in this process (-j 1: no pool start-up, easy to debug)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            fut.set_exception(e)
+        return fut
+
+
+class _Closing:
+    def __init__(self, executor: Executor, close: Callable[[], None] | None = None, slots: int = 1):
+        self.executor, self.close, self.slots = executor, close, slots
+
+    def __enter__(self) -> "_Closing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.executor.shutdown(wait=exc[0] is None, cancel_futures=True)
+        except TypeError:  # an Executor without cancel_futures
+            self.executor.shutdown(wait=exc[0] is None)
+        if self.close:
+            self.close()
+
+
+def make_executor(spec: str | None, jobs: int = 1) -> _Closing:
+    """`None`/`process` (a spawn process pool of `jobs` workers; in-process when jobs == 1),
+    `inline`, or `dask://host:port` (a running Dask scheduler; the `dask` extra)."""
+    if jobs < 1:
+        raise ValueError("-j must be at least 1")
+    if spec is None or spec == "process":
+        if jobs == 1:
+            return _Closing(InlineExecutor())
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        return _Closing(ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")),
+                        slots=jobs)
+    if spec == "inline":
+        return _Closing(InlineExecutor())
+    if spec.startswith("dask://"):
+        try:
+            from distributed import Client
+        except ImportError as e:
+            raise RuntimeError("--executor dask://... needs Dask: pip install 'spellbook-ai[dask]'") from e
+        address = spec[len("dask://"):]
+        client = Client(address if "://" in address else "tcp://" + address, timeout=10)
+        threads = sum(client.nthreads().values()) or jobs
+        return _Closing(client.get_executor(pure=False), client.close, slots=max(threads, jobs))
+    raise ValueError(f"executor must be process, inline or dask://host:port, got {spec!r}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Records
+# ----------------------------------------------------------------------------------------------
+def load_records(path: str, repair: bool = False) -> list[dict]:
+    """The games in a results file. A last line cut short by an interruption is ignored (and cut off
+    the file when `repair`, so appending continues on a fresh line)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        data = f.read()
+    records, good_end = [], 0
+    pos = 0
+    for line in data.splitlines(keepends=True):
+        pos += len(line)
+        if not line.endswith(b"\n"):
+            break
+        try:
+            if line.strip():
+                records.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+        good_end = pos
+    if repair and good_end < len(data):
+        with open(path, "r+b") as f:
+            f.truncate(good_end)
+    return records
+
+
+@dataclass
+class RunResult:
+    records: list[dict]           # every game of the schedule that is in the file, in file order
+    ran: int                      # games played by this call
+    skipped: int                  # games found done in the file
+    scheduled: int
+    sprt: dict | None = None
+    stopped_early: bool = False
+
+
+class _SprtTracker:
+    """Pair outcomes of bots a vs b as duplicate pairs complete, and the SPRT decision."""
+
+    def __init__(self, test: R.SPRT, a: str, b: str):
+        self.test, self.a, self.b = test, a, b
+        self.halves: dict[int, float] = {}
+        self.seen: dict[int, int] = {}
+        self.penta = R.Pentanomial(a, b)
+        self.trace: list[float] = []
+        self.decision: str | None = None
+
+    def add(self, rec: dict) -> None:
+        d = rec["deal"]
+        self.halves[d] = self.halves.get(d, 0.0) + _score_vs(rec, self.a, self.b)
+        self.seen[d] = self.seen.get(d, 0) + 1
+        if self.seen[d] == 2:
+            self.penta.add(self.halves.pop(d))
+            self.trace.append(self.test.llr(self.penta.counts))
+            if self.decision is None:
+                self.decision = self.test.decision(self.penta.counts)
+
+
+def _score_vs(rec: dict, a: str, b: str) -> float:
+    seats = rec["seats"]
+    ra, rb = rec["ranks"][seats.index(a)], rec["ranks"][seats.index(b)]
+    return 1.0 if ra < rb else 0.0 if ra > rb else 0.5
+
+
+def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slots: int = 1,
+                   resume: bool = False, sprt: R.SPRT | None = None, progress: bool | None = None,
+                   on_record: Callable[[dict], None] | None = None) -> RunResult:
+    """Plays the scheduled games not yet in `out`, appending each to it as soon as it finishes.
+
+    progress: None shows a tqdm bar only when stderr is a terminal. `sprt` (two bots, two seats)
+    stops scheduling new games once the test decides; games already running are still recorded."""
+    keys = {t.key for t in tasks}
+    if not resume and os.path.exists(out) and os.path.getsize(out) > 0:
+        raise FileExistsError(f"{out} exists: pass --resume to continue it, or remove it to start again")
+    previous = [r for r in load_records(out, repair=True) if r.get("key") in keys] if resume else []
+    done = {r["key"] for r in previous}
+    pending = [t for t in tasks if t.key not in done]
+    records = list(previous)
+
+    tracker = None
+    if sprt is not None:
+        bots = sorted({s for t in tasks for s in t.seats}, key=[s for t in tasks for s in t.seats].index)
+        if len(bots) != 2 or any(len(t.seats) != 2 for t in tasks):
+            raise ValueError("SPRT is for a head-to-head match: exactly two bots at two seats")
+        tracker = _SprtTracker(sprt, bots[0], bots[1])
+        for r in previous:
+            tracker.add(r)
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), initial=len(done), unit="game", file=sys.stderr, dynamic_ncols=True,
+               disable=(None if progress is None else not progress), desc="tournament")
+    ran = 0
+    stopped = tracker is not None and tracker.decision is not None
+    inflight: dict[Future, int] = {}                  # future -> submission number
+    queue = iter(pending)
+    submitted = 0
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    try:
+        with open(out, "a", encoding="utf-8") as f:
+            while True:
+                while not stopped and len(inflight) < max(1, slots) * 2:
+                    task = next(queue, None)
+                    if task is None:
+                        break
+                    inflight[executor.submit(run_game_task, task.to_dict())] = submitted
+                    submitted += 1
+                if not inflight:
+                    break
+                finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                # games that finished together are recorded in schedule order (reproducible files in-process)
+                for fut in sorted(finished, key=inflight.__getitem__):
+                    inflight.pop(fut)
+                    rec = fut.result()
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                    f.flush()
+                    records.append(rec)
+                    ran += 1
+                    bar.update(1)
+                    if tracker is not None:
+                        tracker.add(rec)
+                        if tracker.decision is not None and not stopped:
+                            stopped = True
+                            bar.set_postfix_str(f"SPRT {tracker.decision}")
+                    if on_record:
+                        on_record(rec)
+    finally:
+        for fut in inflight:
+            fut.cancel()
+        bar.close()
+    sprt_state = None
+    if tracker is not None:
+        sprt_state = tracker.test.to_dict(tracker.penta.counts)
+        sprt_state.update(pairs=tracker.penta.pairs, pentanomial=list(tracker.penta.counts), trace=tracker.trace,
+                          a=tracker.a, b=tracker.b)
+    return RunResult(records, ran, len(done), len(tasks), sprt_state,
+                     stopped_early=bool(tracker and tracker.decision and len(records) < len(tasks)))
+
+
+# ----------------------------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------------------------
+def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor: str | None = None,
+              sprt: R.SPRT | None = None) -> dict:
+    """Every figure of the results as JSON-ready data (see format_summary for the text)."""
+    if bots is None:
+        bots = []
+        for r in records:
+            for s in r["seats"]:
+                if s not in bots:
+                    bots.append(s)
+    bots = list(bots)
+    per_bot = {b: {"games": 0, "wins": 0.0, "points": 0, "seats": {}} for b in bots}
+    pairs: dict[tuple[str, str], R.PairStats] = {}
+    outcomes = []
+    halves: dict[tuple, list[float]] = {}
+    multi = []
+    for r in records:
+        seats, ranks = r["seats"], r["ranks"]
+        share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
+        for i, b in enumerate(seats):
+            pb = per_bot[b]
+            pb["games"] += 1
+            pb["wins"] += share if i in r["winners"] else 0.0
+            pb["points"] += r["scores"][i]
+            pb["seats"][str(i)] = pb["seats"].get(str(i), 0) + 1
+        for a, b, s in R.pairwise_outcomes(seats, ranks):
+            outcomes.append((a, b, s))
+            if bots.index(a) > bots.index(b):
+                a, b, s = b, a, 1.0 - s
+            ps = pairs.setdefault((a, b), R.PairStats(a, b))
+            ps.games += 1
+            ps.score += s
+            ps.wins += s == 1.0
+            ps.draws += s == 0.5
+            ps.losses += s == 0.0
+        if len(seats) == 2:
+            a, b = sorted(seats, key=bots.index)
+            halves.setdefault((a, b, r["seed"], r["spells"]), []).append(_score_vs(r, a, b))
+        else:
+            multi.append((seats, ranks))
+    pentas: dict[tuple[str, str], R.Pentanomial] = {}
+    for (a, b, _seed, _sp), hs in halves.items():
+        if len(hs) == 2:
+            pentas.setdefault((a, b), R.Pentanomial(a, b)).add(sum(hs))
+    bt = R.bradley_terry(bots, outcomes, anchor=anchor) if outcomes else []
+    out = {
+        "games": len(records),
+        "bots": [{"name": b, "games": v["games"], "win_share": v["wins"] / v["games"] if v["games"] else 0.0,
+                  "mean_points": v["points"] / v["games"] if v["games"] else 0.0, "seats": v["seats"]}
+                 for b, v in per_bot.items()],
+        "pairs": [],
+        "bradley_terry": [x.to_dict() for x in sorted(bt, key=lambda x: -x.elo)],
+        "anchor": anchor,
+    }
+    for (a, b), ps in pairs.items():
+        d = ps.to_dict()
+        d["elo"] = R.outcome_elo([ps.losses, ps.draws, ps.wins]).to_dict()
+        if (a, b) in pentas:
+            p = pentas[(a, b)]
+            d["pentanomial"] = list(p.counts)
+            d["pair_elo"] = R.outcome_elo(p.counts).to_dict()
+        out["pairs"].append(d)
+    if sprt is not None and len(bots) == 2 and (bots[0], bots[1]) in pentas:
+        # the trace in completion order (file order) for the plot
+        tr = _SprtTracker(sprt, bots[0], bots[1])
+        for r in records:
+            if len(r["seats"]) == 2:
+                tr.add(r)
+        out["sprt"] = {**sprt.to_dict(tr.penta.counts), "a": bots[0], "b": bots[1], "pairs": tr.penta.pairs,
+                       "pentanomial": list(tr.penta.counts), "trace": tr.trace, "first_decision": tr.decision}
+    if multi:
+        out["plackett_luce"] = [asdict(x) for x in R.plackett_luce(multi)]
+    return out
+
+
+def format_summary(summary: dict) -> str:
+    lines = [f"{summary['games']} games"]
+    lines.append("")
+    lines.append(f"{'bot':32s} {'games':>6s} {'win share':>9s} {'points':>7s}")
+    for b in summary["bots"]:
+        lines.append(f"{b['name']:32s} {b['games']:6d} {b['win_share']:9.3f} {b['mean_points']:7.2f}")
+    if summary["pairs"]:
+        lines.append("")
+        lines.append("pairwise (first bot's score against the second; 95% Wilson interval; Elo ± 95%)")
+        for p in summary["pairs"]:
+            elo = p.get("pair_elo", p["elo"])
+            kind = "pairs" if "pair_elo" in p else "games"
+            penta = f"  pentanomial {p['pentanomial']}" if "pentanomial" in p else ""
+            lines.append(f"  {p['a']} vs {p['b']}: {p['score']:g}/{p['games']} = {p['rate']:.3f} "
+                         f"[{p['lo']:.3f}, {p['hi']:.3f}]  W/D/L {p['wins']}/{p['draws']}/{p['losses']}  "
+                         f"Elo {_fmt_elo(elo)} ({kind}){penta}")
+    if summary["bradley_terry"]:
+        lines.append("")
+        anchor = f"{summary['anchor']} = 0" if summary.get("anchor") else "mean = 0"
+        lines.append(f"Bradley-Terry Elo ({anchor}; ± 95%)")
+        for x in summary["bradley_terry"]:
+            lines.append(f"  {x['name']:32s} {x['elo']:+8.1f} ± {x['pm']:6.1f}  ({x['games']} games)")
+    if "sprt" in summary:
+        s = summary["sprt"]
+        state = {"H1": f"H1 accepted: {s['a']} is about {s['elo1']:g} Elo stronger",
+                 "H0": f"H0 accepted: {s['a']} is no more than about {s['elo0']:g} Elo stronger",
+                 None: "continuing (no decision yet)"}[s["decision"]]
+        lines.append("")
+        lines.append(f"SPRT {s['a']} vs {s['b']}: elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
+                     f"beta={s['beta']:g}: LLR {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}] after "
+                     f"{s['pairs']} pairs: {state}")
+    if "plackett_luce" in summary:
+        lines.append("")
+        lines.append("openskill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)")
+        for x in summary["plackett_luce"]:
+            lines.append(f"  {x['name']:32s} mu {x['mu']:6.2f}  sigma {x['sigma']:5.2f}  ordinal {x['ordinal']:6.2f}")
+    return "\n".join(lines)
+
+
+def _fmt_elo(e: dict) -> str:
+    if not math.isfinite(e["lo"]) or not math.isfinite(e["hi"]):
+        return "n/a"
+    return f"{e['elo']:+.0f} [{e['lo']:+.0f}, {e['hi']:+.0f}]"
+
+
+# ----------------------------------------------------------------------------------------------
+# Command line
+# ----------------------------------------------------------------------------------------------
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("bots", nargs="+", help="bot specs: random, greedy, ismcts:level=5, flatmc:iterations=2000, "
+                                           "grpc://host:port?level=7, openspiel-mcts:simulations=100")
+    p.add_argument("--games", type=int, default=100, help="games per matchup (rounded up to whole seat rotations)")
+    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="players per game")
+    p.add_argument("--format", dest="fmt", default="roundrobin", choices=("roundrobin", "gauntlet"),
+                   help="round-robin, or the first bot against all the others (gauntlet)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal d uses seed + d)")
+    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic (random per deal) or 7 names")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games (spawn process pool)")
+    p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
+    p.add_argument("--out", default="results.jsonl", help="JSONL file: one finished game per line")
+    p.add_argument("--resume", action="store_true", help="continue the file: skip the games already in it")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="head-to-head: stop early when the SPRT of elo0 against elo1 decides")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--anchor", default=None, help="bot rated 0 Elo in the Bradley-Terry fit (default: the mean)")
+    p.add_argument("--plots", default=None, metavar="DIR", help="write elo.png, pairwise.png (and sprt.png)")
+    p.add_argument("--summary", default=None, metavar="FILE", help="write the results as JSON too")
+    p.add_argument("--no-moves", action="store_true", help="leave the move lists out of the JSONL")
+    p.add_argument("--no-progress", action="store_true")
+
+
+def preflight(specs: Sequence[str], seats: int) -> None:
+    """Fail before any game for a bad spec or a missing optional part (the gRPC client, OpenSpiel)."""
+    from clients.bots import make_bot
+
+    for spec in specs:
+        make_bot(spec, seed=0, players=seats)
+
+
+def main(args: argparse.Namespace) -> int:
+    from clients.bots import BotUnavailableError
+
+    try:
+        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells, not args.no_moves)
+        preflight(args.bots, args.seats)
+        test = R.SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
+        if test is not None and (len(args.bots) != 2 or args.seats != 2):
+            raise ValueError("--sprt is for a head-to-head match: two bots, two seats")
+        if args.anchor is not None and args.anchor not in args.bots:
+            raise ValueError(f"--anchor {args.anchor!r} is not one of the bots")
+    except (ValueError, BotUnavailableError) as e:
+        print(f"spellbook-ai tournament: {e}", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    try:
+        with make_executor(args.executor, args.jobs) as ex:
+            result = run_tournament(tasks, args.out, ex.executor, slots=ex.slots, resume=args.resume, sprt=test,
+                                    progress=False if args.no_progress else None)
+    except FileExistsError as e:
+        print(f"spellbook-ai tournament: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the finished games are in {args.out}; run again with --resume to continue",
+              file=sys.stderr)
+        return 130
+    summary = summarize(result.records, bots=list(args.bots), anchor=args.anchor, sprt=test)
+    elapsed = time.monotonic() - start
+    head = (f"ran {result.ran} games in {elapsed:.1f}s ({result.skipped} already done) of {result.scheduled} "
+            f"scheduled; results in {args.out}")
+    if result.stopped_early:
+        head += f"; stopped early by the SPRT ({result.sprt['decision']})"
+    print(head)
+    print(format_summary(summary))
+    if args.summary:
+        with open(args.summary, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=1)
+    if args.plots:
+        from clients.plots import write_plots
+
+        try:
+            for path in write_plots(summary, args.plots):
+                print(f"wrote {path}")
+        except ImportError as e:
+            print(f"no plots: {e}", file=sys.stderr)
+    return 0

@@ -1,0 +1,71 @@
+"""SpellBook as an OpenSpiel game (the optional `openspiel` extra): skipped when pyspiel is not installed."""
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from clients import openspiel_game as og  # noqa: E402  (registers python_spellbook)
+from engine_c import State  # noqa: E402
+
+
+def test_registered_game_and_its_type():
+    game = pyspiel.load_game("python_spellbook", {"players": 3, "spells": "set2"})
+    assert game.num_players() == 3 and game.max_chance_outcomes() == 21
+    gt = game.get_type()
+    assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert gt.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    state = game.new_initial_state()
+    assert state.is_chance_node()                                       # the set-up draws are chance nodes
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 21 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+def test_openspiel_random_simulation_checks():
+    game = pyspiel.load_game("python_spellbook", {"players": 2})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_random_game_through_the_openspiel_api_matches_the_engine():
+    game = pyspiel.load_game("python_spellbook", {"players": 2})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    engine_moves = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            a = int(rng.choice(actions, p=probs))
+        else:
+            a = int(rng.choice(state.legal_actions()))
+        text = state.action_to_string(state.current_player(), a)
+        engine_moves.append(text)
+        state.apply_action(a)
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(1.0) and max(returns) > 0
+    assert "rng=" not in str(state)
+    # the same moves through the engine alone (set-up draws first) reach the same end
+    st = State()
+    st._init(2, list(game.spell_ids), 0)
+    for text in engine_moves:
+        st.apply(text)
+    assert st.is_terminal() and st.winners() == [p for p in range(2) if returns[p] > 0]
+
+
+def test_observation_and_state_from_an_engine_state():
+    game = pyspiel.load_game("python_spellbook", {"players": 2})
+    engine = State.new(2, "set1", 5)
+    state = game.state_from(engine)
+    assert state.current_player() == 0 and state.legal_actions() == list(range(len(engine.legal_moves())))
+    assert np.asarray(state.observation_tensor(0)).shape == (og.OBSERVATION_SIZE,)
+    state.apply_action(0)
+    assert engine.to_text() == State.new(2, "set1", 5).to_text()         # the engine state was copied
+
+
+def test_openspiel_mcts_enters_a_tournament(tmp_path):
+    from clients import tournament as T
+
+    tasks = T.schedule(["openspiel-mcts:simulations=2", "random"], games=2, seed=1)
+    with T.make_executor("inline") as ex:
+        res = T.run_tournament(tasks, str(tmp_path / "o.jsonl"), ex.executor, progress=False)
+    assert len(res.records) == 2 and all(r["winners"] for r in res.records)
+    with pytest.raises(ValueError):
+        og.parse_openspiel_spec("openspiel-mcts:sims=3")

@@ -1,0 +1,142 @@
+"""The terminal play client, driven from scripts of input lines (no terminal needed)."""
+import io
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from clients import play as P
+from clients.cli import main as cli_main
+from engine_c import State
+
+
+class Script(io.StringIO):
+    """Scripted input lines, then `then` (e.g. "1": always the first legal move) until the game ends."""
+
+    def __init__(self, lines, then="1", limit=2000):
+        super().__init__()
+        self.lines, self.then, self.left = list(lines), then, limit
+
+    def readline(self):
+        if self.lines:
+            return self.lines.pop(0) + "\n"
+        self.left -= 1
+        return "" if self.then is None or self.left < 0 else self.then + "\n"
+
+
+def play(lines, then="1", bots=("greedy",), seat=0, seed=3, practice=False, **kw):
+    sess = P.GameSession.new(list(bots), seat, seed, "set1", practice)
+    out = io.StringIO()
+    client = P.PlayClient(sess, Script(lines, then), out, hint_iterations=kw.get("hint_iterations", 60),
+                          prompt=False)
+    code = client.run()
+    return client, out.getvalue(), code
+
+
+def test_a_whole_game_from_a_script():
+    client, text, code = play(["help", "hint", "hint", "hint", "hint 1", "take Zz", "learn Sacrifice 3 Rc : Rc Rt",
+                               "999", "undo", "moves take"])
+    assert code == 0 and client.sess.over
+    assert "Final score" in text and "Winner" in text and "familiar" in text
+    assert "Hint 1: Look at" in text and "Hint 2: play" in text and "Hint 3: the search's top moves" in text
+    assert text.count("win ") >= 3 and "points" in text
+    assert "Not a move: 'Zz' is not a token" in text                     # bad input: the reason, then a re-prompt
+    assert "Illegal:" in text
+    assert "There is no move 999" in text
+    assert "undo is for practice games" in text
+    # the board shows what a person needs
+    for part in ("Altar (", "Pouch:", "pool (", "familiar (", "stored, worth", "spells:", "points so far", "Round 1",
+                 "morning", "Your moves:"):
+        assert part in text
+    # the final breakdown adds up
+    st = client.sess.state
+    for sc in st.scores():
+        assert sc.total == sum(sc.spells.values()) + sc.familiar + sc.feast + sc.knowledge + sc.communion
+
+
+def test_moves_by_text_and_number_and_forced_moves_play_themselves():
+    client, text, code = play(["draw", "2"])
+    human = [m for m in client.sess.moves if m[0] == 0]
+    assert human[0] == [0, "draw"] and code == 0
+    assert "seat 0 (you): pass (forced)" in text                       # e.g. an Evening with nothing to learn
+    assert "> 2\n" in text
+
+
+def test_three_bots_and_a_later_seat():
+    client, text, code = play([], bots=("random", "greedy", "ismcts:iterations=10"), seat=2, seed=5)
+    assert code == 0 and client.sess.players == 4 and client.sess.seats[2] == P.HUMAN
+    assert "seat 2 (you)" in text and "seat 3 (ismcts:iterations=10)" in text
+
+
+def test_undo_in_a_practice_game():
+    sess = P.GameSession.new(["greedy"], 0, 7, practice=True)
+    sess.advance()
+    before = sess.state.to_text()
+    n = len(sess.moves)
+    sess.play_human(sess.state.legal_moves()[1])
+    sess.advance()
+    sess.play_human(sess.state.legal_moves()[-1])
+    sess.undo()
+    sess.undo()
+    assert sess.state.to_text() == before and len(sess.moves) == n
+    with pytest.raises(ValueError, match="nothing to undo"):
+        sess.undo()
+
+
+def test_save_and_load_replay_exactly(tmp_path):
+    path = tmp_path / "game.json"
+    client, text, _ = play(["2", "1", "2", f"save {path}", "quit"], then=None, seed=11)
+    assert f"Saved to {path}" in text
+    saved = client.sess
+    rec = json.loads(path.read_text())
+    assert rec["seed"] == 11 and rec["seats"] == ["human", "greedy"] and rec["moves"] == saved.moves
+    assert any(seat == -1 for seat, _ in rec["moves"])                    # the draws are in the record
+    loaded = P.GameSession.load(str(path))
+    assert loaded.state.to_text() == saved.state.to_text()               # the seeded generator too (rng=)
+    assert loaded.rng_in_sync and loaded.moves == saved.moves
+    # a finished game's record replays to the same final score
+    client, _, _ = play([], seed=12)
+    done = P.GameSession.from_record(client.sess.to_record())
+    assert done.over and done.state.to_text() == client.sess.state.to_text()
+    assert client.sess.to_record()["scores"] == [s.total for s in done.state.scores()]
+
+
+def test_load_command_and_bad_files(tmp_path):
+    path = tmp_path / "g.json"
+    first, _, _ = play(["1", f"save {path}", "quit"], then=None, seed=4)
+    client, text, code = play([f"load {tmp_path / 'missing.json'}", f"load {path}"], seed=99)
+    assert "Cannot load" in text and f"Loaded {path}" in text and code == 0
+    assert client.sess.seed == 4
+    bad = tmp_path / "bad.json"
+    rec = first.sess.to_record()
+    rec["moves"].insert(0, [0, "store Rc"])
+    bad.write_text(json.dumps(rec))
+    with pytest.raises(ValueError, match="does not replay"):
+        P.GameSession.load(str(bad))
+
+
+def test_tournament_records_load_as_games(tmp_path):
+    from clients import tournament as T
+
+    tasks = T.schedule(["random", "greedy"], games=2, seed=8)
+    with T.make_executor("inline") as ex:
+        res = T.run_tournament(tasks, str(tmp_path / "r.jsonl"), ex.executor, progress=False)
+    sess = P.GameSession.from_record(res.records[0])
+    assert sess.over and [s.total for s in sess.state.scores()] == res.records[0]["scores"]
+
+
+def test_hint_focus_names_an_action_or_spell():
+    st = State.new(2, "set1", 0)
+    assert "Morning primary action" in P.hint_focus(st, st.parse_move("draw"))
+    assert "skipping" in P.hint_focus(st, st.parse_move("pass"))
+
+
+def test_cli_play_scripted_and_the_server_seam(capsys):
+    args = SimpleNamespace(server=None, load=None, seed=2, bots=["random"], seat=1, spells="set1", practice=False,
+                           hint_iterations=50)
+    out = io.StringIO()
+    assert P.main(args, Script([]), out) == 0 and "Final score" in out.getvalue()
+    assert cli_main(["play", "--server", "localhost:50051"]) == 2
+    assert "needs sessions" in capsys.readouterr().err
+    assert cli_main(["play", "--bots", "a", "b", "c", "d"]) == 2
+    assert "1 to 3 bots" in capsys.readouterr().err

@@ -1,0 +1,213 @@
+"""The tournament harness end to end: schedule, executors, JSONL + resume, SPRT early stop, summary, plots."""
+import json
+import os
+
+import pytest
+
+from clients import tournament as T
+from clients.bots import make_bot, parse_remote_spec, validate_spec
+from clients.cli import main as cli_main
+from clients.ratings import SPRT
+
+SMALL = ["random", "greedy", "ismcts:iterations=20"]
+
+
+def run(tasks, out, **kw):
+    with T.make_executor(kw.pop("executor", "inline"), kw.pop("jobs", 1)) as ex:
+        return T.run_tournament(tasks, str(out), ex.executor, slots=ex.slots, progress=False, **kw)
+
+
+def by_key(records):
+    return {r["key"]: (r["scores"], r["winners"], r["moves"]) for r in records}
+
+
+def test_schedule_rotates_seats_over_the_same_deal():
+    tasks = T.schedule(SMALL, games=5, seats=2, fmt="roundrobin", seed=10)
+    assert len(tasks) == 3 * 3 * 2                                     # 3 pairs x 3 deals x 2 rotations
+    for m in range(3):
+        for d in range(3):
+            pair = [t for t in tasks if t.matchup == m and t.deal == d]
+            assert [t.seed for t in pair] == [10 + d] * 2
+            assert pair[0].seats == tuple(reversed(pair[1].seats))
+    assert len({t.key for t in tasks}) == len(tasks)
+
+
+def test_schedule_gauntlet_and_more_seats():
+    g = T.schedule(["hero", "a", "b", "c"], games=2, seats=2, fmt="gauntlet")
+    assert {frozenset(t.seats) for t in g} == {frozenset({"hero", x}) for x in "abc"}
+    four = T.schedule(["w", "x", "y", "z"], games=4, seats=4)
+    assert len(four) == 4
+    for bot in "wxyz":                                                  # every bot in every seat
+        assert sorted(t.seats.index(bot) for t in four) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="at least 3 bots"):
+        T.schedule(["a", "b"], games=3, seats=3)
+    with pytest.raises(ValueError, match="once"):
+        T.schedule(["a", "a"], games=2)
+
+
+def test_small_round_robin_end_to_end(tmp_path):
+    out = tmp_path / "r.jsonl"
+    tasks = T.schedule(SMALL, games=4, seed=1)
+    res = run(tasks, out)
+    assert res.ran == len(tasks) == 12 and res.skipped == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 12
+    rec = json.loads(lines[0])
+    assert rec["seats"] == list(tasks[0].seats) and len(rec["scores"]) == 2 and rec["moves"]
+    s = T.summarize(res.records, bots=SMALL)
+    assert s["games"] == 12 and {b["name"] for b in s["bots"]} == set(SMALL)
+    assert all(b["games"] == 8 and b["seats"] == {"0": 4, "1": 4} for b in s["bots"])
+    for p in s["pairs"]:
+        assert p["games"] == 4 and 0 <= p["lo"] <= p["rate"] <= p["hi"] <= 1
+        assert sum(p["pentanomial"]) == 2                             # two duplicate pairs per matchup
+    assert abs(sum(x["elo"] for x in s["bradley_terry"])) < 1e-6       # centred on the mean
+    text = T.format_summary(s)
+    assert "Bradley-Terry" in text and "pentanomial" in text
+
+
+def test_a_record_replays_exactly(tmp_path):
+    from engine_c import State
+
+    res = run(T.schedule(["random", "greedy"], games=2, seed=3), tmp_path / "r.jsonl")
+    for rec in res.records:
+        st = State.new(players=rec["players"], spells=rec["spells"], seed=rec["seed"])
+        for seat, text in rec["moves"]:
+            if seat == -1:
+                assert str(st.sample_chance()) == text                  # the seeded generator agrees
+            st.apply(text)
+        assert st.is_terminal() and [s.total for s in st.scores()] == rec["scores"]
+
+
+def test_resume_after_an_interruption(tmp_path):
+    out = tmp_path / "r.jsonl"
+    tasks = T.schedule(["random", "greedy"], games=8, seed=5)
+    seen = []
+
+    def interrupt(rec):
+        seen.append(rec)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(tasks, out, on_record=interrupt)
+    assert len(out.read_text().splitlines()) == 3
+    with open(out, "a") as f:                                            # a line cut off mid-write
+        f.write('{"key": "random|greedy#9')
+    with pytest.raises(FileExistsError):
+        run(tasks, out)
+    res = run(tasks, out, resume=True)
+    assert (res.skipped, res.ran) == (3, len(tasks) - 3)
+    records = T.load_records(str(out))
+    assert len(records) == len(tasks) and len({r["key"] for r in records}) == len(tasks)
+    fresh = run(tasks, tmp_path / "fresh.jsonl")
+    assert by_key(records) == by_key(fresh.records)                     # same games as an uninterrupted run
+    again = run(tasks, out, resume=True)
+    assert again.ran == 0 and again.skipped == len(tasks)
+
+
+def test_sprt_stops_a_lopsided_match_early(tmp_path):
+    tasks = T.schedule(["greedy", "random"], games=400, seed=0)
+    res = run(tasks, tmp_path / "h.jsonl", sprt=SPRT(0, 100, 0.05, 0.05))
+    assert res.stopped_early and res.sprt["decision"] == "H1"
+    assert len(res.records) < 100 and res.sprt["llr"] >= res.sprt["upper"]
+    assert len(res.sprt["trace"]) == res.sprt["pairs"]
+    # resuming a decided match plays nothing more
+    again = run(tasks, tmp_path / "h.jsonl", sprt=SPRT(0, 100, 0.05, 0.05), resume=True)
+    assert again.ran == 0
+    s = T.summarize(again.records, bots=["greedy", "random"], sprt=SPRT(0, 100))
+    assert s["sprt"]["first_decision"] == "H1"
+    with pytest.raises(ValueError, match="head-to-head"):
+        run(T.schedule(SMALL, games=2), tmp_path / "x.jsonl", sprt=SPRT(0, 10))
+
+
+def test_process_pool_gives_the_same_games(tmp_path):
+    tasks = T.schedule(["random", "greedy"], games=4, seed=11)
+    inline = run(tasks, tmp_path / "a.jsonl")
+    pooled = run(tasks, tmp_path / "b.jsonl", executor="process", jobs=2)
+    assert by_key(pooled.records) == by_key(inline.records)
+    assert len({r["worker"] for r in pooled.records}) >= 1
+
+
+def test_dask_cluster_runs_the_same_tournament(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    tasks = T.schedule(["random", "greedy"], games=4, seed=11)
+    inline = run(tasks, tmp_path / "a.jsonl")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp://",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        address = cluster.scheduler_address.replace("tcp://", "dask://")
+        res = run(tasks, tmp_path / "d.jsonl", executor=address)
+    assert by_key(res.records) == by_key(inline.records)
+
+
+def test_three_seats_get_plackett_luce(tmp_path):
+    tasks = T.schedule(SMALL, games=3, seats=3, seed=2)
+    res = run(tasks, tmp_path / "t.jsonl")
+    assert len(res.records) == 3 and all(len(r["seats"]) == 3 for r in res.records)
+    s = T.summarize(res.records, bots=SMALL)
+    assert {x["name"] for x in s["plackett_luce"]} == set(SMALL)
+    assert all(p["games"] == 3 and "pentanomial" not in p for p in s["pairs"])
+
+
+def test_plots_are_written(tmp_path):
+    pytest.importorskip("matplotlib")
+    from clients.plots import write_plots
+
+    res = run(T.schedule(["greedy", "random"], games=40, seed=0), tmp_path / "h.jsonl", sprt=SPRT(0, 100))
+    s = T.summarize(res.records, bots=["greedy", "random"], sprt=SPRT(0, 100))
+    paths = write_plots(s, str(tmp_path / "plots"))
+    assert sorted(os.path.basename(p) for p in paths) == ["elo.png", "pairwise.png", "sprt.png"]
+    for p in paths:
+        with open(p, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_tournament(tmp_path, capsys):
+    out, summary = tmp_path / "r.jsonl", tmp_path / "s.json"
+    code = cli_main(["tournament", "random", "greedy", "--games", "4", "--out", str(out), "--summary", str(summary),
+                     "--no-progress", "--anchor", "random"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "ran 4 games" in text and "random = 0" in text
+    assert json.loads(summary.read_text())["games"] == 4
+    assert cli_main(["tournament", "random", "greedy", "--games", "4", "--out", str(out)]) == 2   # exists
+    assert "--resume" in capsys.readouterr().err
+    assert cli_main(["tournament", "random", "greedy", "--games", "4", "--out", str(out), "--resume",
+                     "--no-progress"]) == 0
+    assert "ran 0 games" in capsys.readouterr().out
+
+
+def test_bot_specs_and_a_remote_bot_in_a_tournament(tmp_path, capsys):
+    """`grpc://host:port?level=N` bots play through a real server on 127.0.0.1 (GetBestMove per decision)."""
+    from server.main import ServerConfig, ServerThread
+
+    assert parse_remote_spec("grpc://localhost:50051?level=7").level == 7
+    assert parse_remote_spec("grpc://sb.example:443").address == "sb.example:443"
+    for bad in ("grpc://localhost", "grpc://h:1?level=11", "grpc://h:1?level=x"):
+        with pytest.raises(ValueError):
+            parse_remote_spec(bad)
+    with pytest.raises(ValueError, match="unknown option"):
+        make_bot("grpc://127.0.0.1:1?level=2&speed=3")
+    with pytest.raises(ValueError):
+        validate_spec("ismcts:bogus=1")
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        spec = f"grpc://127.0.0.1:{srv.port}?iterations=40&rollout=random"
+        out = tmp_path / "g.jsonl"
+        code = cli_main(["tournament", spec, "random", "--games", "2", "--out", str(out), "--no-progress"])
+        assert code == 0, capsys.readouterr().err
+        games = [json.loads(line) for line in out.read_text().splitlines()]
+        assert len(games) == 2 and all(spec in g["seats"] for g in games)
+
+
+def test_ladder_writes_a_level_table(tmp_path):
+    from clients.ladder import load_ladder, parse_levels, run_ladder
+
+    assert parse_levels("1-3,7") == [1, 2, 3, 7]
+    with pytest.raises(ValueError):
+        parse_levels("0-3")
+    out = tmp_path / "ladder.json"
+    res = run_ladder([1, 2], games=2, out=str(out), progress=False)
+    table = json.loads(out.read_text())
+    assert [row["level"] for row in table["levels"]] == [1, 2] and table["anchor"] == "random"
+    assert table["games"] == 6 == len(res["run"].records)             # random-1, random-2, 1-2: 2 games each
+    assert set(load_ladder(str(out))) == {1, 2}
+    assert (tmp_path / "ladder.jsonl").exists()
