@@ -52,7 +52,7 @@ class SearchOptions:
     time_ms: float = 0.0
     deadline: float = 0.0
     threads: int = 1
-    exploration: float = 0.7
+    exploration: float = 1.2           # UCB constant; swept 0.3-2.6 against flat MC, best at 1.2 (docs/search.md)
     objective: str = "win"            # win probability (ties shared), final-score margin, or a blend
     blend: float = 0.5                # weight of the win probability in "blend"
     margin_scale: float = 20.0        # points of margin that map to the full reward range
