@@ -181,6 +181,11 @@ class SessionManager:
         finally:
             session.subscribers.remove(queue)
 
+    def history(self, sid: str, from_seq: int = 1) -> list[Event]:
+        """The stored events from `from_seq` (no 'end' event)."""
+        self._get(sid)
+        return [self._event_from_row(r) for r in self.store.events(sid) if r.seq >= from_seq and r.kind != "setup"]
+
     def export(self, sid: str) -> dict:
         """The game record: setup, every move and draw in order, and the result when finished."""
         row = self.store.session(sid)
