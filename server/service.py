@@ -818,7 +818,8 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
         remaining = context.time_remaining()
         if remaining is not None:
             budget_ms = min(budget_ms, (remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2)) * 1000)
-        share_ms = max(budget_ms / max(len(steps) - forced, 1), 2.0)
+        # A tenth of the time and about a millisecond per decision (setup, copies) are kept for the overhead.
+        share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
         time_limited = share_ms < opts.time_ms
         opts.time_ms = min(opts.time_ms, share_ms)
         token = self._cancel_on_done(context)
