@@ -350,3 +350,44 @@ def test_hide_best_keeps_the_best_move_out_of_the_insight(client):
                               "rollouts": 1, "spread_moves": 6})
     assert h.hints[0].move is None and not h.insight.HasField("what_if_move")
     assert sum(1 for s in h.insight.value_spread if not s.move.text) == 1
+
+
+def test_analyze_game_stops_when_cancelled(stub, server, finished_record):
+    call = stub.AnalyzeGame.future(spb.AnalyzeGameRequest(record_json=json.dumps(finished_record),
+                                                          limits=pb.SearchLimits(iterations=100_000)), timeout=30)
+    pool = server.servicer.pool
+    for _ in range(200):
+        if pool.admitted:
+            break
+        threading.Event().wait(0.01)
+    call.cancel()
+    for _ in range(200):                  # the review stops within one decision's search
+        if pool.admitted == 0:
+            break
+        threading.Event().wait(0.02)
+    assert pool.admitted == 0
+
+
+def test_async_client_sessions_match_and_review(server):
+    import asyncio
+
+    from clients.client import AsyncSpellBookClient
+
+    async def main():
+        async with AsyncSpellBookClient(f"127.0.0.1:{server.port}", timeout=30) as c:
+            sid = await c.create_session(["bot:1", "bot:1"], seed=2)
+            events = [e async for e in c.watch_session(sid)]
+            assert events[-1].kind == "end" and events[-1].winners
+            view = await c.get_session(sid, 1)
+            assert view.over and view.scores == events[-1].scores and view.legal_moves == []
+            record = await c.export_session(sid)
+            assert len(record["events"]) == len(events) - 1
+            review = await c.analyze_game(record, iterations=20)
+            assert review.decisions and list(review.result.scores) == view.scores
+            items = [m async for m in c.play_match(["random", "random"], seed=4)]
+            assert items[-1].end.finished
+            with pytest.raises(ServiceError) as e:
+                await c.submit_move(sid, 0, "pass")
+            assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT   # a bot seat (and the game is over)
+
+    asyncio.run(main())
