@@ -635,6 +635,7 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
         events = mgr.watch(request.session_id, max(request.from_seq, 1))
         stopping = asyncio.ensure_future(self._stopping.wait())
         last = request.from_seq - 1
+        nxt = None
         try:
             while True:
                 nxt = asyncio.ensure_future(events.__anext__())
@@ -651,8 +652,11 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
                 if ev.kind != "end":
                     last = ev.seq
                 yield spb.WatchSessionResponse(event=self._event_pb(ev))
-        finally:
+        finally:   # also when the client cancels: stop the pending read first, then close the generator
             stopping.cancel()
+            if nxt is not None and not nxt.done():
+                nxt.cancel()
+                await asyncio.gather(nxt, return_exceptions=True)
             await events.aclose()
 
     @_rpc

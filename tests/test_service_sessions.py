@@ -391,3 +391,17 @@ def test_async_client_sessions_match_and_review(server):
             assert e.value.code == grpc.StatusCode.INVALID_ARGUMENT   # a bot seat (and the game is over)
 
     asyncio.run(main())
+
+
+def test_a_cancelled_watch_unsubscribes(client, stub, server):
+    sid = client.create_session(["client", "client"], seed=6)
+    call = stub.WatchSession(spb.WatchSessionRequest(session_id=sid), timeout=10)
+    client.submit_move(sid, 0, "pass")
+    assert next(call).event.seq == 1
+    call.cancel()
+    subscribers = server.servicer.sessions.sessions[sid].subscribers
+    for _ in range(100):
+        if not subscribers:
+            break
+        threading.Event().wait(0.01)
+    assert subscribers == []
