@@ -7,6 +7,8 @@ the same way after a restart), and every event is stored before it is acknowledg
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import secrets
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -17,6 +19,15 @@ from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
 from server.store import SessionStore
+
+
+log = logging.getLogger("spellbook.server")
+
+
+def _log_bot_failure(sid: str, task: asyncio.Task) -> None:
+    """A bot loop that died of an error leaves its session waiting: say so (it resumes at the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session_id": sid}})
 
 
 class SessionError(Exception):
@@ -245,6 +256,7 @@ class SessionManager:
     def _kick_bots(self, session: _Session) -> None:
         if session.bot_task is None or session.bot_task.done():
             session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
+            session.bot_task.add_done_callback(functools.partial(_log_bot_failure, session.id))
 
     async def _run_bots(self, session: _Session) -> None:
         loop = asyncio.get_running_loop()
