@@ -12,16 +12,28 @@ without the Pouch order, `State.observation(p)`) is passed as `Observation(text)
 
 Every call has a deadline (`timeout`, seconds; the client's default otherwise). Calls that fail with
 UNAVAILABLE or RESOURCE_EXHAUSTED are retried with exponential backoff and jitter (honoring the server's
-`grpc-retry-pushback-ms`), within the call's deadline. Other failures raise `ServiceError` (`InvalidArgument`
-for INVALID_ARGUMENT, whose `field_violations` name the request fields).
+`grpc-retry-pushback-ms`), within the call's deadline — but only where a retry is safe: `create_session`
+is never retried (a lost answer could mean a second session), `submit_move` only when it gives
+`expected_seq` (the server answers a repeated submission from its history, never applying it twice),
+streams only before their first message, except `watch_session`, which resumes from the next event.
+Other failures raise `ServiceError` (`InvalidArgument` for INVALID_ARGUMENT, whose `field_violations` name
+the request fields; FAILED_PRECONDITION carries `precondition_violations`, (type, subject, description)).
+
+Sessions:
+
+    sid = client.create_session(["client", "bot:3"], seed=7)
+    view = client.get_session(sid, seat=0)          # .observation, .legal_moves, .seq, .to_move, ...
+    client.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
+    for event in client.watch_session(sid): ...     # moves, draws, then the "end" event
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Callable, Iterator, Sequence, Union
+from typing import Any, AsyncIterator, Callable, Iterator, Sequence, Union
 
 import grpc
 from google.rpc import error_details_pb2
@@ -54,15 +66,18 @@ class ServiceError(Exception):
     """A call that failed; `code` is the gRPC status code."""
 
     def __init__(self, code: grpc.StatusCode, details: str, field_violations: Sequence[tuple[str, str]] = (),
-                 retry_after_ms: int | None = None):
+                 retry_after_ms: int | None = None,
+                 precondition_violations: Sequence[tuple[str, str, str]] = ()):
         super().__init__(f"{code.name}: {details}")
         self.code, self.details = code, details
         self.field_violations = list(field_violations)
         self.retry_after_ms = retry_after_ms
+        self.precondition_violations = list(precondition_violations)
 
     @property
     def fields(self) -> list[str]:
-        return [f for f, _ in self.field_violations]
+        """The request fields named by BadRequest (INVALID_ARGUMENT) or PreconditionFailure subjects."""
+        return [f for f, _ in self.field_violations] + [s for _, s, _ in self.precondition_violations]
 
 
 class InvalidArgument(ServiceError):
@@ -72,6 +87,7 @@ class InvalidArgument(ServiceError):
 def _error_from(err: grpc.RpcError) -> ServiceError:
     code = err.code()
     violations: list[tuple[str, str]] = []
+    preconditions: list[tuple[str, str, str]] = []
     status = None
     try:
         status = rpc_status.from_call(err)
@@ -83,8 +99,12 @@ def _error_from(err: grpc.RpcError) -> ServiceError:
                 br = error_details_pb2.BadRequest()
                 detail.Unpack(br)
                 violations += [(v.field, v.description) for v in br.field_violations]
+            elif detail.Is(error_details_pb2.PreconditionFailure.DESCRIPTOR):
+                pf = error_details_pb2.PreconditionFailure()
+                detail.Unpack(pf)
+                preconditions += [(v.type, v.subject, v.description) for v in pf.violations]
     cls = InvalidArgument if code == grpc.StatusCode.INVALID_ARGUMENT else ServiceError
-    return cls(code, err.details() or "", violations, _pushback_ms(err))
+    return cls(code, err.details() or "", violations, _pushback_ms(err), preconditions)
 
 
 def _pushback_ms(err: grpc.RpcError) -> int | None:
@@ -132,6 +152,7 @@ class Hint:
 class Hints:
     hints: list[Hint]
     stats: pb.SearchStats
+    insight: pb.Insight | None = None     # when the request asked for insight
 
 
 @dataclass
@@ -140,6 +161,52 @@ class AnalysisUpdate:
     best_move: Move
     stats: pb.SearchStats
     hints: list[Hint]
+    insight: pb.Insight | None = None     # on the final update, when the request asked for insight
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A session seat: `Seat("client")` or `Seat("bot", level)`; the strings "client" and "bot:3" work too."""
+
+    kind: str
+    level: int = 0
+
+
+@dataclass
+class SessionEvent:
+    seq: int
+    kind: str                      # move | draw | end
+    seat: int                      # deciding seat (-1 for draws and the end)
+    move: Move | None              # None for the end
+    to_move: int                   # who decides next (-2: over)
+    scores: list[int]
+    winners: list[int]
+
+
+@dataclass
+class SessionView:
+    session_id: str
+    seq: int                       # pass as submit_move(expected_seq=...)
+    seat: int
+    observation: Observation       # what the seat sees (no Pouch order); usable with best_move/hints
+    to_move: int
+    phase: str
+    decision: str
+    legal_moves: list[Move]        # empty unless it is the seat's decision
+    scores: list[int]
+    over: bool
+    winners: list[int]
+    seats: list[Seat]
+    players: int
+    spells: list[str]
+
+
+@dataclass
+class Submitted:
+    events: list[SessionEvent]     # the move and the draws it caused
+    seq: int
+    to_move: int
+    replayed: bool                 # True: a retry answered from the history (applied once)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -181,6 +248,61 @@ def _search_fields(state: StateLike, seat: int | None, level: int, iterations: i
     return kw
 
 
+def _insight_options(insight) -> pb.InsightOptions | None:
+    """InsightOptions from a message or a dict of its fields ({"beliefs": True, "what_if_move": "draw"})."""
+    if insight is None or isinstance(insight, pb.InsightOptions):
+        return insight
+    fields = dict(insight)
+    if isinstance(fields.get("what_if_move"), (str, Move)):
+        fields["what_if_move"] = pb.Move(text=str(fields["what_if_move"]))
+    return pb.InsightOptions(**fields)
+
+
+def _seat_pb(seat) -> pb.SessionSeat:
+    if isinstance(seat, str):
+        kind, _, level = seat.partition(":")
+        seat = Seat(kind.strip(), int(level) if level else 0)
+    kind = {"client": pb.SEAT_KIND_CLIENT, "bot": pb.SEAT_KIND_BOT}.get(seat.kind, pb.SEAT_KIND_UNSPECIFIED)
+    return pb.SessionSeat(kind=kind, level=seat.level)
+
+
+def _session_event(e: pb.SessionEvent) -> SessionEvent:
+    return SessionEvent(e.seq, e.kind, e.seat, _move(e.move) if e.move.text else None, e.to_move, list(e.scores),
+                        list(e.winners))
+
+
+def _session_view(r: spb.GetSessionResponse) -> SessionView:
+    return SessionView(r.session_id, r.seq, r.seat, Observation(r.observation.text), r.to_move, r.phase, r.decision,
+                       [_move(m) for m in r.legal_moves], list(r.scores), r.over, list(r.winners),
+                       [Seat("bot" if s.kind == pb.SEAT_KIND_BOT else "client", s.level) for s in r.seats],
+                       r.players, list(r.spells))
+
+
+def _submitted(r: spb.SubmitMoveResponse) -> Submitted:
+    return Submitted([_session_event(e) for e in r.events], r.seq, r.to_move, r.replayed)
+
+
+def _submit_request(session_id: str, seat: int, move, expected_seq: int | None) -> spb.SubmitMoveRequest:
+    req = spb.SubmitMoveRequest(session_id=session_id, seat=seat, move=pb.Move(text=str(move)))
+    if expected_seq is not None:
+        req.expected_seq = expected_seq
+    return req
+
+
+def _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments):
+    kw = dict(level=level, seed=seed, key_moments=key_moments,
+              limits=pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
+    if options:
+        kw["options"] = pb.SearchOptions(**options)
+    if isinstance(record, pb.GameRecord):
+        kw["record"] = record
+    elif isinstance(record, str):
+        kw["record_json"] = record
+    else:
+        kw["record_json"] = json.dumps(record)
+    return spb.AnalyzeGameRequest(**kw)
+
+
 class _Retry:
     """Backoff schedule: base * 2^attempt with full jitter, capped; the server's pushback wins when given."""
 
@@ -215,7 +337,7 @@ class SpellBookClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _call(self, method: Callable, request, timeout: float | None):
+    def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
         while True:
@@ -223,7 +345,7 @@ class SpellBookClient:
                 return method(request, timeout=max(deadline - time.monotonic(), 0.0))
             except grpc.RpcError as e:
                 err = _error_from(e)
-                if err.code not in RETRYABLE or attempt >= self._retry.retries:
+                if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
                     raise err from None
                 pause = self._retry.delay(attempt, err)
                 if time.monotonic() + pause >= deadline:
@@ -277,17 +399,21 @@ class SpellBookClient:
 
     def hints(self, state: StateLike, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None,
               level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
-              options: dict | None = None, seed: int = 0, timeout: float | None = None) -> Hints:
-        req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best,
+              options: dict | None = None, seed: int = 0, insight: dict | pb.InsightOptions | None = None,
+              timeout: float | None = None) -> Hints:
+        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread."""
+        req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best, insight=_insight_options(insight),
                                   **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         resp = self._call(self.stub.GetHints, req, timeout)
-        return Hints([_hint(h) for h in resp.hints], resp.stats)
+        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None)
 
     def analyze(self, state: StateLike, *, report_every_ms: int = 250, top_k: int = 3, seat: int | None = None,
                 level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
-                options: dict | None = None, seed: int = 0, timeout: float | None = None) -> Iterator[AnalysisUpdate]:
-        """Progress updates, then one with `final` set. Retried only before the first update."""
-        req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k,
+                options: dict | None = None, seed: int = 0, insight: dict | pb.InsightOptions | None = None,
+                timeout: float | None = None) -> Iterator[AnalysisUpdate]:
+        """Progress updates, then one with `final` set (and the insight asked for). Retried only before the
+        first update."""
+        req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
@@ -297,7 +423,8 @@ class SpellBookClient:
             try:
                 for r in call:
                     received = True
-                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints])
+                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
+                                         r.insight if r.HasField("insight") else None)
                 return
             except grpc.RpcError as e:
                 err = _error_from(e)
@@ -311,6 +438,84 @@ class SpellBookClient:
             finally:
                 call.cancel()
 
+
+    # -------------------------------------------------------------- sessions, matches, review
+    def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
+                resumable: bool) -> Iterator[Any]:
+        """A server stream with retries: before its first message always; after it only when `resumable`
+        (make_request() then builds the request that continues where the stream broke)."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        attempt = 0
+        while True:
+            received = False
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0))
+            try:
+                for r in call:
+                    received = True
+                    yield r
+                return
+            except grpc.RpcError as e:
+                err = _error_from(e)
+                if (received and not resumable) or err.code not in RETRYABLE or attempt >= self._retry.retries:
+                    raise err from None
+                pause = self._retry.delay(attempt, err)
+                if time.monotonic() + pause >= deadline:
+                    raise err from None
+                time.sleep(pause)
+                attempt += 1
+            finally:
+                call.cancel()
+
+    def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1", seed: int = 0,
+                       timeout: float | None = None) -> str:
+        """A new session; `seats` in seat order: "client", "bot:3" or Seat(...). Returns its id. Not retried."""
+        req = spb.CreateSessionRequest(players=players, spells=spells, seed=seed, seats=[_seat_pb(s) for s in seats])
+        return self._call(self.stub.CreateSession, req, timeout, retry=False).session_id
+
+    def submit_move(self, session_id: str, seat: int, move: Move | str, expected_seq: int | None = None,
+                    timeout: float | None = None) -> Submitted:
+        """A client seat's move. With `expected_seq` (SessionView.seq) it is retried safely: a repeat of an
+        applied move is answered from the history (`replayed`), never applied twice."""
+        req = _submit_request(session_id, seat, move, expected_seq)
+        return _submitted(self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None))
+
+    def get_session(self, session_id: str, seat: int, timeout: float | None = None) -> SessionView:
+        """The session as `seat` observes it (never the Pouch order)."""
+        req = spb.GetSessionRequest(session_id=session_id, seat=seat)
+        return _session_view(self._call(self.stub.GetSession, req, timeout))
+
+    def watch_session(self, session_id: str, from_seq: int = 0, timeout: float | None = None) -> Iterator[SessionEvent]:
+        """Events from `from_seq` until the "end" event; a broken stream resumes from the next event. The
+        deadline (`timeout`) covers the whole watch: give one as long as the game may last."""
+        nxt = [from_seq]
+
+        def request():
+            return spb.WatchSessionRequest(session_id=session_id, from_seq=nxt[0])
+
+        for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True):
+            ev = _session_event(r.event)
+            if ev.kind != "end":
+                nxt[0] = ev.seq + 1
+            yield ev
+
+    def export_session(self, session_id: str, timeout: float | None = None) -> dict:
+        """The session's game record (finished or not) as a dict (format spellbook-record/1)."""
+        resp = self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout)
+        return json.loads(resp.record_json)
+
+    def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+                   timeout: float | None = None) -> Iterator[spb.PlayMatchResponse]:
+        """A bot-vs-bot game: a message per move (`.move`, with `.stats`), then one with `.end` (scores,
+        winners, record). Retried only before the first message; closing the iterator cancels the game."""
+        req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
+        yield from self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False)
+
+    def analyze_game(self, record: dict | str | pb.GameRecord, *, level: int = 0, iterations: int = 0,
+                     time_ms: float = 0.0, threads: int = 0, options: dict | None = None, seed: int = 0,
+                     key_moments: int = 0, timeout: float | None = None) -> spb.AnalyzeGameResponse:
+        """Review of a finished game (a record dict, its JSON, or a GameRecord); the budget is per decision."""
+        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments)
+        return self._call(self.stub.AnalyzeGame, req, timeout)
 
 # ----------------------------------------------------------------------------------------------
 # Async client
@@ -334,7 +539,7 @@ class AsyncSpellBookClient:
     async def __aexit__(self, *exc) -> None:
         await self.close()
 
-    async def _call(self, method: Callable, request, timeout: float | None):
+    async def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
         while True:
@@ -342,7 +547,7 @@ class AsyncSpellBookClient:
                 return await method(request, timeout=max(deadline - time.monotonic(), 0.0))
             except grpc.RpcError as e:
                 err = _error_from(e)
-                if err.code not in RETRYABLE or attempt >= self._retry.retries:
+                if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
                     raise err from None
                 pause = self._retry.delay(attempt, err)
                 if time.monotonic() + pause >= deadline:
@@ -388,17 +593,20 @@ class AsyncSpellBookClient:
 
     async def hints(self, state: StateLike, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None,
                     level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
-                    options: dict | None = None, seed: int = 0, timeout: float | None = None) -> Hints:
-        req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best,
+                    options: dict | None = None, seed: int = 0, insight: dict | pb.InsightOptions | None = None,
+                    timeout: float | None = None) -> Hints:
+        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread."""
+        req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best, insight=_insight_options(insight),
                                   **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         resp = await self._call(self.stub.GetHints, req, timeout)
-        return Hints([_hint(h) for h in resp.hints], resp.stats)
+        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None)
 
     async def analyze(self, state: StateLike, *, report_every_ms: int = 250, top_k: int = 3,
                       seat: int | None = None, level: int = 0, iterations: int = 0, time_ms: float = 0.0,
                       threads: int = 0, options: dict | None = None, seed: int = 0,
+                      insight: dict | pb.InsightOptions | None = None,
                       timeout: float | None = None) -> AsyncIterator[AnalysisUpdate]:
-        req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k,
+        req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
@@ -408,7 +616,8 @@ class AsyncSpellBookClient:
             try:
                 async for r in call:
                     received = True
-                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints])
+                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
+                                         r.insight if r.HasField("insight") else None)
                 return
             except grpc.RpcError as e:
                 err = _error_from(e)
@@ -421,3 +630,72 @@ class AsyncSpellBookClient:
                 attempt += 1
             finally:
                 call.cancel()
+
+
+    # -------------------------------------------------------------- sessions, matches, review
+    async def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
+                      resumable: bool) -> AsyncIterator[Any]:
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        attempt = 0
+        while True:
+            received = False
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0))
+            try:
+                async for r in call:
+                    received = True
+                    yield r
+                return
+            except grpc.RpcError as e:
+                err = _error_from(e)
+                if (received and not resumable) or err.code not in RETRYABLE or attempt >= self._retry.retries:
+                    raise err from None
+                pause = self._retry.delay(attempt, err)
+                if time.monotonic() + pause >= deadline:
+                    raise err from None
+                await asyncio.sleep(pause)
+                attempt += 1
+            finally:
+                call.cancel()
+
+    async def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1",
+                             seed: int = 0, timeout: float | None = None) -> str:
+        req = spb.CreateSessionRequest(players=players, spells=spells, seed=seed, seats=[_seat_pb(s) for s in seats])
+        return (await self._call(self.stub.CreateSession, req, timeout, retry=False)).session_id
+
+    async def submit_move(self, session_id: str, seat: int, move: Move | str, expected_seq: int | None = None,
+                          timeout: float | None = None) -> Submitted:
+        req = _submit_request(session_id, seat, move, expected_seq)
+        return _submitted(await self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None))
+
+    async def get_session(self, session_id: str, seat: int, timeout: float | None = None) -> SessionView:
+        req = spb.GetSessionRequest(session_id=session_id, seat=seat)
+        return _session_view(await self._call(self.stub.GetSession, req, timeout))
+
+    async def watch_session(self, session_id: str, from_seq: int = 0,
+                            timeout: float | None = None) -> AsyncIterator[SessionEvent]:
+        nxt = [from_seq]
+
+        def request():
+            return spb.WatchSessionRequest(session_id=session_id, from_seq=nxt[0])
+
+        async for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True):
+            ev = _session_event(r.event)
+            if ev.kind != "end":
+                nxt[0] = ev.seq + 1
+            yield ev
+
+    async def export_session(self, session_id: str, timeout: float | None = None) -> dict:
+        resp = await self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout)
+        return json.loads(resp.record_json)
+
+    async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+                         timeout: float | None = None) -> AsyncIterator[spb.PlayMatchResponse]:
+        req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
+        async for r in self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False):
+            yield r
+
+    async def analyze_game(self, record: dict | str | pb.GameRecord, *, level: int = 0, iterations: int = 0,
+                           time_ms: float = 0.0, threads: int = 0, options: dict | None = None, seed: int = 0,
+                           key_moments: int = 0, timeout: float | None = None) -> spb.AnalyzeGameResponse:
+        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments)
+        return await self._call(self.stub.AnalyzeGame, req, timeout)

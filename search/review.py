@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from search.hints import classify
-from search.search import GameAdapter, SearchOptions, ismcts
+from search.search import CancelToken, GameAdapter, SearchOptions, ismcts
 
 def mistake_class(loss_win: float, is_best: bool) -> str:
     """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
@@ -34,6 +34,7 @@ class DecisionReview:
     win_before: float             # the seat's win probability with best play
     win_after: float              # ... after the move played
     forced: bool = False
+    iterations: int = 0           # iterations of the decision's search
 
 
 @dataclass
@@ -54,9 +55,11 @@ class GameReview:
 
 
 def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],
-                options: SearchOptions | None = None, key_moments: int = 5) -> GameReview:
+                options: SearchOptions | None = None, key_moments: int = 5,
+                cancel: CancelToken | None = None) -> GameReview:
     """steps: (state before, move, seat) for each decision of the game in order (chance events left
-    out; they are what happens between decisions). final_scores: by seat."""
+    out; they are what happens between decisions). final_scores: by seat. A cancelled `cancel` stops the
+    review between decisions (the partial review is not meaningful; callers discard it)."""
     opts = options or SearchOptions(iterations=400)
     n = len(final_scores)
     review = GameReview()
@@ -68,7 +71,9 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
         legal = game.legal_moves(state)
         if len(legal) == 1:
             continue  # a forced move changes nothing in expectation
-        res = ismcts(game, state, SearchOptions(**{**opts.__dict__, "seed": (opts.seed + i) % 2**64}))
+        if cancel is not None and cancel.cancelled:
+            break
+        res = ismcts(game, state, SearchOptions(**{**opts.__dict__, "seed": (opts.seed + i) % 2**64}), cancel)
         best = res.moves[0]
         played = res.stats_for(move) or best
         v, q = best.expected_score, played.expected_score
@@ -85,7 +90,7 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
         dr = DecisionReview(i, seat, move, best.move, loss_win,
                             0.0 if is_best else best.expected_score[seat] - played.expected_score[seat],
                             mistake_class(loss_win, is_best), best.win_probability[seat],
-                            played.win_probability[seat])
+                            played.win_probability[seat], iterations=res.iterations)
         review.decisions.append(dr)
         swings.append(dr)
     if prev_q is not None:

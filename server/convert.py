@@ -301,3 +301,125 @@ def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False) -> pb.Hint:
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Insight
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class InsightSpec:
+    """Validated InsightOptions (defaults filled in)."""
+
+    beliefs: bool
+    within_draws: int
+    what_if: bool
+    what_if_move: str             # "" = the search's best move
+    what_if_iterations: int
+    value_spread: bool
+    spread_moves: int
+    worlds: int
+    rollouts: int
+
+    @property
+    def any(self) -> bool:
+        return self.beliefs or self.what_if or self.value_spread
+
+
+# field: (default, cap)
+INSIGHT_NUMBERS = {"within_draws": (5, 20), "what_if_iterations": (100, 5000), "spread_moves": (5, 20),
+                   "worlds": (16, 256), "rollouts": (4, 64)}
+MAX_SPREAD_ROLLOUTS = 100_000
+
+
+def insight_options(o: pb.InsightOptions, field: str = "insight") -> InsightSpec:
+    """Checks the numbers (negative or above the caps: FieldError naming the field) and fills defaults."""
+    values = {}
+    for name, (default, cap) in INSIGHT_NUMBERS.items():
+        v = getattr(o, name)
+        if v < 0 or v > cap:
+            raise FieldError(f"{field}.{name}", f"must be 0 to {cap} (0: {default}), got {v}")
+        values[name] = v or default
+    if o.value_spread and values["worlds"] * values["rollouts"] * values["spread_moves"] > MAX_SPREAD_ROLLOUTS:
+        raise FieldError(f"{field}.worlds", f"worlds * rollouts * spread_moves must be at most {MAX_SPREAD_ROLLOUTS}, "
+                                            f"got {values['worlds'] * values['rollouts'] * values['spread_moves']}")
+    if o.HasField("what_if_move") and o.what_if_move.text.strip() and not o.what_if:
+        raise FieldError(f"{field}.what_if", "set what_if to use what_if_move")
+    return InsightSpec(beliefs=o.beliefs, what_if=o.what_if, what_if_move=o.what_if_move.text.strip(),
+                       value_spread=o.value_spread, **values)
+
+
+def insight_pb(observer: int, knows_discard: bool, beliefs=None, what_if_move: Move | None = None,
+               what_if=None, spread=None, hide_what_if_move: bool = False) -> pb.Insight:
+    out = pb.Insight(observer=observer, knows_discard=knows_discard)
+    for b in beliefs or []:
+        out.beliefs.add(token=b.token, expected_in_pouch=b.expected_in_pouch, p_next=b.p_next, p_within=b.p_within)
+    if what_if_move is not None and not hide_what_if_move:
+        out.what_if_move.CopyFrom(move_pb(what_if_move))
+    for d in what_if or []:
+        o = out.what_if.add(token=d.token, probability=d.probability, decider=d.decider,
+                            win_probability=d.win_probability, expected_score=d.expected_score)
+        if d.best_reply:
+            o.best_reply.CopyFrom(move_pb(Move.from_text(d.best_reply)))
+    for s in spread or []:
+        out.value_spread.add(move=move_pb(s.move), margin_q05=s.margin_q05, margin_q50=s.margin_q50,
+                             margin_q95=s.margin_q95, best_share=s.best_share)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Game records
+# ----------------------------------------------------------------------------------------------
+RECORD_FORMAT = "spellbook-record/1"
+
+
+def record_pb(rec: dict) -> pb.GameRecord:
+    """A record dict (SessionManager.export, PlayMatch) as a GameRecord message."""
+    out = pb.GameRecord(format=rec.get("format", RECORD_FORMAT), session_id=rec.get("session_id") or "",
+                        players=rec["players"], spells=rec["spells"], seed=rec["seed"],
+                        status=rec.get("status", ""))
+    for s in rec.get("seats") or []:
+        out.seats.add(kind=s.get("kind", ""), level=s.get("level", 0), spec=s.get("spec", ""))
+    for e in rec.get("events", []):
+        out.events.add(seq=e.get("seq", 0), kind=e.get("kind", ""), seat=e.get("seat", -1), move=e["move"])
+    if rec.get("result"):
+        out.result.CopyFrom(pb.GameResult(scores=rec["result"]["scores"], winners=rec["result"]["winners"]))
+    return out
+
+
+def record_from_pb(r: pb.GameRecord) -> dict:
+    rec = {"format": r.format or RECORD_FORMAT, "players": r.players, "spells": list(r.spells), "seed": r.seed,
+           "events": [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
+    if r.HasField("result"):
+        rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
+    return rec
+
+
+def record_from_json(text: str, field: str = "record_json") -> dict:
+    """A JSON record, shape-checked so the replay's errors can name fields."""
+    import json
+
+    try:
+        rec = json.loads(text)
+    except ValueError as e:
+        raise FieldError(field, f"not valid JSON: {e}") from None
+    if not isinstance(rec, dict):
+        raise FieldError(field, "must be a JSON object (a spellbook-record/1)")
+    for key, typ in (("players", int), ("seed", int)):
+        if key not in rec:
+            raise FieldError(f"{field}.{key}", "missing from the record")
+        if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
+            raise FieldError(f"{field}.{key}", f"must be an integer, got {rec[key]!r}")
+    spells = rec.get("spells")
+    if not (isinstance(spells, str) or (isinstance(spells, list) and all(isinstance(s, str) for s in spells))):
+        raise FieldError(f"{field}.spells", "must be a spell set name or a list of spell names")
+    events = rec.get("events", [])
+    if not isinstance(events, list):
+        raise FieldError(f"{field}.events", "must be a list")
+    for i, e in enumerate(events):
+        if not isinstance(e, dict) or not isinstance(e.get("move"), str):
+            raise FieldError(f"{field}.events[{i}].move", "each event needs a move text")
+    res = rec.get("result")
+    if res is not None and not (isinstance(res, dict) and isinstance(res.get("scores"), list)):
+        raise FieldError(f"{field}.result", "must be {\"scores\": [...], \"winners\": [...]}")
+    return rec
+

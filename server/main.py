@@ -14,6 +14,18 @@ Configuration: flags, each with an environment variable as its default (flag win
     --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
     --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
     --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
+    --db PATH               SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
+                                                     the SQLite file of sessions; ":memory:" keeps none
+    --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count (at least 1): threads for session bots
+    --max-sessions N        SPELLBOOK_MAX_SESSIONS   10000 unfinished sessions at once
+    --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
+
+Sessions: at start the server opens the database (one server per file: a second one on the same file
+refuses to start) and resumes every unfinished session (bots continue where they were); at shutdown it
+stops the bots and closes it. Session bots search in their own `--bot-workers` threads, not in the
+search pool: a bot's move is never refused for load, and at most that many bot searches run at once
+(each session has at most one pending). A programmatic `ServerConfig()` uses an in-memory database
+unless `db` is given.
 
 Logs are JSON lines on stderr (one per RPC, plus start/stop). Health (grpc.health.v1) and reflection are
 served, so `grpcurl -plaintext 127.0.0.1:50051 list` works.
@@ -22,13 +34,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import json
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import grpc
@@ -37,6 +52,8 @@ from grpc_reflection.v1alpha import reflection
 
 from server._gen.spellbook.v1 import service_pb2, service_pb2_grpc
 from server.service import ServiceConfig, SpellBookServicer
+from server.sessions import SessionManager
+from server.store import DEFAULT_DB, SessionStore
 
 SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"].full_name
 log = logging.getLogger("spellbook.server")
@@ -66,6 +83,7 @@ class ServerConfig:
     address: str = "127.0.0.1:50051"
     grace_s: float = 5.0
     log_level: str = "INFO"
+    db: str = ":memory:"          # the CLI's default is DEFAULT_DB
     service: ServiceConfig = field(default_factory=ServiceConfig)
 
 
@@ -91,10 +109,17 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
     p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"))
+    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, f"SQLite file of the sessions (default {DEFAULT_DB})")
+    add("--bot-workers", "SPELLBOOK_BOT_WORKERS", max(1, cpus // 2), int, "threads for session bots' searches")
+    add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
+    add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     a = p.parse_args(argv)
-    for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes"):
+    for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes", "bot_workers",
+                 "max_sessions"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if a.max_review_ms <= 0:
+        p.error("--max-review-ms must be positive")
     if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
         p.error("--queue-size, --grace-s and --deadline-margin-ms must not be negative; --max-time-ms must be positive")
     if not 1 <= a.default_level <= 10:
@@ -104,8 +129,9 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     svc = ServiceConfig(workers=a.workers, queue_size=a.queue_size, max_iterations=a.max_iterations,
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
-                        deadline_margin_ms=a.deadline_margin_ms)
-    return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, service=svc)
+                        deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
+                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms)
+    return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc)
 
 
 class Server:
@@ -113,7 +139,14 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        self.servicer = SpellBookServicer(config.service)
+        self._lock_file = _lock_db(config.db)
+        try:
+            self.store = SessionStore(config.db)
+        except sqlite3.Error as e:
+            raise OSError(f"cannot open the session database {config.db}: {e}") from None
+        self.bot_executor = ThreadPoolExecutor(max_workers=config.service.bot_workers, thread_name_prefix="bot")
+        self.sessions = SessionManager(self.store, self.bot_executor, config.service.max_sessions)
+        self.servicer = SpellBookServicer(config.service, self.sessions)
         self.health = health.aio.HealthServicer()
         size = config.service.max_message_bytes
         self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
@@ -128,12 +161,14 @@ class Server:
         self.port = self.grpc.add_insecure_port(self.config.address)
         if not self.port:
             raise OSError(f"cannot listen on {self.config.address}")
+        resumed = await self.sessions.resume_all()
         await self.grpc.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         host = self.config.address.rsplit(":", 1)[0]
         log.info("serving", extra={"fields": {"address": f"{host}:{self.port}", "workers": self.config.service.workers,
-                                              "queue_size": self.config.service.queue_size}})
+                                              "queue_size": self.config.service.queue_size, "db": self.config.db,
+                                              "resumed_sessions": resumed}})
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:
@@ -141,6 +176,7 @@ class Server:
         grace = self.config.grace_s if grace is None else grace
         started = time.monotonic()
         await self.health.enter_graceful_shutdown()
+        self.servicer.begin_shutdown()
         stopping = asyncio.ensure_future(self.grpc.stop(grace))
         await asyncio.sleep(0)
         try:
@@ -149,8 +185,33 @@ class Server:
             pass
         self.servicer.pool.cancel_all()
         await stopping
-        await asyncio.get_running_loop().run_in_executor(None, self.servicer.pool.shutdown)
+        await self.sessions.close()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self.servicer.pool.shutdown)
+        await loop.run_in_executor(None, self.bot_executor.shutdown)
+        self.store.close()
+        if self._lock_file is not None:
+            self._lock_file.close()
         log.info("stopped", extra={"fields": {"ms": round((time.monotonic() - started) * 1000, 1)}})
+
+
+def _lock_db(path: str):
+    """An exclusive lock beside the database file, held while the server runs (released by the OS when the
+    process dies, also on SIGKILL): two servers resuming the same sessions would both drive their bots."""
+    if path == ":memory:":
+        return None
+    lock_path = os.path.abspath(path) + ".lock"
+    try:
+        os.makedirs(os.path.dirname(lock_path), exist_ok=True)
+        f = open(lock_path, "a")
+    except OSError as e:
+        raise OSError(f"cannot open {lock_path}: {e}") from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise OSError(f"another server is using the session database {path} (lock {lock_path})") from None
+    return f
 
 
 async def serve(config: ServerConfig) -> None:

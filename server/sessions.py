@@ -7,6 +7,8 @@ the same way after a restart), and every event is stored before it is acknowledg
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import secrets
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -17,6 +19,15 @@ from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
 from server.store import SessionStore
+
+
+log = logging.getLogger("spellbook.server")
+
+
+def _log_bot_failure(sid: str, task: asyncio.Task) -> None:
+    """A bot loop that died of an error leaves its session waiting: say so (it resumes at the next start)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session_id": sid}})
 
 
 class SessionError(Exception):
@@ -40,7 +51,7 @@ class Event:
     seat: int                 # deciding seat; -1 for draws and the end
     move: str                 # engine notation ("drawn Rc" for a draw)
     to_move: int              # who decides next (-2 when over)
-    scores: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)   # by seat, after the event
     winners: list[int] = field(default_factory=list)
 
 
@@ -52,6 +63,15 @@ class _Session:
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
         self.bot_task: asyncio.Task | None = None
+
+
+@dataclass
+class _Row:
+    seq: int
+    kind: str
+    seat: int
+    move: str
+    state_after: str
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
@@ -86,8 +106,9 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
-        if len(self.sessions) >= self.max_sessions:
-            raise SessionError("RESOURCE_EXHAUSTED", "", f"the server holds its maximum of {self.max_sessions} sessions")
+        if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
+            raise SessionError("RESOURCE_EXHAUSTED", "",
+                               f"the server holds its maximum of {self.max_sessions} unfinished sessions")
         if len(seats) != players:
             raise SessionError("INVALID_ARGUMENT", "seats", f"give one seat per player: {players} players, {len(seats)} seats")
         for i, seat in enumerate(seats):
@@ -171,6 +192,11 @@ class SessionManager:
         finally:
             session.subscribers.remove(queue)
 
+    def history(self, sid: str, from_seq: int = 1) -> list[Event]:
+        """The stored events from `from_seq` (no 'end' event)."""
+        self._get(sid)
+        return [self._event_from_row(r) for r in self.store.events(sid) if r.seq >= from_seq and r.kind != "setup"]
+
     def export(self, sid: str) -> dict:
         """The game record: setup, every move and draw in order, and the result when finished."""
         row = self.store.session(sid)
@@ -186,7 +212,13 @@ class SessionManager:
     def _get(self, sid: str) -> _Session:
         session = self.sessions.get(sid)
         if session is None:
-            raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+            # A finished session leaves memory when it ends (and is not loaded by resume_all): read it back.
+            row = self.store.session(sid) if sid else None
+            last = self.store.last_event(sid) if row else None
+            if row is None or last is None or row.status != "finished":
+                raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+            session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
+                               State.from_text(last.state_after), last.seq)
         return session
 
     def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
@@ -201,12 +233,12 @@ class SessionManager:
             result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
         self.store.append(session.id, rows, result)
         session.seq = rows[-1][0]
-        to_move = state.current_player
-        events = [Event(seq, kind, s, mv, to_move) for seq, kind, s, mv, _ in rows]
+        events = [self._event_from_row(_Row(*r)) for r in rows]
         for ev in events:
             self._publish(session, ev)
         if state.is_terminal():
             self._publish(session, self._end_event(session))
+            self.sessions.pop(session.id, None)   # finished: read back from the store when asked for
         return events
 
     def _end_event(self, session: _Session) -> Event:
@@ -214,7 +246,8 @@ class SessionManager:
         return Event(session.seq, "end", -1, "", -2, [s.total for s in st.scores()], st.winners())
 
     def _event_from_row(self, row) -> Event:
-        return Event(row.seq, row.kind, row.seat, row.move, State.from_text(row.state_after).current_player)
+        st = State.from_text(row.state_after)
+        return Event(row.seq, row.kind, row.seat, row.move, st.current_player, [s.total for s in st.scores()])
 
     def _publish(self, session: _Session, ev: Event) -> None:
         for q in session.subscribers:
@@ -223,6 +256,7 @@ class SessionManager:
     def _kick_bots(self, session: _Session) -> None:
         if session.bot_task is None or session.bot_task.done():
             session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
+            session.bot_task.add_done_callback(functools.partial(_log_bot_failure, session.id))
 
     async def _run_bots(self, session: _Session) -> None:
         loop = asyncio.get_running_loop()

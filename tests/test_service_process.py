@@ -31,8 +31,8 @@ def _read_json_lines(stream, out: list, ready: threading.Event):
             ready.set()
 
 
-def test_sigterm_graceful_shutdown():
-    env = dict(os.environ, SPELLBOOK_WORKERS="1", SPELLBOOK_GRACE_S="5")
+def test_sigterm_graceful_shutdown(tmp_path):
+    env = dict(os.environ, SPELLBOOK_WORKERS="1", SPELLBOOK_GRACE_S="5", SPELLBOOK_DB=str(tmp_path / "s.db"))
     proc = subprocess.Popen([sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0"], cwd=ROOT,
                             env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     logs: list[dict] = []

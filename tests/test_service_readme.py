@@ -12,7 +12,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_readme_client_examples_run():
     text = README.read_text().split("### Python client", 1)[1]
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
         for code in blocks:
             out = io.StringIO()

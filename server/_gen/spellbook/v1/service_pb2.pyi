@@ -30,7 +30,7 @@ class StrengthLevel(_message.Message):
     def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
 
 class ServerLimits(_message.Message):
-    __slots__ = ("max_iterations", "max_time_ms", "max_threads", "max_message_bytes", "workers", "queue_size", "deadline_margin_ms", "max_top_k", "min_report_every_ms")
+    __slots__ = ("max_iterations", "max_time_ms", "max_threads", "max_message_bytes", "workers", "queue_size", "deadline_margin_ms", "max_top_k", "min_report_every_ms", "bot_workers", "max_sessions", "max_review_ms")
     MAX_ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     MAX_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     MAX_THREADS_FIELD_NUMBER: _ClassVar[int]
@@ -40,6 +40,9 @@ class ServerLimits(_message.Message):
     DEADLINE_MARGIN_MS_FIELD_NUMBER: _ClassVar[int]
     MAX_TOP_K_FIELD_NUMBER: _ClassVar[int]
     MIN_REPORT_EVERY_MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_WORKERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    MAX_REVIEW_MS_FIELD_NUMBER: _ClassVar[int]
     max_iterations: int
     max_time_ms: float
     max_threads: int
@@ -49,7 +52,10 @@ class ServerLimits(_message.Message):
     deadline_margin_ms: float
     max_top_k: int
     min_report_every_ms: int
-    def __init__(self, max_iterations: _Optional[int] = ..., max_time_ms: _Optional[float] = ..., max_threads: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., workers: _Optional[int] = ..., queue_size: _Optional[int] = ..., deadline_margin_ms: _Optional[float] = ..., max_top_k: _Optional[int] = ..., min_report_every_ms: _Optional[int] = ...) -> None: ...
+    bot_workers: int
+    max_sessions: int
+    max_review_ms: float
+    def __init__(self, max_iterations: _Optional[int] = ..., max_time_ms: _Optional[float] = ..., max_threads: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., workers: _Optional[int] = ..., queue_size: _Optional[int] = ..., deadline_margin_ms: _Optional[float] = ..., max_top_k: _Optional[int] = ..., min_report_every_ms: _Optional[int] = ..., bot_workers: _Optional[int] = ..., max_sessions: _Optional[int] = ..., max_review_ms: _Optional[float] = ...) -> None: ...
 
 class RulesInfo(_message.Message):
     __slots__ = ("version", "notation", "runes", "familiar_track", "tables_json", "spells", "pool_limit", "familiar_spaces", "copies", "min_players", "max_players")
@@ -196,7 +202,7 @@ class GetBestMoveResponse(_message.Message):
     def __init__(self, move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ...) -> None: ...
 
 class GetHintsRequest(_message.Message):
-    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "top_k", "hide_best")
+    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "top_k", "hide_best", "insight")
     STATE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -205,6 +211,7 @@ class GetHintsRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     HIDE_BEST_FIELD_NUMBER: _ClassVar[int]
+    INSIGHT_FIELD_NUMBER: _ClassVar[int]
     state: _types_pb2.StateInput
     seat: int
     limits: _types_pb2.SearchLimits
@@ -213,18 +220,21 @@ class GetHintsRequest(_message.Message):
     seed: int
     top_k: int
     hide_best: bool
-    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., top_k: _Optional[int] = ..., hide_best: _Optional[bool] = ...) -> None: ...
+    insight: _types_pb2.InsightOptions
+    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., top_k: _Optional[int] = ..., hide_best: _Optional[bool] = ..., insight: _Optional[_Union[_types_pb2.InsightOptions, _Mapping]] = ...) -> None: ...
 
 class GetHintsResponse(_message.Message):
-    __slots__ = ("hints", "stats")
+    __slots__ = ("hints", "stats", "insight")
     HINTS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    INSIGHT_FIELD_NUMBER: _ClassVar[int]
     hints: _containers.RepeatedCompositeFieldContainer[_types_pb2.Hint]
     stats: _types_pb2.SearchStats
-    def __init__(self, hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ...) -> None: ...
+    insight: _types_pb2.Insight
+    def __init__(self, hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., insight: _Optional[_Union[_types_pb2.Insight, _Mapping]] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
-    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "report_every_ms", "top_k")
+    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "report_every_ms", "top_k", "insight")
     STATE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +243,7 @@ class AnalyzeRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     REPORT_EVERY_MS_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
+    INSIGHT_FIELD_NUMBER: _ClassVar[int]
     state: _types_pb2.StateInput
     seat: int
     limits: _types_pb2.SearchLimits
@@ -241,16 +252,271 @@ class AnalyzeRequest(_message.Message):
     seed: int
     report_every_ms: int
     top_k: int
-    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., report_every_ms: _Optional[int] = ..., top_k: _Optional[int] = ...) -> None: ...
+    insight: _types_pb2.InsightOptions
+    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., report_every_ms: _Optional[int] = ..., top_k: _Optional[int] = ..., insight: _Optional[_Union[_types_pb2.InsightOptions, _Mapping]] = ...) -> None: ...
 
 class AnalyzeResponse(_message.Message):
-    __slots__ = ("final", "best_move", "stats", "hints")
+    __slots__ = ("final", "best_move", "stats", "hints", "insight")
     FINAL_FIELD_NUMBER: _ClassVar[int]
     BEST_MOVE_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     HINTS_FIELD_NUMBER: _ClassVar[int]
+    INSIGHT_FIELD_NUMBER: _ClassVar[int]
     final: bool
     best_move: _types_pb2.Move
     stats: _types_pb2.SearchStats
     hints: _containers.RepeatedCompositeFieldContainer[_types_pb2.Hint]
-    def __init__(self, final: _Optional[bool] = ..., best_move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ...) -> None: ...
+    insight: _types_pb2.Insight
+    def __init__(self, final: _Optional[bool] = ..., best_move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ..., insight: _Optional[_Union[_types_pb2.Insight, _Mapping]] = ...) -> None: ...
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ("players", "spells", "seed", "seats")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SPELLS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    spells: str
+    seed: int
+    seats: _containers.RepeatedCompositeFieldContainer[_types_pb2.SessionSeat]
+    def __init__(self, players: _Optional[int] = ..., spells: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[_types_pb2.SessionSeat, _Mapping]]] = ...) -> None: ...
+
+class CreateSessionResponse(_message.Message):
+    __slots__ = ("session_id", "spells", "to_move")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SPELLS_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    spells: _containers.RepeatedScalarFieldContainer[str]
+    to_move: int
+    def __init__(self, session_id: _Optional[str] = ..., spells: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("session_id", "seat", "move", "expected_seq")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_SEQ_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    seat: int
+    move: _types_pb2.Move
+    expected_seq: int
+    def __init__(self, session_id: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., expected_seq: _Optional[int] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("events", "seq", "to_move", "replayed")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_types_pb2.SessionEvent]
+    seq: int
+    to_move: int
+    replayed: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[_types_pb2.SessionEvent, _Mapping]]] = ..., seq: _Optional[int] = ..., to_move: _Optional[int] = ..., replayed: _Optional[bool] = ...) -> None: ...
+
+class GetSessionRequest(_message.Message):
+    __slots__ = ("session_id", "seat")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    seat: int
+    def __init__(self, session_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetSessionResponse(_message.Message):
+    __slots__ = ("session_id", "seq", "seat", "observation", "to_move", "phase", "decision", "legal_moves", "scores", "over", "winners", "seats", "players", "spells")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SPELLS_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    seq: int
+    seat: int
+    observation: _types_pb2.GameState
+    to_move: int
+    phase: str
+    decision: str
+    legal_moves: _containers.RepeatedCompositeFieldContainer[_types_pb2.Move]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    over: bool
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    seats: _containers.RepeatedCompositeFieldContainer[_types_pb2.SessionSeat]
+    players: int
+    spells: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, session_id: _Optional[str] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[_types_pb2.GameState, _Mapping]] = ..., to_move: _Optional[int] = ..., phase: _Optional[str] = ..., decision: _Optional[str] = ..., legal_moves: _Optional[_Iterable[_Union[_types_pb2.Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_types_pb2.SessionSeat, _Mapping]]] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class WatchSessionRequest(_message.Message):
+    __slots__ = ("session_id", "from_seq")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    from_seq: int
+    def __init__(self, session_id: _Optional[str] = ..., from_seq: _Optional[int] = ...) -> None: ...
+
+class WatchSessionResponse(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: _types_pb2.SessionEvent
+    def __init__(self, event: _Optional[_Union[_types_pb2.SessionEvent, _Mapping]] = ...) -> None: ...
+
+class ExportSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class ExportSessionResponse(_message.Message):
+    __slots__ = ("record_json", "record")
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record_json: str
+    record: _types_pb2.GameRecord
+    def __init__(self, record_json: _Optional[str] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ...) -> None: ...
+
+class PlayMatchRequest(_message.Message):
+    __slots__ = ("bots", "spells", "seed")
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    SPELLS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    spells: str
+    seed: int
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., spells: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class MatchMove(_message.Message):
+    __slots__ = ("seq", "seat", "bot", "move", "draws", "stats", "forced", "think_ms")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    FORCED_FIELD_NUMBER: _ClassVar[int]
+    THINK_MS_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    seat: int
+    bot: str
+    move: _types_pb2.Move
+    draws: _containers.RepeatedCompositeFieldContainer[_types_pb2.Move]
+    stats: _types_pb2.SearchStats
+    forced: bool
+    think_ms: float
+    def __init__(self, seq: _Optional[int] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ..., move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., draws: _Optional[_Iterable[_Union[_types_pb2.Move, _Mapping]]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., forced: _Optional[bool] = ..., think_ms: _Optional[float] = ...) -> None: ...
+
+class MatchEnd(_message.Message):
+    __slots__ = ("finished", "scores", "winners", "record", "record_json", "moves", "elapsed_ms")
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    finished: bool
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    record: _types_pb2.GameRecord
+    record_json: str
+    moves: int
+    elapsed_ms: float
+    def __init__(self, finished: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., moves: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class PlayMatchResponse(_message.Message):
+    __slots__ = ("move", "end")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    move: MatchMove
+    end: MatchEnd
+    def __init__(self, move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class AnalyzeGameRequest(_message.Message):
+    __slots__ = ("record", "record_json", "limits", "level", "options", "seed", "key_moments")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    KEY_MOMENTS_FIELD_NUMBER: _ClassVar[int]
+    record: _types_pb2.GameRecord
+    record_json: str
+    limits: _types_pb2.SearchLimits
+    level: int
+    options: _types_pb2.SearchOptions
+    seed: int
+    key_moments: int
+    def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ...) -> None: ...
+
+class DecisionReview(_message.Message):
+    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    EVENT_INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    LOSS_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MISTAKE_CLASS_FIELD_NUMBER: _ClassVar[int]
+    WIN_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    WIN_AFTER_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    decision: int
+    event_index: int
+    seat: int
+    played: _types_pb2.Move
+    best: _types_pb2.Move
+    loss: float
+    loss_points: float
+    mistake_class: _types_pb2.MistakeClass
+    win_before: float
+    win_after: float
+    iterations: int
+    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ...) -> None: ...
+
+class PlayerReview(_message.Message):
+    __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_START_FIELD_NUMBER: _ClassVar[int]
+    FINAL_SCORE_FIELD_NUMBER: _ClassVar[int]
+    LUCK_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    OTHERS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    expected_start: float
+    final_score: float
+    luck: float
+    decisions: float
+    others: float
+    def __init__(self, seat: _Optional[int] = ..., expected_start: _Optional[float] = ..., final_score: _Optional[float] = ..., luck: _Optional[float] = ..., decisions: _Optional[float] = ..., others: _Optional[float] = ...) -> None: ...
+
+class AnalyzeGameResponse(_message.Message):
+    __slots__ = ("decisions", "players", "key_moments", "result", "total_decisions", "forced_decisions", "options", "cut_short", "elapsed_ms")
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    KEY_MOMENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    FORCED_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    CUT_SHORT_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    decisions: _containers.RepeatedCompositeFieldContainer[DecisionReview]
+    players: _containers.RepeatedCompositeFieldContainer[PlayerReview]
+    key_moments: _containers.RepeatedCompositeFieldContainer[DecisionReview]
+    result: _types_pb2.GameResult
+    total_decisions: int
+    forced_decisions: int
+    options: _types_pb2.EffectiveOptions
+    cut_short: bool
+    elapsed_ms: float
+    def __init__(self, decisions: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[PlayerReview, _Mapping]]] = ..., key_moments: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., result: _Optional[_Union[_types_pb2.GameResult, _Mapping]] = ..., total_decisions: _Optional[int] = ..., forced_decisions: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.EffectiveOptions, _Mapping]] = ..., cut_short: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...

@@ -75,6 +75,41 @@ class SpellBookServiceStub:
                 request_serializer=spellbook_dot_v1_dot_service__pb2.AnalyzeRequest.SerializeToString,
                 response_deserializer=spellbook_dot_v1_dot_service__pb2.AnalyzeResponse.FromString,
                 _registered_method=True)
+        self.CreateSession = channel.unary_unary(
+                '/spellbook.v1.SpellBookService/CreateSession',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.CreateSessionRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.CreateSessionResponse.FromString,
+                _registered_method=True)
+        self.SubmitMove = channel.unary_unary(
+                '/spellbook.v1.SpellBookService/SubmitMove',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.SubmitMoveRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.SubmitMoveResponse.FromString,
+                _registered_method=True)
+        self.GetSession = channel.unary_unary(
+                '/spellbook.v1.SpellBookService/GetSession',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.GetSessionRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.GetSessionResponse.FromString,
+                _registered_method=True)
+        self.WatchSession = channel.unary_stream(
+                '/spellbook.v1.SpellBookService/WatchSession',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.WatchSessionRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.WatchSessionResponse.FromString,
+                _registered_method=True)
+        self.ExportSession = channel.unary_unary(
+                '/spellbook.v1.SpellBookService/ExportSession',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.ExportSessionRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.ExportSessionResponse.FromString,
+                _registered_method=True)
+        self.PlayMatch = channel.unary_stream(
+                '/spellbook.v1.SpellBookService/PlayMatch',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.PlayMatchRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.PlayMatchResponse.FromString,
+                _registered_method=True)
+        self.AnalyzeGame = channel.unary_unary(
+                '/spellbook.v1.SpellBookService/AnalyzeGame',
+                request_serializer=spellbook_dot_v1_dot_service__pb2.AnalyzeGameRequest.SerializeToString,
+                response_deserializer=spellbook_dot_v1_dot_service__pb2.AnalyzeGameResponse.FromString,
+                _registered_method=True)
 
 
 class SpellBookServiceServicer:
@@ -137,6 +172,60 @@ class SpellBookServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateSession(self, request, context):
+        """Sessions: games hosted by the server, stored in SQLite and resumed after a restart. Bot seats move by
+        themselves; the server runs the Pouch.
+        A new session: players, spells, seed, and for each seat a client or a bot with a level.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitMove(self, request, context):
+        """A client seat's own move (checked); the draws it causes follow. Idempotent with `expected_seq`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSession(self, request, context):
+        """The session as one seat observes it (never the Pouch order), with its legal moves when it decides.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchSession(self, request, context):
+        """The session's events from `from_seq`: stored ones, then live ones; the stream ends after the end.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportSession(self, request, context):
+        """A session's game record (finished or not), as JSON and structured.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PlayMatch(self, request, context):
+        """Harnesses and review.
+        A whole bot-vs-bot game: every move with its search statistics, then the result and the record.
+        Cancelling the call stops the game.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnalyzeGame(self, request, context):
+        """Review of a finished game record: each decision's loss and mistake class, each player's luck and
+        decisions, the key moments.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SpellBookServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -179,6 +268,41 @@ def add_SpellBookServiceServicer_to_server(servicer, server):
                     servicer.Analyze,
                     request_deserializer=spellbook_dot_v1_dot_service__pb2.AnalyzeRequest.FromString,
                     response_serializer=spellbook_dot_v1_dot_service__pb2.AnalyzeResponse.SerializeToString,
+            ),
+            'CreateSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateSession,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.CreateSessionRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.CreateSessionResponse.SerializeToString,
+            ),
+            'SubmitMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubmitMove,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.SubmitMoveRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.SubmitMoveResponse.SerializeToString,
+            ),
+            'GetSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSession,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.GetSessionRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.GetSessionResponse.SerializeToString,
+            ),
+            'WatchSession': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchSession,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.WatchSessionRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.WatchSessionResponse.SerializeToString,
+            ),
+            'ExportSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportSession,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.ExportSessionRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.ExportSessionResponse.SerializeToString,
+            ),
+            'PlayMatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.PlayMatch,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.PlayMatchRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.PlayMatchResponse.SerializeToString,
+            ),
+            'AnalyzeGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeGame,
+                    request_deserializer=spellbook_dot_v1_dot_service__pb2.AnalyzeGameRequest.FromString,
+                    response_serializer=spellbook_dot_v1_dot_service__pb2.AnalyzeGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -398,6 +522,195 @@ class SpellBookService:
             '/spellbook.v1.SpellBookService/Analyze',
             spellbook_dot_v1_dot_service__pb2.AnalyzeRequest.SerializeToString,
             spellbook_dot_v1_dot_service__pb2.AnalyzeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/CreateSession',
+            spellbook_dot_v1_dot_service__pb2.CreateSessionRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.CreateSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/SubmitMove',
+            spellbook_dot_v1_dot_service__pb2.SubmitMoveRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.SubmitMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/GetSession',
+            spellbook_dot_v1_dot_service__pb2.GetSessionRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.GetSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/WatchSession',
+            spellbook_dot_v1_dot_service__pb2.WatchSessionRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.WatchSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/ExportSession',
+            spellbook_dot_v1_dot_service__pb2.ExportSessionRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.ExportSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlayMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/PlayMatch',
+            spellbook_dot_v1_dot_service__pb2.PlayMatchRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.PlayMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/spellbook.v1.SpellBookService/AnalyzeGame',
+            spellbook_dot_v1_dot_service__pb2.AnalyzeGameRequest.SerializeToString,
+            spellbook_dot_v1_dot_service__pb2.AnalyzeGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

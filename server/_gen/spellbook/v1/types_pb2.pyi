@@ -15,12 +15,21 @@ class MistakeClass(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MISTAKE_CLASS_INACCURACY: _ClassVar[MistakeClass]
     MISTAKE_CLASS_MISTAKE: _ClassVar[MistakeClass]
     MISTAKE_CLASS_BLUNDER: _ClassVar[MistakeClass]
+
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_UNSPECIFIED: _ClassVar[SeatKind]
+    SEAT_KIND_CLIENT: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
 MISTAKE_CLASS_UNSPECIFIED: MistakeClass
 MISTAKE_CLASS_BEST: MistakeClass
 MISTAKE_CLASS_GOOD: MistakeClass
 MISTAKE_CLASS_INACCURACY: MistakeClass
 MISTAKE_CLASS_MISTAKE: MistakeClass
 MISTAKE_CLASS_BLUNDER: MistakeClass
+SEAT_KIND_UNSPECIFIED: SeatKind
+SEAT_KIND_CLIENT: SeatKind
+SEAT_KIND_BOT: SeatKind
 
 class TokenCount(_message.Message):
     __slots__ = ("token", "count")
@@ -304,3 +313,161 @@ class Hint(_message.Message):
     reasons: _containers.RepeatedCompositeFieldContainer[Reason]
     visits: int
     def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., rank: _Optional[int] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., visits: _Optional[int] = ...) -> None: ...
+
+class InsightOptions(_message.Message):
+    __slots__ = ("beliefs", "within_draws", "what_if", "what_if_move", "what_if_iterations", "value_spread", "spread_moves", "worlds", "rollouts")
+    BELIEFS_FIELD_NUMBER: _ClassVar[int]
+    WITHIN_DRAWS_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_MOVE_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    VALUE_SPREAD_FIELD_NUMBER: _ClassVar[int]
+    SPREAD_MOVES_FIELD_NUMBER: _ClassVar[int]
+    WORLDS_FIELD_NUMBER: _ClassVar[int]
+    ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
+    beliefs: bool
+    within_draws: int
+    what_if: bool
+    what_if_move: Move
+    what_if_iterations: int
+    value_spread: bool
+    spread_moves: int
+    worlds: int
+    rollouts: int
+    def __init__(self, beliefs: _Optional[bool] = ..., within_draws: _Optional[int] = ..., what_if: _Optional[bool] = ..., what_if_move: _Optional[_Union[Move, _Mapping]] = ..., what_if_iterations: _Optional[int] = ..., value_spread: _Optional[bool] = ..., spread_moves: _Optional[int] = ..., worlds: _Optional[int] = ..., rollouts: _Optional[int] = ...) -> None: ...
+
+class TokenBelief(_message.Message):
+    __slots__ = ("token", "expected_in_pouch", "p_next", "p_within")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_IN_POUCH_FIELD_NUMBER: _ClassVar[int]
+    P_NEXT_FIELD_NUMBER: _ClassVar[int]
+    P_WITHIN_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    expected_in_pouch: float
+    p_next: float
+    p_within: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, token: _Optional[str] = ..., expected_in_pouch: _Optional[float] = ..., p_next: _Optional[float] = ..., p_within: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class DrawOutcome(_message.Message):
+    __slots__ = ("token", "probability", "decider", "best_reply", "win_probability", "expected_score")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    DECIDER_FIELD_NUMBER: _ClassVar[int]
+    BEST_REPLY_FIELD_NUMBER: _ClassVar[int]
+    WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_SCORE_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    probability: float
+    decider: int
+    best_reply: Move
+    win_probability: _containers.RepeatedScalarFieldContainer[float]
+    expected_score: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, token: _Optional[str] = ..., probability: _Optional[float] = ..., decider: _Optional[int] = ..., best_reply: _Optional[_Union[Move, _Mapping]] = ..., win_probability: _Optional[_Iterable[float]] = ..., expected_score: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class MoveSpread(_message.Message):
+    __slots__ = ("move", "margin_q05", "margin_q50", "margin_q95", "best_share")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_Q05_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_Q50_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_Q95_FIELD_NUMBER: _ClassVar[int]
+    BEST_SHARE_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    margin_q05: float
+    margin_q50: float
+    margin_q95: float
+    best_share: float
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., margin_q05: _Optional[float] = ..., margin_q50: _Optional[float] = ..., margin_q95: _Optional[float] = ..., best_share: _Optional[float] = ...) -> None: ...
+
+class Insight(_message.Message):
+    __slots__ = ("observer", "knows_discard", "beliefs", "what_if_move", "what_if", "value_spread")
+    OBSERVER_FIELD_NUMBER: _ClassVar[int]
+    KNOWS_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    BELIEFS_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_MOVE_FIELD_NUMBER: _ClassVar[int]
+    WHAT_IF_FIELD_NUMBER: _ClassVar[int]
+    VALUE_SPREAD_FIELD_NUMBER: _ClassVar[int]
+    observer: int
+    knows_discard: bool
+    beliefs: _containers.RepeatedCompositeFieldContainer[TokenBelief]
+    what_if_move: Move
+    what_if: _containers.RepeatedCompositeFieldContainer[DrawOutcome]
+    value_spread: _containers.RepeatedCompositeFieldContainer[MoveSpread]
+    def __init__(self, observer: _Optional[int] = ..., knows_discard: _Optional[bool] = ..., beliefs: _Optional[_Iterable[_Union[TokenBelief, _Mapping]]] = ..., what_if_move: _Optional[_Union[Move, _Mapping]] = ..., what_if: _Optional[_Iterable[_Union[DrawOutcome, _Mapping]]] = ..., value_spread: _Optional[_Iterable[_Union[MoveSpread, _Mapping]]] = ...) -> None: ...
+
+class RecordSeat(_message.Message):
+    __slots__ = ("kind", "level", "spec")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    SPEC_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    level: int
+    spec: str
+    def __init__(self, kind: _Optional[str] = ..., level: _Optional[int] = ..., spec: _Optional[str] = ...) -> None: ...
+
+class RecordEvent(_message.Message):
+    __slots__ = ("seq", "kind", "seat", "move")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    kind: str
+    seat: int
+    move: str
+    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[str] = ...) -> None: ...
+
+class GameResult(_message.Message):
+    __slots__ = ("scores", "winners")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("format", "session_id", "players", "spells", "seed", "seats", "status", "events", "result")
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SPELLS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    format: str
+    session_id: str
+    players: int
+    spells: _containers.RepeatedScalarFieldContainer[str]
+    seed: int
+    seats: _containers.RepeatedCompositeFieldContainer[RecordSeat]
+    status: str
+    events: _containers.RepeatedCompositeFieldContainer[RecordEvent]
+    result: GameResult
+    def __init__(self, format: _Optional[str] = ..., session_id: _Optional[str] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[RecordSeat, _Mapping]]] = ..., status: _Optional[str] = ..., events: _Optional[_Iterable[_Union[RecordEvent, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+
+class SessionSeat(_message.Message):
+    __slots__ = ("kind", "level")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    kind: SeatKind
+    level: int
+    def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ...) -> None: ...
+
+class SessionEvent(_message.Message):
+    __slots__ = ("seq", "kind", "seat", "move", "to_move", "scores", "winners")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    kind: str
+    seat: int
+    move: Move
+    to_move: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., to_move: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
