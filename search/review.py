@@ -11,11 +11,11 @@ moves) — or the final score after the last decision — is luck.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from search.hints import classify
-from search.search import CancelToken, GameAdapter, SearchOptions, ismcts
+from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
 
 def mistake_class(loss_win: float, is_best: bool) -> str:
     """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
@@ -75,7 +75,11 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
             break
         res = ismcts(game, state, SearchOptions(**{**opts.__dict__, "seed": (opts.seed + i) % 2**64}), cancel)
         best = res.moves[0]
-        played = res.stats_for(move) or best
+        played = res.stats_for(move)
+        if played is None:  # never expanded within the budget: evaluate it on its own by rollouts
+            played = flat_monte_carlo(game, state, replace(opts, iterations=max(opts.iterations // 4, 50),
+                                                           time_ms=0.0, deadline=0.0, threads=1),
+                                      moves=[move]).moves[0]
         v, q = best.expected_score, played.expected_score
         if start is None:
             start = list(v)

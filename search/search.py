@@ -235,14 +235,14 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
 
 
 def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,
-                     cancel: CancelToken | None = None) -> SearchResult:
-    """PIMC baseline: determinized rollouts spread evenly over the root moves, no tree."""
+                     cancel: CancelToken | None = None, moves: Sequence[Any] | None = None) -> SearchResult:
+    """PIMC baseline: determinized rollouts spread evenly over the root moves (or `moves`), no tree."""
     opts = options or SearchOptions()
     opts.validate()
     player = _check_root(game, state)
     start = time.monotonic()
     root = game.state_bytes(state)
-    codes = [game.code(m) for m in game.legal_moves(state)]
+    codes = [game.code(m) for m in (game.legal_moves(state) if moves is None else moves)]
     cancel = cancel or CancelToken()
     seeds = _thread_seeds(opts.seed, opts.threads)
     budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads

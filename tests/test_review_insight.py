@@ -84,3 +84,14 @@ def test_value_spread_shares_sum_to_one():
     assert math.isclose(sum(s.best_share for s in spread), 1.0)
     assert all(s.margin_q05 <= s.margin_q50 <= s.margin_q95 for s in spread)
     assert {str(s.move) for s in spread} == {str(m) for m in state.legal_moves()}
+
+
+def test_review_scores_an_unexpanded_played_move_on_its_own():
+    """With fewer iterations than legal moves, the played move may never be expanded: it is then
+    evaluated by its own rollouts, not counted as the best move."""
+    state = State.new(players=2, seed=3)
+    legal = state.legal_moves()
+    move = legal[-1]
+    review = review_game(SPELLBOOK, [(state, move, 0)], [20, 20], SearchOptions(iterations=2, seed=0))
+    d = review.decisions[0]
+    assert d.played == move and (d.best == move or d.mistake != "best")
