@@ -486,16 +486,7 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     inp = inp or sys.stdin
     out = out or sys.stdout
     if args.server:
-        from clients.bots import BotUnavailableError, _require_grpc_client
-
-        try:
-            _require_grpc_client(f"spellbook-ai play --server {args.server}")
-        except BotUnavailableError as e:
-            print(f"spellbook-ai play: {e}", file=sys.stderr)
-            return 2
-        print("spellbook-ai play: --server needs sessions (issue 5), which this version does not have yet",
-              file=sys.stderr)
-        return 2
+        return _play_on_server(args, inp, out)
     try:
         if args.load:
             sess = GameSession.load(args.load)
@@ -513,4 +504,29 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
         return client.run()
     except KeyboardInterrupt:
         print("\nLeaving the game.", file=out)
+        return 1
+
+
+def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """The same game in a server session (clients/remote_play.py): the server runs the bots and the Pouch."""
+    import random
+
+    from clients.client import ServiceError, SpellBookClient
+    from clients.remote_play import RemoteGameSession
+
+    if args.load:
+        print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    try:
+        with SpellBookClient(args.server, timeout=60) as client:
+            sess = RemoteGameSession.create(client, args.bots, args.seat, seed, args.spells)
+            client_ui = PlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
+                                   prompt=getattr(inp, "isatty", lambda: False)())
+            return client_ui.run()
+    except (ValueError, ServiceError) as e:
+        print(f"spellbook-ai play: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nLeaving the game (the session stays on the server).", file=out)
         return 1

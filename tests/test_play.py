@@ -136,7 +136,25 @@ def test_cli_play_scripted_and_the_server_seam(capsys):
                            hint_iterations=50)
     out = io.StringIO()
     assert P.main(args, Script([]), out) == 0 and "Final score" in out.getvalue()
-    assert cli_main(["play", "--server", "localhost:50051"]) == 2
-    assert "needs sessions" in capsys.readouterr().err
+    assert cli_main(["play", "--server", "127.0.0.1:1", "--bots", "greedy"]) == 2
+    assert "ismcts:level=N" in capsys.readouterr().err      # server bots are strength levels
     assert cli_main(["play", "--bots", "a", "b", "c", "d"]) == 2
     assert "1 to 3 bots" in capsys.readouterr().err
+
+
+def test_a_whole_game_against_a_server_session(tmp_path):
+    """`play --server`: the server hosts the session (bots and Pouch); the script plays seat 1 to the end."""
+    from server.main import ServerConfig, ServerThread
+
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        args = SimpleNamespace(server=f"127.0.0.1:{srv.port}", load=None, seed=4, bots=["ismcts:level=1"], seat=1,
+                               spells="set1", practice=False, hint_iterations=30)
+        out = io.StringIO()
+        save = tmp_path / "g.json"
+        assert P.main(args, Script(["hint 2", "undo", f"save {save}"]), out) == 0
+        text = out.getvalue()
+        assert "Final score" in text and "server level 1" in text and "moves are final" in text
+        record = json.loads(save.read_text())
+        assert record["server_session"] and record["seats"][1] == "human"
+        local = P.GameSession.from_record(record)          # the saved server game replays locally
+        assert local.moves[: len(record["moves"])] == record["moves"]

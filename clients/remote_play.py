@@ -1,0 +1,143 @@
+"""`spellbook-ai play --server HOST:PORT`: the same terminal game, hosted by a server session.
+
+The server runs the Pouch and the bot seats (CreateSession); this side shows the seat's observation
+(never the Pouch order), submits the player's moves (SubmitMove with expected_seq, so a retried call is
+never applied twice) and reports the other seats' moves and the draws as they happen.
+"""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from engine_c import Move, State
+
+HUMAN = "human"
+
+
+def server_level(spec: str) -> int:
+    """The level of a bot spec for a server seat: `ismcts:level=N`, `level=N` or `N` (1-10)."""
+    text = spec.strip().lower()
+    for prefix in ("ismcts:level=", "level="):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    if not text.isdigit() or not 1 <= int(text) <= 10:
+        raise ValueError(f"server bots are given by strength level (ismcts:level=N, N = 1..10), got {spec!r}")
+    return int(text)
+
+
+class RemoteGameSession:
+    """A server session seen from one client seat, with the interface clients/play.py drives."""
+
+    practice = False
+    auto_forced = True
+
+    def __init__(self, client, session_id: str, seat: int, seed: int, poll_s: float = 0.05):
+        self.client, self.session_id, self.seat, self.seed, self.poll_s = client, session_id, seat, seed, poll_s
+        self.moves: list[list] = []
+        self._seen = 0
+        self._mine: set[int] = set()
+        self._refresh()
+        self.players = self.view.players
+        self.spells = self.state.spells
+        self.seats = [HUMAN if i == seat else f"server level {s.level}" if s.kind == "bot" else "client"
+                      for i, s in enumerate(self.view.seats)]
+
+    @classmethod
+    def create(cls, client, bots: list[str], seat: int, seed: int, spells: str) -> "RemoteGameSession":
+        if not 1 <= len(bots) <= 3:
+            raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
+        if not 0 <= seat <= len(bots):
+            raise ValueError(f"--seat must be 0 to {len(bots)}, got {seat}")
+        seats = [f"bot:{server_level(b)}" for b in bots]
+        seats.insert(seat, "client")
+        sid = client.create_session(seats, players=len(seats), spells=spells, seed=seed)
+        return cls(client, sid, seat, seed)
+
+    # ------------------------------------------------------------------ the interface play.py uses
+    @property
+    def over(self) -> bool:
+        return self.view.over
+
+    def human_to_move(self) -> bool:
+        return not self.view.over and self.view.to_move == self.seat
+
+    def advance(self, on_event: Callable | None = None) -> None:
+        """Waits for the server (bots, draws) until this seat decides or the game ends."""
+        from clients.play import Event
+
+        while True:
+            self._refresh()
+            self._report(on_event)
+            if self.view.over:
+                return
+            if self.view.to_move == self.seat:
+                legal = self.view.legal_moves
+                if len(legal) > 1 or not self.auto_forced:
+                    return
+                self._submit(legal[0])                      # a forced move plays itself
+                if on_event:
+                    on_event(Event(self.seat, f"{legal[0]} (forced)"))
+                continue
+            time.sleep(self.poll_s)
+
+    def play_human(self, move: Move) -> None:
+        self._submit(move)
+
+    def undo(self) -> None:
+        raise ValueError("undo is for local practice games; a server game's moves are final")
+
+    def to_record(self) -> dict:
+        """The server's record, in the local save format (so `load` continues it against local bots)."""
+        from clients.play import RECORD_FORMAT
+
+        rec = self.client.export_session(self.session_id)
+        seats = [HUMAN if i == self.seat else f"ismcts:level={s['level']}" if s["kind"] == "bot" else HUMAN
+                 for i, s in enumerate(rec["seats"])]
+        out = {"format": RECORD_FORMAT, "version": 1, "seed": rec["seed"], "players": rec["players"],
+               "spells": rec["spells"], "seats": seats, "practice": False, "server_session": self.session_id,
+               "moves": [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"]],
+               "over": rec["status"] == "finished"}
+        if rec.get("result"):
+            out.update(scores=rec["result"]["scores"], winners=rec["result"]["winners"])
+        return out
+
+    def save(self, path: str) -> None:
+        import json
+
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_record(), f, indent=1)
+            f.write("\n")
+
+    # ------------------------------------------------------------------ internals
+    def _refresh(self) -> None:
+        self.view = self.client.get_session(self.session_id, self.seat)
+        # what this seat sees, as a State for display and local hints (a sampled Pouch order)
+        self.state = State.from_observation(self.view.observation.text, seed=self.seed)
+
+    def _submit(self, move: Move) -> None:
+        done = self.client.submit_move(self.session_id, self.seat, move, expected_seq=self.view.seq)
+        for ev in done.events:
+            if ev.kind == "move":
+                self._mine.add(ev.seq)
+        self.moves.append([self.seat, str(move)])
+        self._refresh()
+
+    def _report(self, on_event: Callable | None) -> None:
+        """Other seats' moves and the draws since the last report, in order."""
+        from clients.play import Event
+
+        if self.view.seq <= self._seen:
+            return
+        for e in self.client.export_session(self.session_id)["events"]:
+            if e["seq"] <= self._seen:
+                continue
+            self._seen = e["seq"]
+            if e["seq"] in self._mine:
+                continue
+            seat = e["seat"] if e["kind"] == "move" else -1
+            if e["kind"] == "draw":
+                self.moves.append([-1, e["move"]])
+            elif seat != self.seat:
+                self.moves.append([seat, e["move"]])
+            if on_event and seat != self.seat:
+                on_event(Event(seat, e["move"]))
