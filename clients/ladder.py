@@ -67,10 +67,15 @@ def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
 
 
 def load_ladder(path: str = DEFAULT_OUT) -> dict[int, float]:
-    """level -> Elo from a ladder file (for GetServerInfo)."""
+    """level -> Elo from a ladder file."""
+    return {level: elo for level, (elo, _pm) in load_ladder_table(path).items()}
+
+
+def load_ladder_table(path: str = DEFAULT_OUT) -> dict[int, tuple[float, float]]:
+    """level -> (Elo, half-width of its 95% interval) from a ladder file (for GetServerInfo)."""
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
-    return {int(row["level"]): float(row["elo"]) for row in data["levels"]}
+    return {int(row["level"]): (float(row["elo"]), float(row.get("pm", 0.0))) for row in data["levels"]}
 
 
 def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0, spells: str = "set1",

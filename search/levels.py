@@ -1,6 +1,7 @@
 """Strength levels 1-10: documented bundles of search options, monotone in strength.
 
-Each level raises the iteration budget and lowers the move-choice temperature; level 10 is the
+Each level raises the iteration budget and lowers the move-choice temperature (an earlier table with
+temperatures up to 1.0 made levels 1-3 no stronger than random play in the ladder); level 10 is the
 strongest setting that answers within about one second on one core (its iteration budget is sized for
 that, and a 1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a
 level's play reproducible for a given seed.
@@ -14,15 +15,15 @@ from search.search import SearchOptions
 # rollout policy (5.5/16) and truncated heuristic rollouts with the static evaluation (6/16), and truncated
 # uniform rollouts (cut-off 60) were no better (9/16); bench/search.py re-measures this.
 LEVELS: dict[int, tuple[int, float, str, int]] = {
-    1: (10, 1.0, "random", 0),
-    2: (30, 0.8, "random", 0),
-    3: (75, 0.6, "random", 0),
-    4: (150, 0.4, "random", 0),
-    5: (300, 0.3, "random", 0),
-    6: (600, 0.2, "random", 0),
-    7: (1200, 0.1, "random", 0),
-    8: (2500, 0.05, "random", 0),
-    9: (4500, 0.0, "random", 0),
+    1: (25, 0.6, "random", 0),
+    2: (60, 0.4, "random", 0),
+    3: (120, 0.3, "random", 0),
+    4: (250, 0.2, "random", 0),
+    5: (500, 0.15, "random", 0),
+    6: (1000, 0.1, "random", 0),
+    7: (2000, 0.05, "random", 0),
+    8: (3500, 0.02, "random", 0),
+    9: (5500, 0.0, "random", 0),
     10: (8000, 0.0, "random", 0),   # about 0.8 s on one core from the start of a 2-player game
 }
 LEVEL10_TIME_CAP_MS = 1000.0

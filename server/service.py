@@ -86,6 +86,8 @@ class ServiceConfig:
     bot_workers: int = 1
     max_sessions: int = 10_000
     max_review_ms: float = 120_000.0
+    # level -> Elo table written by `spellbook-ai ladder` (clients/ladder.py); "" for none
+    ladder: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder.json")
 
     def caps(self) -> convert.Caps:
         return convert.Caps(self.max_iterations, self.max_time_ms, self.max_threads, self.max_nodes,
@@ -280,6 +282,19 @@ def rules_info() -> spb.RulesInfo:
                          copies=LIMITS["copies"], min_players=2, max_players=LIMITS["max_players"])
 
 
+def _ladder_table(path: str) -> dict[int, tuple[float, float]]:
+    """level -> (Elo, 95% half-width) from a ladder file; empty when there is none (logged)."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = json.load(f)["levels"]
+        return {int(r["level"]): (float(r["elo"]), float(r.get("pm", 0.0))) for r in rows}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        log.info("no ladder table", extra={"fields": {"path": path, "error": str(e)}})
+        return {}
+
+
 def _level_text(d: dict) -> str:
     rollout = d["rollout"] + (f" rollouts cut off after {d['cutoff']} decisions" if d["cutoff"] else " rollouts to the end")
     choice = "always the most visited move" if d["temperature"] == 0 else f"moves sampled at temperature {d['temperature']:g}"
@@ -313,10 +328,13 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
                                     deadline_margin_ms=c.deadline_margin_ms, max_top_k=c.max_top_k,
                                     min_report_every_ms=c.min_report_every_ms, bot_workers=c.bot_workers,
                                     max_sessions=c.max_sessions, max_review_ms=c.max_review_ms))
+        elo = _ladder_table(c.ladder)
         for d in describe_levels():
-            info.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
+            level = info.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
                             rollout=d["rollout"], cutoff=d["cutoff"], time_cap_ms=d["time_cap_ms"],
                             description=_level_text(d))
+            if d["level"] in elo:
+                level.elo, level.elo_ci = elo[d["level"]]
         for name in MISTAKE_CLASSES:
             bound = MISTAKE_THRESHOLDS[name]
             info.mistake_thresholds.add(mistake_class=convert.mistake_class(name),

@@ -374,3 +374,22 @@ def test_async_client(server):
             return info.default_level
 
     assert asyncio.run(asyncio.wait_for(run(), 30)) == 5
+
+
+def test_server_info_reports_the_ladder_elo(tmp_path):
+    """GetServerInfo carries each level's measured Elo from the ladder table (issue 6), unset without one."""
+    import json as _json
+
+    from clients.client import SpellBookClient
+    from server.main import ServerConfig, ServerThread
+    from server.service import ServiceConfig
+
+    table = tmp_path / "ladder.json"
+    table.write_text(_json.dumps({"levels": [{"level": 3, "elo": 120.5, "pm": 80.0},
+                                             {"level": 7, "elo": 900.0, "pm": 150.0}]}))
+    for path, expect in ((str(table), {3: (120.5, 80.0), 7: (900.0, 150.0)}), ("", {})):
+        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladder=path))
+        with ServerThread(config) as srv, SpellBookClient(f"127.0.0.1:{srv.port}") as client:
+            levels = client.server_info().levels
+            got = {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")}
+            assert got == expect

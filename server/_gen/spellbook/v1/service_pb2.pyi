@@ -12,7 +12,7 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class StrengthLevel(_message.Message):
-    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description")
+    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description", "elo", "elo_ci")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
@@ -20,6 +20,8 @@ class StrengthLevel(_message.Message):
     CUTOFF_FIELD_NUMBER: _ClassVar[int]
     TIME_CAP_MS_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    ELO_CI_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     temperature: float
@@ -27,7 +29,9 @@ class StrengthLevel(_message.Message):
     cutoff: int
     time_cap_ms: float
     description: str
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
+    elo: float
+    elo_ci: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ...) -> None: ...
 
 class ServerLimits(_message.Message):
     __slots__ = ("max_iterations", "max_time_ms", "max_threads", "max_message_bytes", "workers", "queue_size", "deadline_margin_ms", "max_top_k", "min_report_every_ms", "bot_workers", "max_sessions", "max_review_ms")
