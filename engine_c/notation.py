@@ -266,10 +266,14 @@ def validate_raw(raw: dict) -> None:
                 raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} is at level {raw['level'][p][c]}; levels are 3 to 5")
             if raw["level"][p][c] and raw["learned_day"][p][c] > raw["day"]:
                 raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} was learned on day {raw['learned_day'][p][c]}, after the current day {raw['day']}")
-    for t in range(NTYPE):
-        total = raw["pouch"][t] + raw["altar"][t] + raw["discard"][t]
-        total += sum(raw["pool"][p][t] + raw["fam"][p][t] for p in range(n))
-        total += sum(1 for p in range(n) if raw["level"][p][t // 3] and raw["rune"][p][t // 3] == t % 3)
+    # token totals by type across every zone (summed zone by zone: this runs on every parsed request)
+    totals = [a + b + c for a, b, c in zip(raw["pouch"], raw["altar"], raw["discard"])]
+    for p in range(n):
+        totals = [x + y + z for x, y, z in zip(totals, raw["pool"][p], raw["fam"][p])]
+        for c in range(NCOL):
+            if raw["level"][p][c]:
+                totals[c * 3 + raw["rune"][p][c]] += 1
+    for t, total in enumerate(totals):
         if total != COPIES:
             raise NotationError(f"there are {total} {token_name(t)} across the zones; the game has {COPIES}")
         if raw["justdisc"][t] > raw["discard"][t]:

@@ -72,8 +72,14 @@ def token_name(t: int) -> str:
     return COLORS[t // 3] + RUNES[t % 3]
 
 
+_TOKEN_INDEX = {COLORS[c] + RUNES[r]: c * 3 + r for c in range(NCOL) for r in range(3)}
+
+
 def parse_token(text: str) -> int:
     """Token type (0..20) of a text such as `Rc`; raises NotationError."""
+    t = _TOKEN_INDEX.get(text)
+    if t is not None:
+        return t
     if len(text) != 2 or text[0] not in COLORS or text[1] not in RUNES:
         raise NotationError(f"{text!r} is not a token: write a color letter ({COLORS}) then a rune letter ({RUNES}), e.g. 'Rc'")
     return COLORS.index(text[0]) * 3 + RUNES.index(text[1])
@@ -86,11 +92,17 @@ def format_counts(counts: Sequence[int]) -> str:
 
 
 _COUNTS_RE = re.compile(r"([A-Za-z]{2})(\d*)")
+_COUNTS_OK = re.compile(r"(?:[RPGKWBY][cts]\d*)+")
+_COUNTS_ITEM = re.compile(r"([RPGKWBY][cts])(\d*)")
 
 
 def parse_counts(text: str, what: str) -> list[int]:
     counts = [0] * NTYPE
     if text == "-":
+        return counts
+    if _COUNTS_OK.fullmatch(text):          # the common, well-formed case in one pass (server hot path)
+        for token, n in _COUNTS_ITEM.findall(text):
+            counts[_TOKEN_INDEX[token]] += int(n) if n else 1
         return counts
     pos = 0
     for m in _COUNTS_RE.finditer(text):
