@@ -6,6 +6,7 @@ raises `NotationError` / `IllegalMoveError` with a message that names what is wr
 """
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -166,7 +167,9 @@ def _spell_name(sid: int) -> str:
     return SPELL_NAMES[sid]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _move_text(code: int) -> str:
+    """The text of a move code (cached: responses format the same moves again and again)."""
     kind, level, x, a, b, items = _E.decode_move(code)
     toks = " ".join(token_name(t) for t in items)
     name = _E.MOVE_KINDS.get(kind, "?")

@@ -153,15 +153,11 @@ def _split(total: int, parts: int) -> list[int]:
 
 
 def _merge(game: GameAdapter, children_lists: list[list[dict]], player: int) -> list[MoveStats]:
-    merged: dict[int, dict] = {}
-    for children in children_lists:
-        for c in children:
-            m = merged.setdefault(c["move"], {"visits": 0, "avail": 0, "reward": None, "score": None,
-                                              "score_sq": None, "wins": None})
-            m["visits"] += c["visits"]
-            m["avail"] += c["avail"]
-            for key in ("reward", "score", "score_sq", "wins"):
-                m[key] = list(c[key]) if m[key] is None else [a + b for a, b in zip(m[key], c[key])]
+    """Root statistics of all threads' trees, summed by move."""
+    if len(children_lists) == 1:                     # one tree: nothing to sum
+        merged = {c["move"]: c for c in children_lists[0]}
+    else:
+        merged = _sum_children(children_lists)
     out = []
     for code, m in merged.items():
         v = max(m["visits"], 1)
@@ -172,6 +168,19 @@ def _merge(game: GameAdapter, children_lists: list[list[dict]], player: int) -> 
                              expected_score=mean, score_std=std))
     out.sort(key=lambda s: (-s.visits, -s.mean_reward, game.code(s.move)))
     return out
+
+
+def _sum_children(children_lists: list[list[dict]]) -> dict[int, dict]:
+    merged: dict[int, dict] = {}
+    for children in children_lists:
+        for c in children:
+            m = merged.setdefault(c["move"], {"visits": 0, "avail": 0, "reward": None, "score": None,
+                                              "score_sq": None, "wins": None})
+            m["visits"] += c["visits"]
+            m["avail"] += c["avail"]
+            for key in ("reward", "score", "score_sq", "wins"):
+                m[key] = list(c[key]) if m[key] is None else [a + b for a, b in zip(m[key], c[key])]
+    return merged
 
 
 def choose_final(stats: list[MoveStats], temperature: float, seed: int) -> MoveStats:
