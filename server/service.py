@@ -200,6 +200,23 @@ class _WithMetadata(grpc.Status):
         self.trailing_metadata = tuple(st.trailing_metadata) + extra
 
 
+async def _abort_for(name: str, e: Exception, context, finish, started: float, extra: dict) -> None:
+    """Logs the call and aborts it with the status for `e`: a refusal, overload, or (a bug) INTERNAL."""
+    if isinstance(e, FieldError):
+        await finish(context, started, "INVALID_ARGUMENT", {"field": e.field, **extra})
+        await context.abort_with_status(_bad_request([(e.field, e.description)]))
+    elif isinstance(e, Overloaded):
+        await finish(context, started, "RESOURCE_EXHAUSTED", extra)
+        await context.abort_with_status(_exhausted(e.retry_after_ms))
+    elif isinstance(e, SessionError):
+        await finish(context, started, e.code, {"field": e.field, **extra})
+        await context.abort_with_status(_session_status(e))
+    else:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
+        log.exception("rpc failed", extra={"fields": {"method": name}})
+        await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
+        await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+
+
 def _rpc(method):
     """Maps refusals to status codes and writes one JSON log line per call."""
     name = method.__name__
@@ -214,24 +231,13 @@ def _rpc(method):
             started, extra = time.monotonic(), {}
             try:
                 response = await method(self, request, context, extra)
-            except FieldError as e:
-                await finish(context, started, "INVALID_ARGUMENT", {"field": e.field, **extra})
-                await context.abort_with_status(_bad_request([(e.field, e.description)]))
-            except Overloaded as e:
-                await finish(context, started, "RESOURCE_EXHAUSTED", extra)
-                await context.abort_with_status(_exhausted(e.retry_after_ms))
-            except SessionError as e:
-                await finish(context, started, e.code, {"field": e.field, **extra})
-                await context.abort_with_status(_session_status(e))
             except asyncio.CancelledError:
                 await finish(context, started, "CANCELLED", extra)
                 raise
             except grpc.aio.AbortError:
                 raise
-            except Exception as e:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
-                log.exception("rpc failed", extra={"fields": {"method": name}})
-                await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
-                await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+            except Exception as e:
+                await _abort_for(name, e, context, finish, started, extra)
             await finish(context, started, "OK", extra)
             return response
         return unary
@@ -242,24 +248,13 @@ def _rpc(method):
         try:
             async for response in method(self, request, context, extra):
                 yield response
-        except FieldError as e:
-            await finish(context, started, "INVALID_ARGUMENT", {"field": e.field, **extra})
-            await context.abort_with_status(_bad_request([(e.field, e.description)]))
-        except Overloaded as e:
-            await finish(context, started, "RESOURCE_EXHAUSTED", extra)
-            await context.abort_with_status(_exhausted(e.retry_after_ms))
-        except SessionError as e:
-            await finish(context, started, e.code, {"field": e.field, **extra})
-            await context.abort_with_status(_session_status(e))
         except asyncio.CancelledError:
             await finish(context, started, "CANCELLED", extra)
             raise
         except grpc.aio.AbortError:
             raise
-        except Exception as e:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
-            log.exception("rpc failed", extra={"fields": {"method": name}})
-            await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
-            await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+        except Exception as e:
+            await _abort_for(name, e, context, finish, started, extra)
         await finish(context, started, "OK", extra)
     return stream
 
