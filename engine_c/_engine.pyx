@@ -13,6 +13,7 @@ from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+from search.rng cimport rand_below, splitmix
 from cpython.pycapsule cimport PyCapsule_New
 
 # ---------------------------------------------------------------------------------------------
@@ -223,16 +224,6 @@ cdef inline int tcolor(int t) noexcept nogil:
 
 cdef inline int trune(int t) noexcept nogil:
     return t % 3
-
-cdef inline uint64_t splitmix(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-cdef inline uint32_t rand_below(uint64_t* rng, uint32_t n) noexcept nogil:
-    return <uint32_t>(((splitmix(rng) >> 32) * <uint64_t>n) >> 32)
 
 cdef inline void push(SBState* s, int op, int p, int a, int b, int c, int d) noexcept nogil:
     cdef Frame* f

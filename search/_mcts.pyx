@@ -23,6 +23,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+from search.rng cimport rand_below, rand_unit, splitmix
 
 cdef enum:
     MAXP = 4
@@ -76,19 +77,6 @@ ctypedef struct Work:
     char* det               # determinized state buffer
     char* tmp               # scratch state buffer
 
-
-cdef inline uint64_t splitmix(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-cdef inline uint32_t rand_below(uint64_t* rng, uint32_t n) noexcept nogil:
-    return <uint32_t>(((splitmix(rng) >> 32) * <uint64_t>n) >> 32)
-
-cdef inline double rand_unit(uint64_t* rng) noexcept nogil:
-    return (splitmix(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 cdef inline double now_s() noexcept nogil:
     cdef timespec ts
