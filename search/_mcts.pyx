@@ -34,6 +34,9 @@ cdef enum:
     POLICY_RANDOM = 0
     POLICY_HEURISTIC = 1
 
+# Weight of the final-score margin in the "win" objective's reward (a tie-break; see outcome()).
+cdef double WIN_TIEBREAK = 0.02
+
 ctypedef struct Node:
     uint64_t move
     int parent
@@ -66,6 +69,9 @@ ctypedef struct Config:
     int cutoff              # rollout decisions before a static evaluation; 0 = play to the end
     int observer
     int observer_kind
+    double fpu              # first-play urgency of untried moves (0: try every move before any twice)
+    int stop_early          # 1: stop once the most visited root move can no longer be overtaken
+    int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
     uint64_t seed
 
 ctypedef struct Work:
@@ -202,7 +208,10 @@ cdef void outcome(const GameVTable* g, const void* s, const Config* cfg, double*
             margin = -1.0
         margin = 0.5 * (margin + 1.0)
         if cfg.objective == OBJ_WIN:
-            rew[p] = wins[p]
+            # A small margin term breaks ties between moves of equal win probability: without it a
+            # player whose every move wins (or loses) in all rollouts is indifferent, picks `pass` by
+            # the tie order, and two such bots can pass forever instead of ending the game.
+            rew[p] = (1.0 - WIN_TIEBREAK) * wins[p] + WIN_TIEBREAK * margin
         elif cfg.objective == OBJ_MARGIN:
             rew[p] = margin
         else:
@@ -272,8 +281,32 @@ cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel) n
 # ---------------------------------------------------------------------------------------------
 # ISMCTS
 # ---------------------------------------------------------------------------------------------
+cdef bint decided(const Tree* t, const Config* cfg, int64_t it, double started) noexcept nogil:
+    """True when the root's most visited move leads the next by more visits than the rest of the budget
+    can give (iterations left, or those the time left allows at the rate so far): running on could not
+    change the final choice (most visits), so stopping returns the same move sooner."""
+    cdef int c = t.nodes[0].first_child
+    cdef int64_t first = 0, second = 0, left = -1, by_time
+    cdef double now, rate
+    while c >= 0:
+        if t.nodes[c].visits > first:
+            second = first
+            first = t.nodes[c].visits
+        elif t.nodes[c].visits > second:
+            second = t.nodes[c].visits
+        c = t.nodes[c].next_sibling
+    if cfg.iterations > 0:
+        left = cfg.iterations - it
+    if cfg.deadline > 0:
+        now = now_s()
+        rate = it / max(now - started, 1e-9)
+        by_time = <int64_t>(rate * (cfg.deadline - now) * 1.25) + 1   # generous: never stop too soon
+        if left < 0 or by_time < left:
+            left = by_time
+    return left >= 0 and first - second > left
+
 cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t,
-                        const int* cancel, double* rollout_decisions) noexcept nogil:
+                        const int* cancel, double* rollout_decisions, int* stopped_early) noexcept nogil:
     """Grows tree `t` (whose node 0 is the root) until the budget ends; returns iterations done."""
     cdef Work w
     cdef uint64_t rng = cfg.seed
@@ -286,12 +319,17 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     cdef uint64_t m
     cdef bint expanded
     cdef Node* c
+    cdef double started = now_s()
     if not work_init(&w, g):
         work_free(&w)
         return 0
     n = g.num_players(root)
     rollout_decisions[0] = 0
+    stopped_early[0] = 0
     while not should_stop(cfg, it, cancel):
+        if cfg.stop_early and it >= 64 and (it & 31) == 0 and decided(t, cfg, it, started):
+            stopped_early[0] = 1
+            break
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
         node = 0
@@ -305,6 +343,9 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 break
             if cp == PLAYER_CHANCE:
                 m = g.sample_chance(w.det, &rng)
+                if cfg.open_loop:
+                    g.apply_move(w.det, m)
+                    continue
                 child = tree_find(t, node, m)
                 if child < 0:
                     child = tree_add(t, node, m, -1)
@@ -330,7 +371,18 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                     na += 1
             for i in range(na):
                 t.nodes[w.avail[i]].avail += 1
-            if nun > 0:
+            # An untried move is expanded first (fpu 0: infinite urgency), or, with first-play urgency
+            # fpu > 0, only while no tried move's UCB value reaches fpu.
+            best = -1
+            bestv = -INFINITY
+            if nun == 0 or cfg.fpu > 0:
+                for i in range(na):
+                    c = &t.nodes[w.avail[i]]
+                    v = c.reward[cp] / c.visits + cfg.exploration * sqrt(log(<double>c.avail) / c.visits)
+                    if v > bestv:
+                        bestv = v
+                        best = w.avail[i]
+            if nun > 0 and (best < 0 or bestv < cfg.fpu):
                 m = w.untried[rand_below(&rng, nun)]
                 child = tree_add(t, node, m, cp)
                 g.apply_move(w.det, m)
@@ -342,14 +394,6 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 plen += 1
                 expanded = True
                 continue
-            best = w.avail[0]
-            bestv = -INFINITY
-            for i in range(na):
-                c = &t.nodes[w.avail[i]]
-                v = c.reward[cp] / c.visits + cfg.exploration * sqrt(log(<double>c.avail) / c.visits)
-                if v > bestv:
-                    bestv = v
-                    best = w.avail[i]
             g.apply_move(w.det, t.nodes[best].move)
             node = best
             w.path[plen] = node
@@ -447,6 +491,9 @@ cdef Config make_config(dict o) except *:
     cfg.cutoff = o["cutoff"]
     cfg.observer = o["observer"]
     cfg.observer_kind = o["observer_kind"]
+    cfg.fpu = o.get("fpu", 0.0)
+    cfg.stop_early = 1 if o.get("stop_early", False) else 0
+    cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
     cfg.seed = o["seed"]
     return cfg
 
@@ -464,14 +511,14 @@ cdef dict node_stats(const Node* c, int n):
 
 def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000):
     """One ISMCTS tree, GIL released. Returns (iterations, rollout decisions, root children stats,
-    principal variation as move codes, nodes)."""
+    principal variation as move codes, nodes, whether it stopped early because the choice was made)."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)
     cdef Tree t
     cdef int64_t its
     cdef double decisions = 0
     cdef const char* rp = root
-    cdef int n, c, best, bestv
+    cdef int n, c, best, bestv, early = 0
     if len(root) != g.state_size:
         raise ValueError("root state has the wrong size for this game")
     if not tree_init(&t, max_nodes):
@@ -479,7 +526,7 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
     try:
         tree_add(&t, -1, 0, -1)
         with nogil:
-            its = ismcts_run(g, rp, &cfg, &t, &cancel.flag, &decisions)
+            its = ismcts_run(g, rp, &cfg, &t, &cancel.flag, &decisions, &early)
         n = g.num_players(rp)
         children = []
         c = t.nodes[0].first_child
@@ -499,7 +546,7 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
                 break
             pv.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
             c = best
-        return its, decisions, children, pv, t.n
+        return its, decisions, children, pv, t.n, bool(early)
     finally:
         tree_free(&t)
 

@@ -35,7 +35,8 @@ def level_options(level: int, seed: int = 0) -> SearchOptions:
         raise ValueError(f"level must be an integer from 1 to 10, got {level!r}")
     iterations, temperature, rollout, cutoff = LEVELS[level]
     return SearchOptions(iterations=iterations, temperature=temperature, rollout=rollout, cutoff=cutoff,
-                         time_ms=LEVEL10_TIME_CAP_MS if level == 10 else 0.0, seed=seed)
+                         time_ms=LEVEL10_TIME_CAP_MS if level == 10 else 0.0, seed=seed,
+                         stop_early=temperature == 0)
 
 
 def describe_levels() -> list[dict]:

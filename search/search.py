@@ -58,6 +58,9 @@ class SearchOptions:
     margin_scale: float = 20.0        # points of margin that map to the full reward range
     rollout: str = "random"           # "random" (uniform) or "heuristic" (the game's cheap move prior)
     cutoff: int = 0                   # rollout decisions before a static evaluation (0: to the end)
+    stop_early: bool = False          # stop once the chosen move is settled (same move, less time; temperature 0, 1 thread)
+    fpu: float = 0.0                  # first-play urgency of untried moves (0: expand all before revisiting)
+    chance: str = "keyed"             # "keyed": chance outcomes are tree nodes; "open": open loop
     temperature: float = 0.0          # 0: most visits; > 0: sample root moves ∝ visits^(1/T)
     knows_discard: bool = True        # the observer remembers the Discard box (SPELLBOOK.md §8)
     seed: int = 0
@@ -127,6 +130,7 @@ class SearchResult:
     nodes: int = 0
     mean_decisions: float = 0.0           # per iteration: tree decisions + rollout decisions
     cut_short: bool = False            # stopped by the deadline or a cancel before the iteration budget
+    stopped_early: bool = False        # stopped because more iterations could not change the move (stop_early)
 
     def stats_for(self, move: Any) -> MoveStats | None:
         for s in self.moves:
@@ -216,7 +220,9 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
     base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
-            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1}
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
+            "chance": opts.chance, "fpu": opts.fpu,
+            "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1}
 
     def one(i: int):
         return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
@@ -229,6 +235,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             runs = list(pool.map(one, range(opts.threads)))
     elapsed = time.monotonic() - start
     iterations = sum(r[0] for r in runs)
+    early = any(r[5] for r in runs)
     stats = _merge(game, [r[2] for r in runs], player)
     if not stats:  # not even one iteration: fall back to the first legal move
         legal = game.legal_moves(state)
@@ -240,7 +247,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
                         elapsed_s=elapsed, seed=opts.seed, player=player, threads=opts.threads,
                         nodes=sum(r[4] for r in runs),
                         mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
-                        cut_short=bool(opts.iterations) and iterations < opts.iterations)
+                        cut_short=bool(opts.iterations) and iterations < opts.iterations and not early,
+                        stopped_early=early)
 
 
 def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,

@@ -151,3 +151,24 @@ def test_ismcts_2000_iterations_beats_random():
             rec = play_game(lambda s: State.new(players=2, spells="set1", seed=s), bots, seed=g)
             wins += win_share(rec, seat)
     assert wins >= 18
+
+
+# Found by bot-vs-bot play: seat 1 leads 26-21 and wins in every rollout whatever it does; with a pure
+# win-probability reward every move scored 1.0, `pass` came first in the tie order, and both bots passed
+# for ever instead of ending the game (E1: storing the 16th token would).
+DECIDED_POSITION = (
+    "sb1 n=2 spells=Sacrifice,Levitation,Purification,Offering,TimeTravel,Transmutation,Abundance day=129 "
+    "active=1 phase=midday end=0 over=0 altar=RtRsGsWtBcBsYcYs pouch=RtPs2GtKcKsBtBsYt2Ys "
+    "discard=RcRtRs2Pc2Pt4PsGc2Gt2Gs2Kc2Kt2Ks2Wc3WtWs2Bc2Bt4BsYcYtYs2 "
+    "p0=pool:PtWc;fam:Rc3KtWcWt3WsBcBs2YcYtYs;spells:Offering3s@6,Abundance3c@12 "
+    "p1=pool:RtPcGcGtGsKc2KtWs;fam:RcRtRs2PcPs2Gc2GsKtKsWsYt;spells:Levitation3c@19,Purification3t@49,"
+    "Transmutation3c@11,Abundance3c@7 stack=endday:1,resupply:1,evening:1,midday:1 taken=- given=- "
+    "justdisc=- rng=c69b2bc70a62c24d")
+
+
+@pytest.mark.parametrize("search", [ismcts, flat_monte_carlo])
+def test_a_won_game_is_closed_out_not_stalled(search):
+    state = State.from_text(DECIDED_POSITION)
+    result = search(SPELLBOOK, state, SearchOptions(iterations=2000, seed=3))
+    assert min(m.win_probability[1] for m in result.moves if m.visits) == 1.0   # every move wins...
+    assert str(result.move).startswith("store")      # ...and the one chosen scores (and ends the game, E1)
