@@ -221,9 +221,12 @@ def _rpc(method):
     """Maps refusals to status codes and writes one JSON log line per call."""
     name = method.__name__
 
+    def fields(context, started, code, extra) -> dict:
+        return {"method": name, "code": code, "ms": round((time.monotonic() - started) * 1000, 3),
+                "peer": context.peer(), **extra}
+
     async def finish(context, started, code, extra):
-        log.info("rpc", extra={"fields": {"method": name, "code": code, "ms": round((time.monotonic() - started) * 1000, 3),
-                                          "peer": context.peer(), **extra}})
+        log.info("rpc", extra={"fields": fields(context, started, code, extra)})
 
     if asyncio.iscoroutinefunction(method):
         @functools.wraps(method)
@@ -238,7 +241,10 @@ def _rpc(method):
                 raise
             except Exception as e:
                 await _abort_for(name, e, context, finish, started, extra)
-            await finish(context, started, "OK", extra)
+            # The log line is written on the loop's next turn, once the response is on its way: a
+            # successful call's latency does not include formatting and writing it.
+            asyncio.get_running_loop().call_soon(
+                functools.partial(log.info, "rpc", extra={"fields": fields(context, started, "OK", extra)}))
             return response
         return unary
 
@@ -383,7 +389,10 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
         return spb.ResolveChanceResponse(state=convert.game_state(st, parsed), draws=[convert.move_pb(d) for d in draws])
 
     # ------------------------------------------------------------------ search
-    def _search_setup(self, request, context):
+    def _search_setup(self, request, context, settle_early: bool = False):
+        """The parsed state and search options of a search request. A level's `stop_early` is kept only
+        where just the chosen move matters (GetBestMove): hints and analysis report every move's
+        statistics, so they always spend their whole budget."""
         parsed = convert.parse_state(request.state)
         st = parsed.state
         if st.is_terminal():
@@ -395,6 +404,7 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
                                      f"({st.decision})")
         opts, level = convert.search_options(request, self.config.caps(),
                                              knows_discard=False if not parsed.knows_discard else None)
+        opts.stop_early = opts.stop_early and settle_early
         remaining = context.time_remaining()
         if remaining is not None:
             margin = min(self.config.deadline_margin_ms / 1000.0, remaining / 2)
@@ -415,12 +425,17 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
 
     @_rpc
     async def GetBestMove(self, request, context, log_extra):
-        parsed, opts, level = self._search_setup(request, context)
+        parsed, opts, level = self._search_setup(request, context, settle_early=True)
         token = self._cancel_on_done(context)
-        result, cut = await self.pool.run(lambda: self._run_search(parsed.state, opts, token), token)
+
+        def work():  # the response is built on the worker too, leaving the event loop free for other calls
+            result, cut = self._run_search(parsed.state, opts, token)
+            return result, cut, spb.GetBestMoveResponse(move=convert.move_pb(result.move),
+                                                        stats=convert.search_stats(result, opts, level, cut))
+
+        result, cut, response = await self.pool.run(work, token)
         log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))
-        return spb.GetBestMoveResponse(move=convert.move_pb(result.move),
-                                       stats=convert.search_stats(result, opts, level, cut))
+        return response
 
     def _top_k(self, value: int, default: int = 3) -> int:
         if value < 0 or value > self.config.max_top_k:
@@ -456,7 +471,8 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
         beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
         wi_move, outcomes = None, None
         if spec.what_if:
-            wi_move = what_if_move if what_if_move is not None else result.move
+            # the move hints rank first (most visited), not a level's temperature-sampled result.move
+            wi_move = what_if_move if what_if_move is not None else result.moves[0].move
             wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=opts.deadline, seed=opts.seed,
                                   knows_discard=kd, objective=opts.objective, blend=opts.blend,
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
@@ -828,6 +844,7 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
             raise FieldError(f"{field}.result", f"the events replay to scores {scores}, the record says "
                                                 f"{list(rec['result']['scores'])}")
         opts, level = convert.search_options(request, self.config.caps())
+        opts.stop_early = False   # a review compares every decision's moves: full statistics
         decision_events = [i for i, e in enumerate(rec["events"]) if not engine_c.Move.from_text(e["move"]).is_chance]
         forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
         # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
