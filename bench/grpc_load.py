@@ -152,7 +152,17 @@ def measure_overhead(address: str, states: list[State], iterations: int, samples
             "overhead_samples": samples}
 
 
-async def load(address: str, states: list[State], iterations: int, clients: int, duration: float) -> dict:
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def load(address: str, states: list[State], iterations: int, clients: int, duration: float,
+               server_pid: int) -> dict:
+    """N clients for `duration` s. Also the CPU each request cost: in the server process (search
+    included) and in this client process; with both on the same cores, 2 workers can at best reach
+    (cores x 1000 / (server + client CPU ms per request)) requests/s."""
     latencies: list[float] = []
     errors: dict[str, int] = {}
     stop_at = time.perf_counter() + duration
@@ -173,10 +183,14 @@ async def load(address: str, states: list[State], iterations: int, clients: int,
                 i += 1
 
         t0 = time.perf_counter()
+        cpu0, server0 = time.process_time(), process_cpu_s(server_pid)
         await asyncio.gather(*[one_client(c) for c in range(clients)])
         elapsed = time.perf_counter() - t0
+        client_cpu, server_cpu = time.process_time() - cpu0, process_cpu_s(server_pid) - server0
+    n = max(len(latencies), 1)
     return {"requests": len(latencies), "throughput_rps": len(latencies) / elapsed, "p50_ms": pct(latencies, 0.5),
-            "p99_ms": pct(latencies, 0.99), "errors": sum(errors.values()), "error_codes": errors}
+            "p99_ms": pct(latencies, 0.99), "errors": sum(errors.values()), "error_codes": errors,
+            "server_cpu_ms_per_request": 1000 * server_cpu / n, "client_cpu_ms_per_request": 1000 * client_cpu / n}
 
 
 def parallel_capacity(states: list[State], iterations: int, seconds: float = 1.0) -> float:
@@ -227,20 +241,32 @@ def main(argv: list[str] | None = None) -> int:
     for w in worker_counts:
         server = ServerProcess(workers=w, queue_size=a.clients)
         try:
-            r = asyncio.run(load(server.address, states, a.iterations, a.clients, a.duration))
+            r = asyncio.run(load(server.address, states, a.iterations, a.clients, a.duration, server.proc.pid))
         finally:
             server.stop()
         by_workers[w] = r
         total_errors += r["errors"]
         print(f"workers {w}: {r['throughput_rps']:.1f} req/s, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
-              f"errors {r['errors']} {r['error_codes'] or ''}")
+              f"errors {r['errors']} {r['error_codes'] or ''}; CPU per request: server "
+              f"{r['server_cpu_ms_per_request']:.2f} ms, client {r['client_cpu_ms_per_request']:.2f} ms")
     for w, r in by_workers.items():
         figures[f"throughput_rps_w{w}"] = round(r["throughput_rps"], 2)
         figures[f"p50_ms_w{w}"] = round(r["p50_ms"], 3)
         figures[f"p99_ms_w{w}"] = round(r["p99_ms"], 3)
+        figures[f"server_cpu_ms_per_request_w{w}"] = round(r["server_cpu_ms_per_request"], 3)
+        figures[f"client_cpu_ms_per_request_w{w}"] = round(r["client_cpu_ms_per_request"], 3)
     if 1 in by_workers and len(by_workers) > 1:
         top = max(by_workers)
         figures[f"speedup_w{top}_vs_w1"] = round(by_workers[top]["throughput_rps"] / by_workers[1]["throughput_rps"], 3)
+    if 1 in by_workers and len(by_workers) > 1:
+        # What the cores allow at the top worker count: all server and client CPU of a request on
+        # os.cpu_count() cores, against what one worker did.
+        r = by_workers[max(by_workers)]
+        bound = (os.cpu_count() or 1) * 1000 / (r["server_cpu_ms_per_request"] + r["client_cpu_ms_per_request"])
+        figures["cpu_bound_rps"] = round(bound, 1)
+        figures["cpu_bound_speedup"] = round(bound / by_workers[1]["throughput_rps"], 3)
+        print(f"CPU bound with the load generator on the same cores: {bound:.0f} req/s = "
+              f"{figures['cpu_bound_speedup']:.2f}x one worker")
     figures["machine_parallel_speedup"] = round(parallel_capacity(states, a.iterations), 3)
     print(f"control: in-process search on 2 threads vs 1 right now: {figures['machine_parallel_speedup']:.2f}x")
     figures["errors"] = total_errors

@@ -268,7 +268,7 @@ def effective_options(opts: SearchOptions, level: int) -> pb.EffectiveOptions:
                                exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
                                margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                temperature=opts.temperature, knows_discard=opts.knows_discard,
-                               max_nodes=opts.max_nodes)
+                               max_nodes=opts.max_nodes, stop_early=opts.stop_early)
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
@@ -276,7 +276,7 @@ def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_shor
     stats = pb.SearchStats(iterations=result.iterations, elapsed_ms=result.elapsed_s * 1000.0, seed=result.seed,
                            player=result.player, threads=result.threads, nodes=result.nodes,
                            mean_decisions=result.mean_decisions, cut_short=cut_short,
-                           options=effective_options(opts, level))
+                           stopped_early=result.stopped_early, options=effective_options(opts, level))
     if not hide_moves:
         for s in result.moves:
             stats.moves.add(move=move_pb(s.move), visits=s.visits, availability=s.availability,

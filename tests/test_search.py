@@ -172,3 +172,21 @@ def test_a_won_game_is_closed_out_not_stalled(search):
     result = search(SPELLBOOK, state, SearchOptions(iterations=2000, seed=3))
     assert min(m.win_probability[1] for m in result.moves if m.visits) == 1.0   # every move wins...
     assert str(result.move).startswith("store")      # ...and the one chosen scores (and ends the game, E1)
+
+
+def test_stop_early_gives_the_same_move_with_fewer_iterations():
+    """stop_early ends a search once more iterations could not change the most visited move."""
+    states = [State.new(players=2, seed=s) for s in (1, 2)] + [State.from_text(DECIDED_POSITION)]
+    stopped = 0
+    for st in states:
+        full = ismcts(SPELLBOOK, st, SearchOptions(iterations=3000, seed=9))
+        early = ismcts(SPELLBOOK, st, SearchOptions(iterations=3000, seed=9, stop_early=True))
+        assert early.move == full.move and not early.cut_short
+        assert early.iterations <= full.iterations == 3000
+        stopped += early.stopped_early
+        if early.stopped_early:
+            assert early.iterations < 3000
+            lead = early.moves[0].visits - (early.moves[1].visits if len(early.moves) > 1 else 0)
+            assert lead > 3000 - early.iterations
+    assert stopped >= 1
+    assert level_options(10).stop_early and not level_options(1).stop_early   # temperature 0 levels only

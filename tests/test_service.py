@@ -147,6 +147,18 @@ def test_same_seed_same_move_as_in_process(stub):
     assert r1.stats.options.level == 4 and r1.stats.options.rollout == level_options(4).rollout
 
 
+def test_a_settled_move_returns_early_with_the_same_move(stub):
+    """Levels with temperature 0 stop once the choice is settled (stats.stopped_early); hints spend the
+    whole budget, and rank the same move first."""
+    st = State.new(players=2, seed=3)
+    limits = pb.SearchLimits(iterations=3000)
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
+    hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
+    assert best.stats.options.stop_early and best.stats.stopped_early and not best.stats.cut_short
+    assert best.stats.iterations < 3000 == hints.stats.iterations and not hints.stats.options.stop_early
+    assert best.move.text == hints.hints[0].move.text
+
+
 def test_explicit_options_and_observation_search(stub):
     st = State.new(seed=2)
     obs = pb.StateInput(observation=st.observation(0), determinize_seed=3)
