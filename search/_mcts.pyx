@@ -71,6 +71,7 @@ ctypedef struct Config:
     int observer_kind
     double fpu              # first-play urgency of untried moves (0: try every move before any twice)
     int stop_early          # 1: stop once the most visited root move can no longer be overtaken
+    int expand_by_prior     # 1: an untried move is drawn by the game's move prior, not uniformly
     int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
     uint64_t seed
 
@@ -233,6 +234,21 @@ cdef uint64_t policy_move(const GameVTable* g, const void* s, Work* w, int n, in
             return w.moves[i]
     return w.moves[n - 1]
 
+cdef uint64_t policy_move_from(const GameVTable* g, const void* s, const uint64_t* moves, double* weights, int n,
+                               uint64_t* rng) noexcept nogil:
+    """One of `moves`, drawn in proportion to the game's move prior."""
+    cdef int i
+    cdef double total = 0.0, r
+    for i in range(n):
+        weights[i] = g.move_weight(s, moves[i])
+        total += weights[i]
+    r = rand_unit(rng) * total
+    for i in range(n):
+        r -= weights[i]
+        if r < 0:
+            return moves[i]
+    return moves[n - 1]
+
 cdef int rollout(const GameVTable* g, void* s, const Config* cfg, Work* w, uint64_t* rng) noexcept nogil:
     """Plays to the end (or `cutoff` decisions); returns the number of decisions made."""
     cdef int cp, n, depth = 0
@@ -383,7 +399,8 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                         bestv = v
                         best = w.avail[i]
             if nun > 0 and (best < 0 or bestv < cfg.fpu):
-                m = w.untried[rand_below(&rng, nun)]
+                m = w.untried[rand_below(&rng, nun)] if not cfg.expand_by_prior else \
+                    policy_move_from(g, w.det, w.untried, w.weights, nun, &rng)
                 child = tree_add(t, node, m, cp)
                 g.apply_move(w.det, m)
                 if child < 0:
@@ -493,6 +510,7 @@ cdef Config make_config(dict o) except *:
     cfg.observer_kind = o["observer_kind"]
     cfg.fpu = o.get("fpu", 0.0)
     cfg.stop_early = 1 if o.get("stop_early", False) else 0
+    cfg.expand_by_prior = 1 if o.get("expand", "random") == "prior" else 0
     cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
     cfg.seed = o["seed"]
     return cfg

@@ -4,7 +4,8 @@ Each level raises the iteration budget and lowers the move-choice temperature (a
 temperatures up to 1.0 made levels 1-3 no stronger than random play in the ladder); level 10 is the
 strongest setting that answers within about one second on one core (its iteration budget is sized for
 that, and a 1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a
-level's play reproducible for a given seed.
+level's play reproducible for a given seed. Levels with temperature 0 (9 and 10) stop a search as soon
+as more iterations could not change its move (`stop_early`): the same move, sooner.
 """
 from __future__ import annotations
 

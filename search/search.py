@@ -18,6 +18,8 @@ from search._mcts import CancelToken
 
 OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
+CHANCE_MODES = ("keyed", "open")
+EXPANSIONS = ("random", "prior")
 
 
 class GameAdapter(Protocol):
@@ -59,6 +61,7 @@ class SearchOptions:
     rollout: str = "random"           # "random" (uniform) or "heuristic" (the game's cheap move prior)
     cutoff: int = 0                   # rollout decisions before a static evaluation (0: to the end)
     stop_early: bool = False          # stop once the chosen move is settled (same move, less time; temperature 0, 1 thread)
+    expand: str = "random"            # which untried move a node tries next: "random" or "prior" (the game's move prior)
     fpu: float = 0.0                  # first-play urgency of untried moves (0: expand all before revisiting)
     chance: str = "keyed"             # "keyed": chance outcomes are tree nodes; "open": open loop
     temperature: float = 0.0          # 0: most visits; > 0: sample root moves ∝ visits^(1/T)
@@ -76,7 +79,7 @@ class SearchOptions:
                 bad(name, f"must be an integer, got {v!r}")
             if v < 0:
                 bad(name, f"must not be negative, got {v}")
-        for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature"):
+        for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
                 bad(name, f"must be a number, got {v!r}")
@@ -94,6 +97,10 @@ class SearchOptions:
             bad("objective", f"must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.rollout not in ROLLOUTS:
             bad("rollout", f"must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
+        if self.chance not in CHANCE_MODES:
+            bad("chance", f"must be one of {', '.join(CHANCE_MODES)}, got {self.chance!r}")
+        if self.expand not in EXPANSIONS:
+            bad("expand", f"must be one of {', '.join(EXPANSIONS)}, got {self.expand!r}")
         if self.seed >= 2**64:
             bad("seed", "must fit in 64 bits")
         if self.max_nodes < 2:
@@ -221,7 +228,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
             "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
-            "chance": opts.chance, "fpu": opts.fpu,
+            "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1}
 
     def one(i: int):

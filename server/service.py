@@ -298,7 +298,8 @@ def _ladder_table(path: str) -> dict[int, tuple[float, float]]:
 
 def _level_text(d: dict) -> str:
     rollout = d["rollout"] + (f" rollouts cut off after {d['cutoff']} decisions" if d["cutoff"] else " rollouts to the end")
-    choice = "always the most visited move" if d["temperature"] == 0 else f"moves sampled at temperature {d['temperature']:g}"
+    choice = ("always the most visited move, answering as soon as it is settled" if d["temperature"] == 0
+              else f"moves sampled at temperature {d['temperature']:g}")
     cap = f", at most {d['time_cap_ms']:g} ms" if d["time_cap_ms"] else ""
     return f"{d['iterations']} ISMCTS iterations{cap}; {rollout}; {choice}"
 

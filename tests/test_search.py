@@ -117,7 +117,8 @@ def test_bad_options_name_their_field():
     state = State.new(players=2, seed=5)
     for kwargs, field in [({"iterations": -1}, "iterations"), ({"threads": 0}, "threads"),
                           ({"objective": "fun"}, "objective"), ({"time_ms": -5.0}, "time_ms"),
-                          ({"iterations": 0}, "iterations"), ({"rollout": "smart"}, "rollout")]:
+                          ({"iterations": 0}, "iterations"), ({"rollout": "smart"}, "rollout"),
+                          ({"chance": "peek"}, "chance"), ({"expand": "best"}, "expand"), ({"fpu": -1.0}, "fpu")]:
         with pytest.raises(SearchOptionError) as e:
             ismcts(SPELLBOOK, state, SearchOptions(**kwargs))
         assert e.value.field == field
@@ -190,3 +191,12 @@ def test_stop_early_gives_the_same_move_with_fewer_iterations():
             assert lead > 3000 - early.iterations
     assert stopped >= 1
     assert level_options(10).stop_early and not level_options(1).stop_early   # temperature 0 levels only
+
+
+@pytest.mark.parametrize("variant", [{"chance": "open"}, {"expand": "prior"}, {"fpu": 1.0}])
+def test_search_variants_play_legal_reproducible_moves(variant):
+    state = State.new(players=3, seed=6)
+    opts = SearchOptions(iterations=400, seed=2, **variant)
+    a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
+    assert a.move in state.legal_moves() and stats_key(a) == stats_key(b)
+    assert sum(m.visits for m in a.moves) == 400
