@@ -32,6 +32,13 @@ class SpellBookGame:
         return move.code
 
     @staticmethod
+    def child(state: State, move: Move) -> State:
+        """The state right after `move`, a draw it leads to left pending (for tree reuse)."""
+        out = state.clone()
+        out.apply(move)
+        return out
+
+    @staticmethod
     def num_players(state: State) -> int:
         return state.players
 

@@ -297,11 +297,11 @@ cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel) n
 # ---------------------------------------------------------------------------------------------
 # ISMCTS
 # ---------------------------------------------------------------------------------------------
-cdef bint decided(const Tree* t, const Config* cfg, int64_t it, double started) noexcept nogil:
+cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, double started) noexcept nogil:
     """True when the root's most visited move leads the next by more visits than the rest of the budget
     can give (iterations left, or those the time left allows at the rate so far): running on could not
     change the final choice (most visits), so stopping returns the same move sooner."""
-    cdef int c = t.nodes[0].first_child
+    cdef int c = t.nodes[root_node].first_child
     cdef int64_t first = 0, second = 0, left = -1, by_time
     cdef double now, rate
     while c >= 0:
@@ -321,9 +321,10 @@ cdef bint decided(const Tree* t, const Config* cfg, int64_t it, double started) 
             left = by_time
     return left >= 0 and first - second > left
 
-cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t,
+cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t, int root_node,
                         const int* cancel, double* rollout_decisions, int* stopped_early) noexcept nogil:
-    """Grows tree `t` (whose node 0 is the root) until the budget ends; returns iterations done."""
+    """Grows tree `t` below `root_node` (the node of the state `root`) until the budget ends; returns
+    the iterations done."""
     cdef Work w
     cdef uint64_t rng = cfg.seed
     cdef int64_t it = 0
@@ -343,14 +344,14 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     rollout_decisions[0] = 0
     stopped_early[0] = 0
     while not should_stop(cfg, it, cancel):
-        if cfg.stop_early and it >= 64 and (it & 31) == 0 and decided(t, cfg, it, started):
+        if cfg.stop_early and it >= 64 and (it & 31) == 0 and decided(t, root_node, cfg, it, started):
             stopped_early[0] = 1
             break
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
-        node = 0
+        node = root_node
         plen = 1
-        w.path[0] = 0
+        w.path[0] = root_node
         expanded = False
         # selection and expansion
         while plen < MAX_PATH:
@@ -527,46 +528,95 @@ cdef dict node_stats(const Node* c, int n):
     }
 
 
-def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000):
-    """One ISMCTS tree, GIL released. Returns (iterations, rollout decisions, root children stats,
-    principal variation as move codes, nodes, whether it stopped early because the choice was made)."""
+cdef class SearchTree:
+    """An ISMCTS tree kept between searches, so a bot can continue below the move it played (tree
+    reuse). Node 0 is the root of the first search; `child(node, move)` walks down it."""
+    cdef Tree t
+    cdef readonly int max_nodes
+
+    def __cinit__(self, int max_nodes=4000000):
+        self.max_nodes = max_nodes
+        if not tree_init(&self.t, max_nodes):
+            tree_free(&self.t)
+            raise MemoryError("cannot allocate the search tree")
+        tree_add(&self.t, -1, 0, -1)
+
+    def __dealloc__(self):
+        tree_free(&self.t)
+
+    def child(self, int node, uint64_t move) -> int:
+        """The node reached from `node` by `move` (a decision or a chance outcome), or -1."""
+        if not 0 <= node < self.t.n:
+            return -1
+        return tree_find(&self.t, node, move)
+
+    def visits(self, int node) -> int:
+        return self.t.nodes[node].visits if 0 <= node < self.t.n else 0
+
+    @property
+    def nodes(self) -> int:
+        return self.t.n
+
+
+cdef tuple tree_result(const Tree* t, int root_node, int n):
+    """Root children statistics and the principal variation below `root_node`."""
+    cdef int c, best, bestv
+    children = []
+    c = t.nodes[root_node].first_child
+    while c >= 0:
+        children.append(node_stats(&t.nodes[c], n))
+        c = t.nodes[c].next_sibling
+    pv = []
+    c = root_node
+    while True:
+        best, bestv = -1, 0
+        c = t.nodes[c].first_child
+        while c >= 0:
+            if t.nodes[c].visits > bestv:
+                best, bestv = c, t.nodes[c].visits
+            c = t.nodes[c].next_sibling
+        if best < 0:
+            break
+        pv.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
+        c = best
+    return children, pv
+
+
+def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000,
+               SearchTree tree=None, int root_node=0):
+    """ISMCTS, GIL released, in a new tree or (tree given) below `root_node` of a kept one. Returns
+    (iterations, rollout decisions, root children stats, principal variation as move codes, nodes,
+    whether it stopped early because the choice was made)."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)
-    cdef Tree t
+    cdef Tree local
+    cdef Tree* t
     cdef int64_t its
     cdef double decisions = 0
     cdef const char* rp = root
-    cdef int n, c, best, bestv, early = 0
+    cdef int n, early = 0
     if len(root) != g.state_size:
         raise ValueError("root state has the wrong size for this game")
-    if not tree_init(&t, max_nodes):
-        raise MemoryError("cannot allocate the search tree")
+    if tree is None:
+        if not tree_init(&local, max_nodes):
+            tree_free(&local)
+            raise MemoryError("cannot allocate the search tree")
+        tree_add(&local, -1, 0, -1)
+        t = &local
+        root_node = 0
+    else:
+        if not 0 <= root_node < tree.t.n:
+            raise ValueError(f"root_node {root_node} is not a node of the tree")
+        t = &tree.t
     try:
-        tree_add(&t, -1, 0, -1)
         with nogil:
-            its = ismcts_run(g, rp, &cfg, &t, &cancel.flag, &decisions, &early)
+            its = ismcts_run(g, rp, &cfg, t, root_node, &cancel.flag, &decisions, &early)
         n = g.num_players(rp)
-        children = []
-        c = t.nodes[0].first_child
-        while c >= 0:
-            children.append(node_stats(&t.nodes[c], n))
-            c = t.nodes[c].next_sibling
-        pv = []
-        c = 0
-        while True:
-            best, bestv = -1, 0
-            c = t.nodes[c].first_child
-            while c >= 0:
-                if t.nodes[c].visits > bestv:
-                    best, bestv = c, t.nodes[c].visits
-                c = t.nodes[c].next_sibling
-            if best < 0:
-                break
-            pv.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
-            c = best
+        children, pv = tree_result(t, root_node, n)
         return its, decisions, children, pv, t.n, bool(early)
     finally:
-        tree_free(&t)
+        if tree is None:
+            tree_free(&local)
 
 
 def run_flat(capsule, bytes root, list root_moves, dict options, CancelToken cancel):

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from search import _mcts
 from search.levels import level_options
-from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
+from search.search import CancelToken, GameAdapter, SearchOptions, TreeReuse, flat_monte_carlo, ismcts
 
 
 class Bot(Protocol):
@@ -68,16 +68,22 @@ class _SearchBot:
         self.game, self.options, self.name = game, options, name
         self.calls = 0
         self.cancel: CancelToken | None = None
+        # ISMCTS with reuse_tree continues its previous tree where the game allows (TreeReuse)
+        self.reuse = TreeReuse() if self.kind == "ismcts" and options.reuse_tree else None
 
     def choose(self, state):
         forced = _forced(self.game, state)
         if forced:
+            if self.reuse is not None:
+                self.reuse.advance(self.game, state, forced[0])
             return forced
         opts = replace(self.options, seed=(self.options.seed + 7919 * self.calls) % 2**64)
         self.calls += 1
         self.cancel = CancelToken()
-        run = ismcts if self.kind == "ismcts" else flat_monte_carlo
-        result = run(self.game, state, opts, self.cancel)
+        if self.kind == "ismcts":
+            result = ismcts(self.game, state, opts, self.cancel, reuse=self.reuse)
+        else:
+            result = flat_monte_carlo(self.game, state, opts, self.cancel)
         return result.move, {"result": result}
 
 

@@ -37,7 +37,7 @@ def level_options(level: int, seed: int = 0) -> SearchOptions:
     iterations, temperature, rollout, cutoff = LEVELS[level]
     return SearchOptions(iterations=iterations, temperature=temperature, rollout=rollout, cutoff=cutoff,
                          time_ms=LEVEL10_TIME_CAP_MS if level == 10 else 0.0, seed=seed,
-                         stop_early=temperature == 0)
+                         stop_early=temperature == 0, reuse_tree=level == 10)
 
 
 def describe_levels() -> list[dict]:

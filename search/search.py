@@ -23,6 +23,9 @@ EXPANSIONS = ("random", "prior")
 
 
 class GameAdapter(Protocol):
+    """What search/ needs of a game besides its C vtable. `child(state, move)` (the state after a move,
+    without resolving chance) is optional: tree reuse needs it."""
+
     vtable: Any
 
     def state_bytes(self, state: Any) -> bytes: ...
@@ -60,6 +63,7 @@ class SearchOptions:
     margin_scale: float = 20.0        # points of margin that map to the full reward range
     rollout: str = "random"           # "random" (uniform) or "heuristic" (the game's cheap move prior)
     cutoff: int = 0                   # rollout decisions before a static evaluation (0: to the end)
+    reuse_tree: bool = False          # bots continue their previous tree when the game allows (TreeReuse)
     stop_early: bool = False          # stop once the chosen move is settled (same move, less time; temperature 0, 1 thread)
     expand: str = "random"            # which untried move a node tries next: "random" or "prior" (the game's move prior)
     fpu: float = 0.0                  # first-play urgency of untried moves (0: expand all before revisiting)
@@ -213,9 +217,46 @@ def _check_root(game: GameAdapter, state: Any) -> int:
     return player
 
 
+class TreeReuse:
+    """One searcher's tree, kept from one decision to the next (single-threaded searches).
+
+    After a search it holds the tree, the state searched and the move chosen. When the next search
+    starts exactly where that move leads (the same player decides again, no draw in between: the
+    Morning, Midday and Evening decisions of one Day, or the steps of one action), it continues below
+    that move's node: the iterations spent there already count, and an iteration budget is topped up to
+    its total rather than spent again. Any other state starts a new tree. The same seeds and calls give
+    the same results; a tree is dropped once it holds more than half of `max_nodes`."""
+
+    def __init__(self) -> None:
+        self.tree: _mcts.SearchTree | None = None
+        self.node = -1               # the node below which the next search can continue (-1: none)
+        self.expected: Any = None    # the state that node stands for
+
+    def locate(self, game: GameAdapter, state: Any, max_nodes: int) -> tuple[Any, int]:
+        """(tree, node) to search `state` from: below the last move played, or a new tree's root."""
+        if (self.tree is not None and self.node >= 0 and self.tree.max_nodes == max_nodes
+                and self.tree.nodes <= max_nodes // 2 and self.expected == state):
+            return self.tree, self.node
+        return _mcts.SearchTree(max_nodes), 0
+
+    def advance(self, game: GameAdapter, state: Any, move: Any) -> None:
+        """`move` was played from `state` without a search (a forced move): follow it down the tree."""
+        if self.tree is not None and self.node >= 0 and self.expected == state:
+            self.remember(game, self.tree, self.node, state, move)
+
+    def remember(self, game: GameAdapter, tree: Any, node: int, state: Any, move: Any) -> None:
+        """After searching `state` from `node`: the next search may start where `move` leads."""
+        child = getattr(game, "child", None)
+        self.tree, self.node, self.expected = tree, -1, None
+        if child is not None:
+            self.node = tree.child(node, game.code(move))
+            self.expected = child(state, move) if self.node >= 0 else None
+
+
 def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
-           cancel: CancelToken | None = None) -> SearchResult:
-    """Determinized single-observer ISMCTS from the deciding player's point of view (see _mcts.pyx)."""
+           cancel: CancelToken | None = None, reuse: TreeReuse | None = None) -> SearchResult:
+    """Determinized single-observer ISMCTS from the deciding player's point of view (see _mcts.pyx).
+    With `reuse` (one thread), the search continues the tree of the previous decision when it can."""
     opts = options or SearchOptions()
     opts.validate()
     player = _check_root(game, state)
@@ -225,6 +266,11 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     deadline = opts.absolute_deadline(start)
     seeds = _thread_seeds(opts.seed, opts.threads)
     budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
+    tree, node = None, 0
+    if reuse is not None and opts.threads == 1:
+        tree, node = reuse.locate(game, state, opts.max_nodes)
+        if opts.iterations:          # the visits already below this node count towards the budget
+            budgets = [max(opts.iterations - tree.visits(node), 1)]
     base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
             "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
@@ -233,7 +279,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
 
     def one(i: int):
         return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
-                                cancel, opts.max_nodes)
+                                cancel, opts.max_nodes, tree, node)
 
     if opts.threads == 1:
         runs = [one(0)]
@@ -242,6 +288,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             runs = list(pool.map(one, range(opts.threads)))
     elapsed = time.monotonic() - start
     iterations = sum(r[0] for r in runs)
+    budget_left = sum(budgets) if opts.iterations else 0
     early = any(r[5] for r in runs)
     stats = _merge(game, [r[2] for r in runs], player)
     if not stats:  # not even one iteration: fall back to the first legal move
@@ -249,12 +296,14 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
                            [0.0] * game.num_players(state), [0.0] * game.num_players(state))]
     best = choose_final(stats, opts.temperature, opts.seed)
+    if tree is not None:
+        reuse.remember(game, tree, node, state, best.move)
     pv = [game.move(code) for code, _, _ in max(runs, key=lambda r: r[4])[3]]
     return SearchResult(move=best.move, moves=stats, principal_variation=pv, iterations=iterations,
                         elapsed_s=elapsed, seed=opts.seed, player=player, threads=opts.threads,
                         nodes=sum(r[4] for r in runs),
                         mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
-                        cut_short=bool(opts.iterations) and iterations < opts.iterations and not early,
+                        cut_short=bool(opts.iterations) and iterations < budget_left and not early,
                         stopped_early=early)
 
 

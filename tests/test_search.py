@@ -200,3 +200,39 @@ def test_search_variants_play_legal_reproducible_moves(variant):
     a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
     assert a.move in state.legal_moves() and stats_key(a) == stats_key(b)
     assert sum(m.visits for m in a.moves) == 400
+
+
+def test_tree_reuse_continues_below_the_played_move():
+    """A bot with reuse_tree searches its next decision (same player, no draw in between) below the node
+    of the move it played: the visits already there count towards the budget. The same seed gives the
+    same game; a state the bot did not expect starts a new tree."""
+    from search.search import TreeReuse
+
+    def play(reuse_tree: bool):
+        st = State.new(players=2, seed=3)
+        bot = make_bot(f"ismcts:iterations=1500,reuse_tree={reuse_tree}", SPELLBOOK, seed=1)
+        log = []
+        for _ in range(40):
+            if st.is_chance():
+                st.resolve_chance()
+                continue
+            move, info = bot.choose(st)
+            r = info.get("result")
+            if r is not None:
+                log.append((str(move), r.iterations, sum(m.visits for m in r.moves)))
+            st.apply(move)
+        return log
+
+    with_reuse = play(True)
+    assert with_reuse == play(True)                              # reproducible
+    continued = [(its, total) for _, its, total in with_reuse if total > its]
+    # topped up to the budget: the continued node's visits (its own first one included) reach 1500
+    assert continued and all(total == 1499 for its, total in continued)
+    assert all(its == total == 1500 for _, its, total in play(False))
+
+    st = State.new(players=2, seed=3)
+    reuse = TreeReuse()
+    first = ismcts(SPELLBOOK, st, SearchOptions(iterations=500, seed=2), reuse=reuse)
+    other = State.new(players=2, seed=4)                         # not where the played move leads
+    again = ismcts(SPELLBOOK, other, SearchOptions(iterations=500, seed=2), reuse=reuse)
+    assert sum(m.visits for m in again.moves) == again.iterations == 500 and first.iterations == 500
