@@ -28,7 +28,7 @@ serve: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m server.protogen
 
-# Engine speed (~20 s), search speed and strength table (~10 min), gRPC load (~30 s).
+# Engine speed (~20 s), search speed and strength table (~40 min), gRPC load (~1 min).
 bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/search.py

@@ -1,6 +1,7 @@
 """gRPC load benchmark: N concurrent clients call GetBestMove with a small fixed budget for T seconds.
 
-    python bench/grpc_load.py [--clients 16] [--duration 5] [--iterations 300] [--workers 1,2]
+    python bench/grpc_load.py [--clients 16] [--duration 5] [--iterations 300] [--scaling-iterations 1000]
+                              [--workers 1,2] [--overhead-samples 200]
 
 Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free port, and is stopped by
 its pid after each step):
@@ -9,9 +10,13 @@ its pid after each step):
    in-process search time. Also reported: RPC latency - the search time the server measured, and the
    overhead when each call follows its in-process search (the server idles in between).
 2. load: for each worker count, N concurrent asyncio clients for T seconds: throughput, p50/p99 latency,
-   errors. Then the throughput ratio of the largest worker count to 1, next to a control: the in-process
-   search rate on 2 threads / 1 thread at that moment (what the machine can give; near 1 when its
-   other core is busy with other work).
+   errors, and the CPU each request cost the server (search included) and this load generator. Then
+   the throughput ratio of the largest worker count to 1, and the ratio the cores allow with both
+   processes on them (2 cores x 1000 / CPU ms per request); a control: the in-process search rate on 2
+   threads / 1 thread at that moment (near 1 when the machine's other core is busy with other work).
+3. the load again at --scaling-iterations (keys with the suffix `_scaling`): with searches of ~3 ms
+   the per-call CPU of gRPC, the service and the load generator (~2 ms in all) caps what 2 workers can
+   add; with ~9 ms searches the search dominates.
 
 The last line is one JSON object with every figure (keys include overhead_p50_ms and errors).
 """
@@ -214,13 +219,53 @@ def parallel_capacity(states: list[State], iterations: int, seconds: float = 1.0
     return two / max(one, 1)
 
 
+def load_phase(states: list[State], iterations: int, worker_counts: list[int], clients: int,
+               duration: float) -> dict:
+    """The load test at one search budget for each worker count: throughput, latency, errors, CPU per
+    request, the w_top / w1 speedup, and the speedup the cores allow with the load generator on them."""
+    figures: dict = {"errors": 0}
+    by_workers = {}
+    for w in worker_counts:
+        server = ServerProcess(workers=w, queue_size=clients)
+        try:
+            r = asyncio.run(load(server.address, states, iterations, clients, duration, server.proc.pid))
+        finally:
+            server.stop()
+        by_workers[w] = r
+        figures["errors"] += r["errors"]
+        print(f"{iterations} iterations, workers {w}: {r['throughput_rps']:.1f} req/s, p50 {r['p50_ms']:.2f} ms, "
+              f"p99 {r['p99_ms']:.2f} ms, errors {r['errors']} {r['error_codes'] or ''}; CPU per request: server "
+              f"{r['server_cpu_ms_per_request']:.2f} ms, client {r['client_cpu_ms_per_request']:.2f} ms")
+    for w, r in by_workers.items():
+        figures[f"throughput_rps_w{w}"] = round(r["throughput_rps"], 2)
+        figures[f"p50_ms_w{w}"] = round(r["p50_ms"], 3)
+        figures[f"p99_ms_w{w}"] = round(r["p99_ms"], 3)
+        figures[f"server_cpu_ms_per_request_w{w}"] = round(r["server_cpu_ms_per_request"], 3)
+        figures[f"client_cpu_ms_per_request_w{w}"] = round(r["client_cpu_ms_per_request"], 3)
+    if 1 in by_workers and len(by_workers) > 1:
+        top = max(by_workers)
+        figures[f"speedup_w{top}_vs_w1"] = round(by_workers[top]["throughput_rps"] / by_workers[1]["throughput_rps"], 3)
+        # What the cores allow at the top worker count: all server and client CPU of a request on
+        # os.cpu_count() cores, against what one worker did.
+        r = by_workers[top]
+        bound = (os.cpu_count() or 1) * 1000 / (r["server_cpu_ms_per_request"] + r["client_cpu_ms_per_request"])
+        figures["cpu_bound_rps"] = round(bound, 1)
+        figures["cpu_bound_speedup"] = round(bound / by_workers[1]["throughput_rps"], 3)
+        print(f"{iterations} iterations: {top} workers / 1 = {figures[f'speedup_w{top}_vs_w1']:.2f}x; the CPU of both "
+              f"processes on these cores allows {bound:.0f} req/s = {figures['cpu_bound_speedup']:.2f}x")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--duration", type=float, default=5.0, help="seconds of load per worker count")
     p.add_argument("--iterations", type=int, default=300, help="GetBestMove budget (fixed, 1 thread)")
+    p.add_argument("--scaling-iterations", type=int, default=1000,
+                   help="a second load test at this budget (0: none): the worker speedup where the search, "
+                        "not the per-call CPU of server and load generator, dominates")
     p.add_argument("--workers", default="1,2", help="worker counts to compare")
-    p.add_argument("--overhead-samples", type=int, default=60)
+    p.add_argument("--overhead-samples", type=int, default=200)
     p.add_argument("--positions", type=int, default=12)
     a = p.parse_args(argv)
     if not (1 <= a.clients <= 256 and 0 < a.duration <= 120 and 1 <= a.overhead_samples <= 10_000):
@@ -237,36 +282,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
           f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms")
     total_errors = 0
-    by_workers = {}
-    for w in worker_counts:
-        server = ServerProcess(workers=w, queue_size=a.clients)
-        try:
-            r = asyncio.run(load(server.address, states, a.iterations, a.clients, a.duration, server.proc.pid))
-        finally:
-            server.stop()
-        by_workers[w] = r
-        total_errors += r["errors"]
-        print(f"workers {w}: {r['throughput_rps']:.1f} req/s, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
-              f"errors {r['errors']} {r['error_codes'] or ''}; CPU per request: server "
-              f"{r['server_cpu_ms_per_request']:.2f} ms, client {r['client_cpu_ms_per_request']:.2f} ms")
-    for w, r in by_workers.items():
-        figures[f"throughput_rps_w{w}"] = round(r["throughput_rps"], 2)
-        figures[f"p50_ms_w{w}"] = round(r["p50_ms"], 3)
-        figures[f"p99_ms_w{w}"] = round(r["p99_ms"], 3)
-        figures[f"server_cpu_ms_per_request_w{w}"] = round(r["server_cpu_ms_per_request"], 3)
-        figures[f"client_cpu_ms_per_request_w{w}"] = round(r["client_cpu_ms_per_request"], 3)
-    if 1 in by_workers and len(by_workers) > 1:
-        top = max(by_workers)
-        figures[f"speedup_w{top}_vs_w1"] = round(by_workers[top]["throughput_rps"] / by_workers[1]["throughput_rps"], 3)
-    if 1 in by_workers and len(by_workers) > 1:
-        # What the cores allow at the top worker count: all server and client CPU of a request on
-        # os.cpu_count() cores, against what one worker did.
-        r = by_workers[max(by_workers)]
-        bound = (os.cpu_count() or 1) * 1000 / (r["server_cpu_ms_per_request"] + r["client_cpu_ms_per_request"])
-        figures["cpu_bound_rps"] = round(bound, 1)
-        figures["cpu_bound_speedup"] = round(bound / by_workers[1]["throughput_rps"], 3)
-        print(f"CPU bound with the load generator on the same cores: {bound:.0f} req/s = "
-              f"{figures['cpu_bound_speedup']:.2f}x one worker")
+    for budget, suffix in [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else []):
+        phase = load_phase(states, budget, worker_counts, a.clients, a.duration)
+        total_errors += phase.pop("errors")
+        figures.update({k + suffix: v for k, v in phase.items()})
+    if a.scaling_iterations:
+        figures["scaling_iterations"] = a.scaling_iterations
     figures["machine_parallel_speedup"] = round(parallel_capacity(states, a.iterations), 3)
     print(f"control: in-process search on 2 threads vs 1 right now: {figures['machine_parallel_speedup']:.2f}x")
     figures["errors"] = total_errors
