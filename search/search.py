@@ -221,8 +221,8 @@ class TreeReuse:
     """One searcher's tree, kept from one decision to the next (single-threaded searches).
 
     After a search it holds the tree, the state searched and the move chosen. When the next search
-    starts exactly where that move leads (the same player decides again, no draw in between: the
-    Morning, Midday and Evening decisions of one Day, or the steps of one action), it continues below
+    starts exactly where that move leads (the same player decides again with no chance event in
+    between, e.g. the successive decisions of one turn), it continues below
     that move's node: the iterations spent there already count, and an iteration budget is topped up to
     its total rather than spent again. Any other state starts a new tree. The same seeds and calls give
     the same results; a tree is dropped once it holds more than half of `max_nodes`."""
