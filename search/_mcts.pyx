@@ -218,25 +218,9 @@ cdef void outcome(const GameVTable* g, const void* s, const Config* cfg, double*
         else:
             rew[p] = cfg.blend * wins[p] + (1.0 - cfg.blend) * margin
 
-cdef uint64_t policy_move(const GameVTable* g, const void* s, Work* w, int n, int policy,
-                          uint64_t* rng) noexcept nogil:
-    cdef int i
-    cdef double total = 0.0, r
-    if policy == POLICY_RANDOM or n == 1:
-        return w.moves[rand_below(rng, n)]
-    for i in range(n):
-        w.weights[i] = g.move_weight(s, w.moves[i])
-        total += w.weights[i]
-    r = rand_unit(rng) * total
-    for i in range(n):
-        r -= w.weights[i]
-        if r < 0:
-            return w.moves[i]
-    return w.moves[n - 1]
-
-cdef uint64_t policy_move_from(const GameVTable* g, const void* s, const uint64_t* moves, double* weights, int n,
-                               uint64_t* rng) noexcept nogil:
-    """One of `moves`, drawn in proportion to the game's move prior."""
+cdef uint64_t weighted_move(const GameVTable* g, const void* s, const uint64_t* moves, double* weights, int n,
+                            uint64_t* rng) noexcept nogil:
+    """One of `moves`, drawn in proportion to the game's move prior (`weights`: scratch, n long)."""
     cdef int i
     cdef double total = 0.0, r
     for i in range(n):
@@ -248,6 +232,12 @@ cdef uint64_t policy_move_from(const GameVTable* g, const void* s, const uint64_
         if r < 0:
             return moves[i]
     return moves[n - 1]
+
+cdef uint64_t policy_move(const GameVTable* g, const void* s, Work* w, int n, int policy,
+                          uint64_t* rng) noexcept nogil:
+    if policy == POLICY_RANDOM or n == 1:
+        return w.moves[rand_below(rng, n)]
+    return weighted_move(g, s, w.moves, w.weights, n, rng)
 
 cdef int rollout(const GameVTable* g, void* s, const Config* cfg, Work* w, uint64_t* rng) noexcept nogil:
     """Plays to the end (or `cutoff` decisions); returns the number of decisions made."""
@@ -401,7 +391,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                         best = w.avail[i]
             if nun > 0 and (best < 0 or bestv < cfg.fpu):
                 m = w.untried[rand_below(&rng, nun)] if not cfg.expand_by_prior else \
-                    policy_move_from(g, w.det, w.untried, w.weights, nun, &rng)
+                    weighted_move(g, w.det, w.untried, w.weights, nun, &rng)
                 child = tree_add(t, node, m, cp)
                 g.apply_move(w.det, m)
                 if child < 0:
