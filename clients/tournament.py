@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
 from clients import ratings as R
+from search.arena import MAX_DECISIONS
 
 
 # ----------------------------------------------------------------------------------------------
@@ -124,6 +125,8 @@ def run_game_task(task: dict) -> dict:
     out.update(seats=seats, players=n, scores=rec.scores, winners=rec.winners, ranks=ranks,
                decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
                worker=f"{os.uname().nodename}:{os.getpid()}")
+    if rec.unfinished:      # stopped at the decision cap (D15): a shared result
+        out["unfinished"] = True
     if task.get("record_moves", True):
         out["moves"] = [[seat, text] for seat, text in rec.moves]
     return out
@@ -379,6 +382,7 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
     bt = R.bradley_terry(bots, outcomes, anchor=anchor) if outcomes else []
     out = {
         "games": len(records),
+        "unfinished": sum(1 for r in records if r.get("unfinished")),
         "bots": [{"name": b, "games": v["games"], "win_share": v["wins"] / v["games"] if v["games"] else 0.0,
                   "mean_points": v["points"] / v["games"] if v["games"] else 0.0, "seats": v["seats"]}
                  for b, v in per_bot.items()],
@@ -409,6 +413,9 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
 
 def format_summary(summary: dict) -> str:
     lines = [f"{summary['games']} games"]
+    if summary.get("unfinished"):
+        lines[0] += (f" ({summary['unfinished']} stopped at {MAX_DECISIONS} decisions and scored as shared, "
+                     f"docs/decisions.md D15)")
     lines.append("")
     lines.append(f"{'bot':32s} {'games':>6s} {'win share':>9s} {'points':>7s}")
     for b in summary["bots"]:

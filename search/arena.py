@@ -15,16 +15,30 @@ class GameRecord:
     scores: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    unfinished: bool = False             # stopped at max_decisions: every seat shares the result
+
+
+# Nothing in the rules bounds a game's length (bots that keep passing never finish), so a harness stops a
+# game after this many decisions and scores it as shared by every seat (docs/decisions.md D15). Real games
+# take a few hundred at most; the cap only guards unattended tournaments against a stalling bot.
+MAX_DECISIONS = 5000
 
 
 def play_game(new_state: Callable[[int], Any], bots: Sequence[Any], seed: int,
-              on_move: Callable[[int, Any, dict], None] | None = None) -> GameRecord:
+              on_move: Callable[[int, Any, dict], None] | None = None,
+              max_decisions: int = MAX_DECISIONS) -> GameRecord:
     """Plays `new_state(seed)` to the end; bots[seat] chooses for its seat; draws use the state's seeded
-    generator, so the same seed gives the same draws whatever the bots do until they diverge."""
+    generator, so the same seed gives the same draws whatever the bots do until they diverge. A game
+    still running after `max_decisions` decisions stops `unfinished`, with every seat among the winners
+    and the scores it stopped at."""
     state = new_state(seed)
     rec = GameRecord(seed=seed, bots=[b.name for b in bots])
     start = time.monotonic()
+    decisions = 0
     while not state.is_terminal():
+        if decisions >= max_decisions:
+            rec.unfinished = True
+            break
         if state.is_chance():
             for d in state.resolve_chance():
                 rec.moves.append((-1, str(d)))
@@ -35,8 +49,9 @@ def play_game(new_state: Callable[[int], Any], bots: Sequence[Any], seed: int,
             on_move(seat, move, info)
         state.apply(move)
         rec.moves.append((seat, str(move)))
+        decisions += 1
     rec.scores = [s.total for s in state.scores()]
-    rec.winners = state.winners()
+    rec.winners = list(range(len(bots))) if rec.unfinished else state.winners()
     rec.seconds = time.monotonic() - start
     return rec
 

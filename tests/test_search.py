@@ -154,6 +154,27 @@ def test_ismcts_2000_iterations_beats_random():
     assert wins >= 18
 
 
+class _AlwaysPass:
+    """A bot that skips every phase it can (T2): two of them never trigger the end (E1)."""
+    name = "always-pass"
+
+    def choose(self, state):
+        moves = state.legal_moves()
+        return next((m for m in moves if str(m) == "pass"), moves[0]), {}
+
+
+def test_a_game_that_never_ends_stops_at_the_decision_cap():
+    """D15: nothing in the rules bounds a game's length; the harness stops it and shares the result."""
+    rec = play_game(lambda s: State.new(players=2, spells="set1", seed=s), [_AlwaysPass(), _AlwaysPass()],
+                    seed=3, max_decisions=200)
+    assert rec.unfinished and rec.winners == [0, 1]
+    assert sum(1 for seat, _ in rec.moves if seat >= 0) == 200
+    assert win_share(rec, 0) == win_share(rec, 1) == 0.5
+    finished = play_game(lambda s: State.new(players=2, spells="set1", seed=s),
+                         [RandomBot(SPELLBOOK, seed=1), RandomBot(SPELLBOOK, seed=2)], seed=3)
+    assert not finished.unfinished
+
+
 # Found by bot-vs-bot play: seat 1 leads 26-21 and wins in every rollout whatever it does; with a pure
 # win-probability reward every move scored 1.0, `pass` came first in the tie order, and both bots passed
 # for ever instead of ending the game (E1: storing the 16th token would).

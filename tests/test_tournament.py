@@ -211,3 +211,12 @@ def test_ladder_writes_a_level_table(tmp_path):
     assert table["games"] == 6 == len(res["run"].records)             # random-1, random-2, 1-2: 2 games each
     assert set(load_ladder(str(out))) == {1, 2}
     assert (tmp_path / "ladder.jsonl").exists()
+
+
+def test_unfinished_games_are_counted_in_the_summary():
+    """D15: a game stopped at the decision cap is a shared result, and the summary says how many."""
+    rec = {"seats": ["a", "b"], "ranks": [1, 1], "winners": [0, 1], "scores": [3, 2], "seed": 0,
+           "spells": "set1", "unfinished": True}
+    s = T.summarize([rec], bots=["a", "b"])
+    assert s["unfinished"] == 1 and [b["win_share"] for b in s["bots"]] == [0.5, 0.5]
+    assert "1 stopped at" in T.format_summary(s)
