@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
 from clients import ratings as R
-from search.arena import MAX_DECISIONS
+from search.arena import MAX_DECISIONS, play_game
 
 
 # ----------------------------------------------------------------------------------------------
@@ -112,7 +112,6 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, 
 def run_game_task(task: dict) -> dict:
     """Plays one scheduled game and returns its JSON-ready record."""
     from engine_c import State
-    from search.arena import play_game
 
     from clients.bots import bot_seed, make_bot
 
