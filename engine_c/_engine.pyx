@@ -1376,6 +1376,8 @@ cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
         return 1.5
     return 1.0
 
+include "features.pxi"
+
 cdef GameVTable SPELLBOOK_VTABLE
 SPELLBOOK_VTABLE.state_size = sizeof(SBState)
 SPELLBOOK_VTABLE.max_moves = MAX_MOVES
@@ -1391,6 +1393,11 @@ SPELLBOOK_VTABLE.scores = vt_scores
 SPELLBOOK_VTABLE.winners = vt_winners
 SPELLBOOK_VTABLE.evaluate = vt_evaluate
 SPELLBOOK_VTABLE.move_weight = vt_move_weight
+SPELLBOOK_VTABLE.num_state_features = STATE_FEATURES
+SPELLBOOK_VTABLE.num_move_features = MOVE_FEATURES
+SPELLBOOK_VTABLE.feature_version = FEATURE_VERSION
+SPELLBOOK_VTABLE.state_features = vt_state_features
+SPELLBOOK_VTABLE.move_features = vt_move_features
 
 
 def game_vtable():

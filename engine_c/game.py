@@ -1,8 +1,14 @@
 """SpellBook as a game for search/: the C vtable plus conversions between State/Move and raw data."""
 from __future__ import annotations
 
+import os
+
 from engine_c._engine import game_vtable
 from engine_c.state import Move, State
+
+# The learned evaluation SpellBook ships (search/model.py; trained by `make train`, docs/learned.md).
+DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                  "data", "models", "spellbook.npz")
 
 
 class SpellBookGame:
@@ -10,8 +16,9 @@ class SpellBookGame:
 
     name = "spellbook"
 
-    def __init__(self) -> None:
+    def __init__(self, default_model_path: str | None = DEFAULT_MODEL_PATH) -> None:
         self.vtable = game_vtable()
+        self.default_model_path = default_model_path
 
     @staticmethod
     def state_bytes(state: State) -> bytes:

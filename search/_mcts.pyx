@@ -33,9 +33,15 @@ cdef enum:
     OBJ_BLEND = 2
     POLICY_RANDOM = 0
     POLICY_HEURISTIC = 1
+    # A rollout stops after this many decisions (scored by the static evaluation), a guard so a playout
+    # always returns whatever the state: real games take a few hundred decisions.
+    MAX_ROLLOUT_DECISIONS = 20000
+    NODE_EXPANDED = 1       # Node.flags: priors assigned to the children (learned evaluation)
 
 # Weight of the final-score margin in the "win" objective's reward (a tie-break; see outcome()).
 cdef double WIN_TIEBREAK = 0.02
+
+include "net.pxi"
 
 ctypedef struct Node:
     uint64_t move
@@ -45,6 +51,8 @@ ctypedef struct Node:
     int visits
     int avail
     int player              # who chose `move` (-1: a chance outcome)
+    int flags
+    float prior             # the policy's prior of `move` at the parent (learned evaluation)
     double reward[MAXP]
     double score[MAXP]
     double score_sq[MAXP]
@@ -74,6 +82,10 @@ ctypedef struct Config:
     int expand_by_prior     # 1: an untried move is drawn by the game's move prior, not uniformly
     int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
     uint64_t seed
+    const Net* net          # not NULL: PUCT with the network's priors and leaf values (evaluator "network")
+    double c_puct           # PUCT exploration constant
+    double fpu_reduction    # an unvisited child's value: the parent's mean minus this
+    double rollout_mix      # weight of one random rollout mixed into a network leaf value (0: none)
 
 ctypedef struct Work:
     uint64_t* moves
@@ -83,6 +95,8 @@ ctypedef struct Work:
     int* path
     char* det               # determinized state buffer
     char* tmp               # scratch state buffer
+    double* priors          # max_moves
+    NetScratch ns
 
 
 cdef inline double now_s() noexcept nogil:
@@ -197,6 +211,13 @@ cdef void outcome(const GameVTable* g, const void* s, const Config* cfg, double*
                 if q != p and scores[q] > best_other:
                     best_other = scores[q]
             wins[p] = 1.0 / (1.0 + exp(-(scores[p] - best_other) / 3.0))
+    reward_from(cfg, n, scores, wins, rew)
+
+cdef void reward_from(const Config* cfg, int n, const double* scores, const double* wins,
+                      double* rew) noexcept nogil:
+    """Each player's reward in [0, 1] from (estimated) final scores and win shares, by the objective."""
+    cdef int p, q
+    cdef double best_other, margin
     for p in range(n):
         best_other = -INFINITY
         for q in range(n):
@@ -240,7 +261,7 @@ cdef uint64_t policy_move(const GameVTable* g, const void* s, Work* w, int n, in
     return weighted_move(g, s, w.moves, w.weights, n, rng)
 
 cdef int rollout(const GameVTable* g, void* s, const Config* cfg, Work* w, uint64_t* rng) noexcept nogil:
-    """Plays to the end (or `cutoff` decisions); returns the number of decisions made."""
+    """Plays to the end (or `cutoff` decisions, or MAX_ROLLOUT_DECISIONS); returns the decisions made."""
     cdef int cp, n, depth = 0
     while True:
         cp = g.current_player(s)
@@ -249,7 +270,7 @@ cdef int rollout(const GameVTable* g, void* s, const Config* cfg, Work* w, uint6
         if cp == PLAYER_CHANCE:
             g.apply_move(s, g.sample_chance(s, rng))
             continue
-        if cfg.cutoff > 0 and depth >= cfg.cutoff:
+        if (cfg.cutoff > 0 and depth >= cfg.cutoff) or depth >= MAX_ROLLOUT_DECISIONS:
             return depth
         n = g.legal_moves(s, w.moves)
         g.apply_move(s, policy_move(g, s, w, n, cfg.policy, rng))
@@ -263,8 +284,10 @@ cdef bint work_init(Work* w, const GameVTable* g) noexcept nogil:
     w.path = <int*>malloc(MAX_PATH * sizeof(int))
     w.det = <char*>malloc(g.state_size)
     w.tmp = <char*>malloc(g.state_size)
+    w.priors = <double*>malloc(g.max_moves * sizeof(double))
+    memset(&w.ns, 0, sizeof(NetScratch))
     return (w.moves != NULL and w.untried != NULL and w.avail != NULL and w.weights != NULL
-            and w.path != NULL and w.det != NULL and w.tmp != NULL)
+            and w.path != NULL and w.det != NULL and w.tmp != NULL and w.priors != NULL)
 
 cdef void work_free(Work* w) noexcept nogil:
     free(w.moves)
@@ -274,6 +297,8 @@ cdef void work_free(Work* w) noexcept nogil:
     free(w.path)
     free(w.det)
     free(w.tmp)
+    free(w.priors)
+    scratch_free(&w.ns)
 
 cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel) noexcept nogil:
     if cancel[0]:
@@ -327,7 +352,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     cdef bint expanded
     cdef Node* c
     cdef double started = now_s()
-    if not work_init(&w, g):
+    if not work_init(&w, g) or (cfg.net != NULL and not scratch_init(&w.ns, cfg.net)):
         work_free(&w)
         return 0
     n = g.num_players(root)
@@ -339,6 +364,11 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
             break
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        if cfg.net != NULL:
+            plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
+            backup(t, &w, plen, n, rew, scores, wins)
+            it += 1
+            continue
         node = root_node
         plen = 1
         w.path[0] = root_node
@@ -412,18 +442,129 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 rollout_decisions[0] += 1
         rollout_decisions[0] += rollout(g, w.det, cfg, &w, &rng)
         outcome(g, w.det, cfg, rew, scores, wins)
-        # backpropagation
-        for i in range(plen):
-            c = &t.nodes[w.path[i]]
-            c.visits += 1
-            for p in range(n):
-                c.reward[p] += rew[p]
-                c.score[p] += scores[p]
-                c.score_sq[p] += scores[p] * scores[p]
-                c.wins[p] += wins[p]
+        backup(t, &w, plen, n, rew, scores, wins)
         it += 1
     work_free(&w)
     return it
+
+
+cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, const double* scores,
+                 const double* wins) noexcept nogil:
+    cdef int i, p
+    cdef Node* c
+    for i in range(plen):
+        c = &t.nodes[w.path[i]]
+        c.visits += 1
+        for p in range(n):
+            c.reward[p] += rew[p]
+            c.score[p] += scores[p]
+            c.score_sq[p] += scores[p] * scores[p]
+            c.wins[p] += wins[p]
+
+
+cdef bint expand_with_priors(const GameVTable* g, const Config* cfg, Tree* t, int node, const void* s, int cp,
+                             Work* w) noexcept nogil:
+    """Adds a child for every legal move of `s` at `node`, each with the network's prior (the trunk's
+    activations for `s` must be in w.ns). False when the tree is full."""
+    cdef int nm = g.legal_moves(s, w.moves), i, child
+    net_policy_q(cfg.net, &w.ns)
+    net_priors(cfg.net, g, s, &w.ns, w.moves, nm, w.priors)
+    for i in range(nm):
+        child = tree_find(t, node, w.moves[i])
+        if child < 0:
+            child = tree_add(t, node, w.moves[i], cp)
+            if child < 0:
+                return False
+        t.nodes[child].prior = <float>w.priors[i]
+    t.nodes[node].flags |= NODE_EXPANDED
+    return True
+
+
+cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_node, Work* w, uint64_t* rng,
+                      double* rew, double* scores, double* wins, double* rollout_decisions) noexcept nogil:
+    """One iteration's descent with the learned evaluation (AlphaZero-style PUCT over a determinization):
+    chance outcomes are keyed nodes as in the rollout search; at a decision node not yet expanded the
+    network gives every legal move a prior and the position a value (optionally mixed with one random
+    rollout), and the descent stops there. Below, children are chosen by
+        Q + c_puct * prior * sqrt(availability) / (1 + visits)
+    over the moves legal in this determinization (availability as in the subset-armed bandit); an
+    unvisited child's Q is its parent's mean less `fpu_reduction`. Fills rew/scores/wins; returns the
+    path length in w.path."""
+    cdef int node = root_node, plen = 1, cp, nm, i, child, best, n = g.num_players(w.det), p
+    cdef double bestv, v, q, parent_q, mix
+    cdef double rrew[MAXP]
+    cdef double rscores[MAXP]
+    cdef double rwins[MAXP]
+    cdef uint64_t m
+    cdef Node* c
+    w.path[0] = root_node
+    while plen < MAX_PATH:
+        cp = g.current_player(w.det)
+        if cp == PLAYER_TERMINAL:
+            outcome(g, w.det, cfg, rew, scores, wins)
+            return plen
+        if cp == PLAYER_CHANCE:
+            m = g.sample_chance(w.det, rng)
+            g.apply_move(w.det, m)
+            if cfg.open_loop:
+                continue
+            child = tree_find(t, node, m)
+            if child < 0:
+                child = tree_add(t, node, m, -1)
+                if child < 0:
+                    break
+            node = child
+            w.path[plen] = node
+            plen += 1
+            continue
+        if not (t.nodes[node].flags & NODE_EXPANDED):
+            net_evaluate(cfg.net, g, w.det, cp, &w.ns, wins, scores)
+            reward_from(cfg, n, scores, wins, rew)
+            expand_with_priors(g, cfg, t, node, w.det, cp, w)
+            mix = cfg.rollout_mix
+            if mix > 0:
+                rollout_decisions[0] += rollout(g, w.det, cfg, w, rng)
+                outcome(g, w.det, cfg, rrew, rscores, rwins)
+                for p in range(n):
+                    rew[p] = (1 - mix) * rew[p] + mix * rrew[p]
+                    scores[p] = (1 - mix) * scores[p] + mix * rscores[p]
+                    wins[p] = (1 - mix) * wins[p] + mix * rwins[p]
+            return plen
+        nm = g.legal_moves(w.det, w.moves)
+        c = &t.nodes[node]
+        parent_q = (c.reward[cp] / c.visits if c.visits > 0 else 0.5) - cfg.fpu_reduction
+        best = -1
+        bestv = -INFINITY
+        for i in range(nm):
+            child = tree_find(t, node, w.moves[i])
+            if child < 0:
+                # a move this determinization allows that the expansion's did not: a uniform prior
+                child = tree_add(t, node, w.moves[i], cp)
+                if child < 0:
+                    continue
+                t.nodes[child].prior = <float>(1.0 / nm)
+            c = &t.nodes[child]
+            c.avail += 1
+            q = c.reward[cp] / c.visits if c.visits > 0 else parent_q
+            v = q + cfg.c_puct * c.prior * sqrt(<double>c.avail) / (1.0 + c.visits)
+            if v > bestv:
+                bestv = v
+                best = child
+        if best < 0:
+            break
+        g.apply_move(w.det, t.nodes[best].move)
+        node = best
+        w.path[plen] = node
+        plen += 1
+    # the tree is full (or the path too long): value the position reached by the network
+    cp = g.current_player(w.det)
+    if cp >= 0:
+        net_evaluate(cfg.net, g, w.det, cp, &w.ns, wins, scores)
+        reward_from(cfg, n, scores, wins, rew)
+    else:
+        rollout_decisions[0] += rollout(g, w.det, cfg, w, rng)
+        outcome(g, w.det, cfg, rew, scores, wins)
+    return plen
 
 # ---------------------------------------------------------------------------------------------
 # Flat Monte Carlo (PIMC baseline) and greedy
@@ -504,13 +645,182 @@ cdef Config make_config(dict o) except *:
     cfg.expand_by_prior = 1 if o.get("expand", "random") == "prior" else 0
     cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
     cfg.seed = o["seed"]
+    cfg.net = NULL
+    cfg.c_puct = o.get("c_puct", 1.0)
+    cfg.fpu_reduction = o.get("fpu_reduction", 0.1)
+    cfg.rollout_mix = o.get("rollout_mix", 0.0)
+    net = o.get("network")
+    if net is not None:
+        cfg.net = &(<Network?>net).net
     return cfg
+
+
+cdef float* _copy_floats(arr, Py_ssize_t expect, str name) except NULL:
+    cdef const float[::1] view = arr
+    cdef float* out
+    if view.shape[0] != expect:
+        raise ValueError(f"model array {name} has {view.shape[0]} values, expected {expect}")
+    out = <float*>malloc(max(expect, 1) * sizeof(float))
+    if out == NULL:
+        raise MemoryError()
+    if expect:
+        memcpy(out, &view[0], expect * sizeof(float))
+    return out
+
+
+cdef class Network:
+    """A learned evaluation's weights in C memory, shared read-only by every search thread.
+
+    Built by search.model.Model from flat float32 arrays (layout in net.pxi); sizes are checked against
+    each other here and against the game's feature counts by `check_game`."""
+    cdef Net net
+    cdef public str version
+
+    def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays):
+        memset(&self.net, 0, sizeof(Net))
+        self.version = ""
+        if min(nin, h1, h2, nmove, nseat) <= 0 or nseat > MAXP:
+            raise ValueError(f"bad network sizes nin={nin} h1={h1} h2={h2} nmove={nmove} nseat={nseat}")
+        self.net.nin, self.net.h1, self.net.h2, self.net.nmove, self.net.nseat = nin, h1, h2, nmove, nseat
+        self.net.score_scale = score_scale
+        self.net.w1 = _copy_floats(arrays["w1"], nin * h1, "w1")
+        self.net.b1 = _copy_floats(arrays["b1"], h1, "b1")
+        self.net.w2 = _copy_floats(arrays["w2"], h1 * h2, "w2")
+        self.net.b2 = _copy_floats(arrays["b2"], h2, "b2")
+        self.net.wv = _copy_floats(arrays["wv"], h2 * nseat, "wv")
+        self.net.bv = _copy_floats(arrays["bv"], nseat, "bv")
+        self.net.ws = _copy_floats(arrays["ws"], h2 * nseat, "ws")
+        self.net.bs = _copy_floats(arrays["bs"], nseat, "bs")
+        self.net.wp = _copy_floats(arrays["wp"], h2 * nmove, "wp")
+        self.net.bp = _copy_floats(arrays["bp"], nmove, "bp")
+
+    def __dealloc__(self):
+        free(self.net.w1); free(self.net.b1); free(self.net.w2); free(self.net.b2)
+        free(self.net.wv); free(self.net.bv); free(self.net.ws); free(self.net.bs)
+        free(self.net.wp); free(self.net.bp)
+
+    def check_game(self, capsule):
+        """ValueError unless the game's feature counts are the ones this network was built for."""
+        cdef const GameVTable* g = vtable_of(capsule)
+        if g.num_state_features != self.net.nin or g.num_move_features != self.net.nmove:
+            raise ValueError(f"the model expects {self.net.nin} state and {self.net.nmove} move features; "
+                             f"the game has {g.num_state_features} and {g.num_move_features}")
+        if g.max_players > self.net.nseat:
+            raise ValueError(f"the model has {self.net.nseat} seats; the game allows {g.max_players}")
+
+    def evaluate(self, capsule, bytes state, int observer):
+        """(win probabilities, expected final scores), absolute seats, at a decision of `observer`."""
+        cdef const GameVTable* g = vtable_of(capsule)
+        cdef NetScratch ns
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        cdef const char* sp = state
+        cdef int n
+        self.check_game(capsule)
+        if len(state) != g.state_size:
+            raise ValueError("state has the wrong size for this game")
+        n = g.num_players(sp)
+        if not 0 <= observer < n:
+            raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
+        if not scratch_init(&ns, &self.net):
+            scratch_free(&ns)
+            raise MemoryError()
+        with nogil:
+            net_evaluate(&self.net, g, sp, observer, &ns, win, score)
+        scratch_free(&ns)
+        return [win[p] for p in range(n)], [score[p] for p in range(n)]
+
+    def priors(self, capsule, bytes state, int observer, list moves):
+        """The policy's prior of each of `moves` (legal moves of `observer`, who decides in `state`)."""
+        cdef const GameVTable* g = vtable_of(capsule)
+        cdef NetScratch ns
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        cdef const char* sp = state
+        cdef int nm = len(moves), i
+        cdef uint64_t* mv = <uint64_t*>malloc(max(nm, 1) * sizeof(uint64_t))
+        cdef double* out = <double*>malloc(max(nm, 1) * sizeof(double))
+        self.check_game(capsule)
+        if len(state) != g.state_size:
+            raise ValueError("state has the wrong size for this game")
+        try:
+            if mv == NULL or out == NULL or not scratch_init(&ns, &self.net):
+                raise MemoryError()
+            for i in range(nm):
+                mv[i] = moves[i]
+            with nogil:
+                net_evaluate(&self.net, g, sp, observer, &ns, win, score)
+                net_policy_q(&self.net, &ns)
+                net_priors(&self.net, g, sp, &ns, mv, nm, out)
+            return [out[i] for i in range(nm)]
+        finally:
+            scratch_free(&ns)
+            free(mv)
+            free(out)
+
+    def time_evaluations(self, capsule, bytes state, int observer, int count):
+        """Seconds for `count` value evaluations (features + network) of one state, GIL released."""
+        cdef const GameVTable* g = vtable_of(capsule)
+        cdef NetScratch ns
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        cdef const char* sp = state
+        cdef double t0, t1
+        cdef int i
+        self.check_game(capsule)
+        if not scratch_init(&ns, &self.net):
+            scratch_free(&ns)
+            raise MemoryError()
+        with nogil:
+            t0 = now_s()
+            for i in range(count):
+                net_evaluate(&self.net, g, sp, observer, &ns, win, score)
+            t1 = now_s()
+        scratch_free(&ns)
+        return t1 - t0
+
+
+def state_features(capsule, bytes state, int observer):
+    """The game's features of what `observer` sees in `state`, as float32 bytes (num_state_features)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef int nf = g.num_state_features
+    cdef bytearray out = bytearray(max(nf, 0) * sizeof(float))
+    cdef float* fp
+    if nf <= 0:
+        raise ValueError("this game offers no features for a learned evaluation")
+    if len(state) != g.state_size:
+        raise ValueError("state has the wrong size for this game")
+    fp = <float*><char*>out
+    g.state_features(<const char*>state, observer, fp)
+    return bytes(out)
+
+
+def move_features(capsule, bytes state, list moves):
+    """The game's features of each move, as float32 bytes (len(moves) x num_move_features)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef int nm = g.num_move_features, i
+    cdef bytearray out = bytearray(max(nm, 0) * len(moves) * sizeof(float))
+    cdef float* fp
+    if nm <= 0:
+        raise ValueError("this game offers no features for a learned evaluation")
+    if len(state) != g.state_size:
+        raise ValueError("state has the wrong size for this game")
+    fp = <float*><char*>out
+    for i in range(len(moves)):
+        g.move_features(<const char*>state, <uint64_t>moves[i], fp + i * nm)
+    return bytes(out)
+
+
+def feature_info(capsule):
+    """(num_state_features, num_move_features, feature_version, max_players) of a game."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    return g.num_state_features, g.num_move_features, g.feature_version, g.max_players
 
 
 cdef dict node_stats(const Node* c, int n):
     v = c.visits
     return {
-        "move": c.move, "visits": v, "avail": c.avail,
+        "move": c.move, "visits": v, "avail": c.avail, "prior": c.prior,
         "reward": [c.reward[p] for p in range(n)],
         "score": [c.score[p] for p in range(n)],
         "score_sq": [c.score_sq[p] for p in range(n)],

@@ -95,7 +95,7 @@ class ISMCTSBot(_SearchBot):
     def __init__(self, game: GameAdapter, options: SearchOptions | None = None, level: int | None = None,
                  seed: int = 0):
         if options is None:
-            options = level_options(level if level is not None else 10, seed)
+            options = level_options(level if level is not None else 10, seed, game=game)
         super().__init__(game, options, f"ismcts:level={level}" if level is not None else "ismcts")
 
 
@@ -125,7 +125,9 @@ def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
         return GreedyBot(game, int(kv.get("seed", seed)))
     if kind in ("ismcts", "flatmc"):
         level = int(kv.pop("level")) if "level" in kv else None
-        base = level_options(level, seed) if level is not None else SearchOptions(seed=seed)
+        evaluator = kv.get("evaluator", "auto")
+        base = (level_options(level, seed, evaluator=evaluator, game=game) if level is not None
+                else SearchOptions(seed=seed))
         fields = {f: type(getattr(base, f)) for f in base.__dataclass_fields__}
         changes = {}
         for key, value in kv.items():

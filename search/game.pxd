@@ -35,3 +35,13 @@ ctypedef struct GameVTable:
     void (*evaluate)(const void* s, double* out) noexcept nogil
     # A cheap prior weight (> 0) of a legal move, for heuristic rollouts (e.g. prefer learning to passing).
     double (*move_weight)(const void* s, uint64_t move) noexcept nogil
+    # Features for a learned evaluation (search/model.py); 0 features: the game offers none.
+    # state_features: what `observer` sees (never hidden information: a learned value or policy must not
+    # peek), seats relative to the observer (block 0 is the observer). move_features: one legal move of
+    # the deciding player, for the policy head. feature_version changes whenever either layout changes;
+    # a model trained on another version refuses to load.
+    int num_state_features
+    int num_move_features
+    int feature_version
+    void (*state_features)(const void* s, int observer, float* out) noexcept nogil
+    void (*move_features)(const void* s, uint64_t move, float* out) noexcept nogil

@@ -1,21 +1,41 @@
 """Strength levels 1-10: documented bundles of search options, monotone in strength.
 
-Each level raises the iteration budget and lowers the move-choice temperature (an earlier table with
-temperatures up to 1.0 made levels 1-3 no stronger than random play in the ladder); level 10 is the
-strongest setting that answers within about one second on one core (its iteration budget is sized for
-that, and a 1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a
-level's play reproducible for a given seed. Levels with temperature 0 (9 and 10) stop a search as soon
-as more iterations could not change its move (`stop_early`): the same move, sooner.
+Each level raises the search budget and lowers the move-choice temperature; level 10 is the strongest
+setting that answers within about one second on one core (its iteration budget is sized for that, and a
+1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a level's play
+reproducible for a given seed. Levels with temperature 0 (9 and 10) stop a search as soon as more
+iterations could not change its move (`stop_early`): the same move, sooner.
+
+Two tables: the learned search's (the default whenever the game ships a model: PUCT with the network's
+priors and values, about eight times the iterations per second of the rollout search) and the rollout
+search's (the search before the learned evaluation, kept as the named option `evaluator=rollout` so the
+two can always be compared).
 """
 from __future__ import annotations
 
-from search.search import SearchOptions
+from typing import Any
 
-# level: (iterations, temperature, rollout policy, rollout cut-off in decisions)
+from search.search import EVALUATORS, SearchOptions
+
+# level: (iterations, temperature) of the learned search
+NETWORK_LEVELS: dict[int, tuple[int, float]] = {
+    1: (8, 0.6),
+    2: (16, 0.4),
+    3: (32, 0.3),
+    4: (64, 0.2),
+    5: (150, 0.15),
+    6: (400, 0.1),
+    7: (1000, 0.05),
+    8: (3000, 0.02),
+    9: (12000, 0.0),
+    10: (80000, 0.0),   # bounded by the 1 s cap
+}
+
+# level: (iterations, temperature, rollout policy, rollout cut-off in decisions) of the rollout search.
 # Rollouts are uniform and played to the end at every level: at equal time they beat both the heuristic
 # rollout policy (5.5/16) and truncated heuristic rollouts with the static evaluation (6/16), and truncated
-# uniform rollouts (cut-off 60) were no better (9/16); bench/search.py re-measures this.
-LEVELS: dict[int, tuple[int, float, str, int]] = {
+# uniform rollouts (cut-off 60) were no better (9/16).
+ROLLOUT_LEVELS: dict[int, tuple[int, float, str, int]] = {
     1: (25, 0.6, "random", 0),
     2: (60, 0.4, "random", 0),
     3: (120, 0.3, "random", 0),
@@ -27,21 +47,47 @@ LEVELS: dict[int, tuple[int, float, str, int]] = {
     9: (8000, 0.0, "random", 0),    # about 0.7 s on one core at the start of a 2-player game, less later
     10: (20000, 0.0, "random", 0),  # bounded by the 1 s cap early in a game, about 0.7 s by mid-game
 }
+LEVELS = ROLLOUT_LEVELS                 # the name earlier code and tools use
 LEVEL10_TIME_CAP_MS = 1000.0
 
 
-def level_options(level: int, seed: int = 0) -> SearchOptions:
+def _evaluator(evaluator: str, game: Any) -> str:
+    """'network' or 'rollout' for a level: "auto" is the network when the game ships a model (or when
+    the game is not known here: the search then falls back to rollouts by itself)."""
+    if evaluator not in EVALUATORS:
+        raise ValueError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
+    if evaluator != "auto":
+        return evaluator
+    if game is None:
+        return "network"
+    from search.model import default_model
+
+    return "network" if default_model(game) is not None else "rollout"
+
+
+def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any = None) -> SearchOptions:
     """The SearchOptions of a strength level (ValueError names the field when out of range)."""
-    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+    if not isinstance(level, int) or isinstance(level, bool) or level not in ROLLOUT_LEVELS:
         raise ValueError(f"level must be an integer from 1 to 10, got {level!r}")
-    iterations, temperature, rollout, cutoff = LEVELS[level]
+    kind = _evaluator(evaluator, game)
+    cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
+    if kind == "network":
+        iterations, temperature = NETWORK_LEVELS[level]
+        return SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
+                             stop_early=temperature == 0, reuse_tree=level == 10,
+                             evaluator="auto" if evaluator == "auto" else "network")
+    iterations, temperature, rollout, cutoff = ROLLOUT_LEVELS[level]
     return SearchOptions(iterations=iterations, temperature=temperature, rollout=rollout, cutoff=cutoff,
-                         time_ms=LEVEL10_TIME_CAP_MS if level == 10 else 0.0, seed=seed,
-                         stop_early=temperature == 0, reuse_tree=level == 10)
+                         time_ms=cap, seed=seed, stop_early=temperature == 0, reuse_tree=level == 10,
+                         evaluator="rollout")
 
 
-def describe_levels() -> list[dict]:
+def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
     """What each level means, for GetServerInfo and the docs."""
-    return [{"level": lv, "iterations": it, "temperature": t, "rollout": r, "cutoff": c,
-             "time_cap_ms": LEVEL10_TIME_CAP_MS if lv == 10 else 0.0}
-            for lv, (it, t, r, c) in sorted(LEVELS.items())]
+    out = []
+    for lv in sorted(ROLLOUT_LEVELS):
+        o = level_options(lv, evaluator=evaluator, game=game)
+        out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
+                    "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
+                    "evaluator": _evaluator(evaluator, game)})
+    return out

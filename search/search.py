@@ -20,6 +20,7 @@ OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open")
 EXPANSIONS = ("random", "prior")
+EVALUATORS = ("auto", "network", "rollout")
 
 
 class GameAdapter(Protocol):
@@ -72,6 +73,16 @@ class SearchOptions:
     knows_discard: bool = True        # the observer remembers the Discard box (SPELLBOOK.md §8)
     seed: int = 0
     max_nodes: int = 4_000_000        # per thread
+    # The evaluation (docs/learned.md): "network" = PUCT with the learned policy's priors and the learned
+    # value at the leaves; "rollout" = UCB with random rollouts (the search before the learned one, kept
+    # for comparison); "auto" = "network" when the game ships a model (or `model` names one), else
+    # "rollout". `exploration`, `rollout`, `cutoff`, `expand` and `fpu` apply to the rollout search;
+    # c_puct, fpu_reduction and rollout_mix to the network search.
+    evaluator: str = "auto"
+    model: str = ""                   # a model file ("" = the game's default model)
+    c_puct: float = 1.0               # PUCT constant (rewards in [0, 1])
+    fpu_reduction: float = 0.1        # an unvisited move's value: its parent's mean less this
+    rollout_mix: float = 0.0          # weight of one random rollout mixed into each leaf value
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
@@ -83,7 +94,8 @@ class SearchOptions:
                 bad(name, f"must be an integer, got {v!r}")
             if v < 0:
                 bad(name, f"must not be negative, got {v}")
-        for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu"):
+        for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu",
+                     "c_puct", "fpu_reduction", "rollout_mix"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
                 bad(name, f"must be a number, got {v!r}")
@@ -105,6 +117,12 @@ class SearchOptions:
             bad("chance", f"must be one of {', '.join(CHANCE_MODES)}, got {self.chance!r}")
         if self.expand not in EXPANSIONS:
             bad("expand", f"must be one of {', '.join(EXPANSIONS)}, got {self.expand!r}")
+        if self.evaluator not in EVALUATORS:
+            bad("evaluator", f"must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
+        if self.rollout_mix > 1:
+            bad("rollout_mix", f"must be within 0..1, got {self.rollout_mix}")
+        if not isinstance(self.model, str):
+            bad("model", f"must be a file path, got {self.model!r}")
         if self.seed >= 2**64:
             bad("seed", "must fit in 64 bits")
         if self.max_nodes < 2:
@@ -126,6 +144,7 @@ class MoveStats:
     win_probability: list[float]
     expected_score: list[float]
     score_std: list[float]             # across determinizations (and chance)
+    prior: float = 0.0                 # the learned policy's prior (0 for the rollout search)
 
 
 @dataclass
@@ -142,6 +161,8 @@ class SearchResult:
     mean_decisions: float = 0.0           # per iteration: tree decisions + rollout decisions
     cut_short: bool = False            # stopped by the deadline or a cancel before the iteration budget
     stopped_early: bool = False        # stopped because more iterations could not change the move (stop_early)
+    evaluator: str = "rollout"         # the evaluation used: "network" or "rollout"
+    model: str = ""                    # the learned model's version ("" for rollouts)
 
     def stats_for(self, move: Any) -> MoveStats | None:
         for s in self.moves:
@@ -180,7 +201,7 @@ def _merge(game: GameAdapter, children_lists: list[list[dict]], player: int) -> 
         std = [math.sqrt(max(sq / v - mu * mu, 0.0)) for sq, mu in zip(m["score_sq"], mean)]
         out.append(MoveStats(move=game.move(code), visits=m["visits"], availability=m["avail"],
                              mean_reward=m["reward"][player] / v, win_probability=[w / v for w in m["wins"]],
-                             expected_score=mean, score_std=std))
+                             expected_score=mean, score_std=std, prior=m.get("prior", 0.0)))
     out.sort(key=lambda s: (-s.visits, -s.mean_reward, game.code(s.move)))
     return out
 
@@ -190,9 +211,11 @@ def _sum_children(children_lists: list[list[dict]]) -> dict[int, dict]:
     for children in children_lists:
         for c in children:
             m = merged.setdefault(c["move"], {"visits": 0, "avail": 0, "reward": None, "score": None,
-                                              "score_sq": None, "wins": None})
+                                              "score_sq": None, "wins": None, "prior": 0.0, "trees": 0})
             m["visits"] += c["visits"]
             m["avail"] += c["avail"]
+            m["trees"] += 1
+            m["prior"] += (c.get("prior", 0.0) - m["prior"]) / m["trees"]
             for key in ("reward", "score", "score_sq", "wins"):
                 m[key] = list(c[key]) if m[key] is None else [a + b for a, b in zip(m[key], c[key])]
     return merged
@@ -253,13 +276,41 @@ class TreeReuse:
             self.expected = child(state, move) if self.node >= 0 else None
 
 
+def resolve_network(game: GameAdapter, opts: SearchOptions) -> tuple[Any, str]:
+    """(compiled network or None, model version or "") for the options' evaluator (see SearchOptions).
+    SearchOptionError("model"/"evaluator") when a network is asked for and none can be had."""
+    if opts.evaluator == "rollout":
+        return None, ""
+    from search import model as model_mod
+
+    try:
+        model = model_mod.load_cached(opts.model) if opts.model else model_mod.default_model(game)
+        if model is None:
+            if opts.evaluator == "network":
+                raise SearchOptionError("evaluator", f"{getattr(game, 'name', 'this game')} ships no model; "
+                                        "use evaluator=rollout or give a model file")
+            return None, ""
+        return model.network(game), model.version
+    except (OSError, ValueError) as e:
+        if isinstance(e, SearchOptionError):
+            raise
+        raise SearchOptionError("model", str(e)) from None
+
+
 def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
-           cancel: CancelToken | None = None, reuse: TreeReuse | None = None) -> SearchResult:
+           cancel: CancelToken | None = None, reuse: TreeReuse | None = None,
+           network: Any = None) -> SearchResult:
     """Determinized single-observer ISMCTS from the deciding player's point of view (see _mcts.pyx).
-    With `reuse` (one thread), the search continues the tree of the previous decision when it can."""
+    With `reuse` (one thread), the search continues the tree of the previous decision when it can.
+    `network` (a compiled search.model network) overrides the options' evaluator and model."""
     opts = options or SearchOptions()
     opts.validate()
     player = _check_root(game, state)
+    version = ""
+    if network is None:
+        network, version = resolve_network(game, opts)
+    else:
+        version = getattr(network, "version", "") or "given"
     start = time.monotonic()
     root = game.state_bytes(state)
     cancel = cancel or CancelToken()
@@ -275,7 +326,9 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
             "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
-            "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1}
+            "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
+            "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
+            "rollout_mix": opts.rollout_mix}
 
     def one(i: int):
         return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
@@ -304,7 +357,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
                         nodes=sum(r[4] for r in runs),
                         mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
                         cut_short=bool(opts.iterations) and iterations < budget_left and not early,
-                        stopped_early=early)
+                        stopped_early=early, evaluator="network" if network is not None else "rollout",
+                        model=version)
 
 
 def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,

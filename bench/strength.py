@@ -1,0 +1,314 @@
+"""Strength benchmark of the learned evaluation (issue 11). Ends with one JSON line.
+
+    python bench/strength.py            # the full run (hours on 2 cores)
+    python bench/strength.py --quick    # the same keys from fewer games, at most ~15 minutes on 2 cores
+
+Every match plays seat-rotated deals on fixed seeds (a deal = the same seed with every seat order), with
+both sides given the same time per move (pure time budgets, tree reuse on: level 10's way of playing,
+without its early stop, so neither side answers sooner than the other):
+- `elo_vs_rollout_level10` (2 players; `_3p`, `_4p`): the learned search against the rollout search,
+  Elo with its 95% interval from the pair (2 seats) or deal scores, games, LOS, and at 2 seats the
+  SPRT(0, 50) log-likelihood ratio and decision over the pentanomial pair counts (clients/ratings.py);
+  with more seats the score is the learned seat's mean pairwise score against each rollout seat.
+- `win_rate_vs_flatmc_equal_time`: against flat Monte Carlo (2 players), with its 95% Wilson interval.
+- `hint_top1_agreement`: 50 fixed mid-game positions; hints at the service's default budget with 5 seeds;
+  the share of positions where all 5 seeds give the same top move (`_rollout` beside it: the same with
+  evaluator=rollout, the search before the learned one).
+- `calibration_ece`: expected calibration error (10 bins) of the win probability hints report for the
+  move played, against the mover's result, over held-out self-play games (seeds never trained on);
+  `--plot FILE` draws the reliability diagram.
+- `eval_us` (features + network, one evaluation, one core) and `iterations_per_s` at the 2-player start
+  (`iterations_per_s_rollout` beside it).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine_c import State
+from engine_c.game import SPELLBOOK
+from search import SearchOptions, ismcts
+from search.arena import play_game, wilson_interval
+from search.bots import make_bot
+from search.hints import top_hints
+from search.levels import level_options
+from search.model import default_model, load_cached
+
+SPELLS = "classic"
+
+
+# ----------------------------------------------------------------------------------------------
+# Matches
+# ----------------------------------------------------------------------------------------------
+def spec(kind: str, time_ms: float, model: str) -> str:
+    if kind == "flatmc":
+        return f"flatmc:iterations=0,time_ms={time_ms}"
+    extra = f",model={model}" if (kind == "network" and model) else ""
+    return f"ismcts:iterations=0,time_ms={time_ms},evaluator={kind},reuse_tree=true{extra}"
+
+
+def _play(task: tuple) -> dict:
+    seed, seats = task
+    n = len(seats)
+    bots = [make_bot(s, SPELLBOOK, seed=seed * 31 + i) for i, s in enumerate(seats)]
+    for b, s in zip(bots, seats):
+        b.name = s
+    rec = play_game(lambda sd: State.new(players=n, spells=SPELLS, seed=sd), bots, seed)
+    return {"seed": seed, "seats": list(seats), "scores": rec.scores, "winners": rec.winners}
+
+
+def deals(challenger: str, opponent: str, players: int, count: int, seed0: int) -> list[tuple]:
+    """Every rotation of one challenger among players-1 opponents, per deal seed."""
+    tasks = []
+    for d in range(count):
+        table = [challenger] + [opponent + (f",seed={k}" if k else "") for k in range(players - 1)]
+        for r in range(players):
+            tasks.append((seed0 + d, tuple(table[(i + r) % players] for i in range(players))))
+    return tasks
+
+
+def run_match(pool, challenger: str, opponent: str, players: int, count: int, seed0: int) -> list[dict]:
+    return list(pool.map(_play, deals(challenger, opponent, players, count, seed0)))
+
+
+def deal_scores(records: list[dict], challenger: str) -> list[float]:
+    """Per deal: the challenger's mean pairwise score (win 1, tie ½, loss 0 on final rank) against every
+    other seat, averaged over the deal's rotations."""
+    by_deal: dict[int, list[float]] = {}
+    for rec in records:
+        seats, winners, scores = rec["seats"], rec["winners"], rec["scores"]
+        me = seats.index(challenger)
+        vals = []
+        for o in range(len(seats)):
+            if o == me:
+                continue
+            mine, theirs = (me in winners), (o in winners)
+            if mine and theirs:
+                vals.append(0.5)
+            elif mine:
+                vals.append(1.0)
+            elif theirs:
+                vals.append(0.0)
+            else:   # neither won: compare final scores
+                vals.append(1.0 if scores[me] > scores[o] else 0.0 if scores[me] < scores[o] else 0.5)
+        by_deal.setdefault(rec["seed"], []).append(sum(vals) / len(vals))
+    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
+def elo_summary(records: list[dict], challenger: str, players: int) -> dict:
+    from clients import ratings as R
+
+    per_deal = deal_scores(records, challenger)
+    games = len(records)
+    if players == 2:
+        penta = [0] * 5
+        for s in per_deal:
+            penta[int(round(s * 4))] += 1     # a pair's score (0, ¼ … 1) in halves of a game
+        est = R.outcome_elo(penta)
+        sprt = R.SPRT(0.0, 50.0)
+        return {"elo": round(est.elo, 1), "elo_95": [round(est.lo, 1), round(est.hi, 1)], "games": games,
+                "score": round(est.score, 4), "los": round(est.los, 4), "pentanomial": penta,
+                "sprt_llr": round(sprt.llr(penta), 3), "sprt_bounds": [round(sprt.lower, 3), round(sprt.upper, 3)],
+                "sprt": sprt.decision(penta) or "continue"}
+    mu = statistics.mean(per_deal)
+    se = statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else 0.5
+    return {"elo": round(R.elo_from_score(mu), 1),
+            "elo_95": [round(R.elo_from_score(max(mu - 1.96 * se, 1e-3)), 1),
+                       round(R.elo_from_score(min(mu + 1.96 * se, 1 - 1e-3)), 1)],
+            "games": games, "score": round(mu, 4)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Hints, calibration, speed
+# ----------------------------------------------------------------------------------------------
+def hint_positions(count: int = 50) -> list[State]:
+    """Fixed mid-game positions: games of rollout level 2 bots, stopped at a decision between the 20th
+    and the 60th with at least two moves."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        st = State.new(players=2 + seed % 3, spells=SPELLS, seed=10_000 + seed)
+        stop = rng.randrange(20, 60)
+        bots = [make_bot("ismcts:level=2,evaluator=rollout", SPELLBOOK, seed=seed * 7 + i) for i in range(st.players)]
+        decisions = 0
+        while not st.is_terminal():
+            if st.is_chance():
+                st.resolve_chance()
+                continue
+            if decisions >= stop and len(st.legal_moves()) >= 2:
+                out.append(st.clone())
+                break
+            move, _ = bots[st.current_player].choose(st)
+            st.apply(move)
+            decisions += 1
+        seed += 1
+    return out
+
+
+def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
+    """What GetHints searches with when the request gives no level or limits: the server's default level."""
+    from server.main import ServerConfig
+
+    default_level = getattr(ServerConfig(), "default_level", 5)
+    opts = level_options(default_level, seed, evaluator=evaluator, game=SPELLBOOK)
+    opts.temperature = 0.0
+    return opts
+
+
+def _agreement_one(task: tuple) -> bool:
+    idx, text, evaluator = task
+    st = State.from_text(text)
+    tops = {str(top_hints(ismcts(SPELLBOOK, st, default_hint_options(seed, evaluator)), 1)[0].move)
+            for seed in range(5)}
+    return len(tops) == 1
+
+
+def hint_agreement(pool, positions: list[State], evaluator: str) -> float:
+    same = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
+    return sum(same) / len(same)
+
+
+def _calibration_game(seed: int) -> list[tuple[float, float]]:
+    """(reported win probability of the move played, the mover's win share) for every decision of one
+    held-out game played by level 7 bots."""
+    n = 2 + seed % 3
+    st = State.new(players=n, spells=SPELLS, seed=seed)
+    rows = []
+    while not st.is_terminal():
+        if st.is_chance():
+            st.resolve_chance()
+            continue
+        if len(st.legal_moves()) == 1:
+            st.apply(st.legal_moves()[0])
+            continue
+        seat = st.current_player
+        res = ismcts(SPELLBOOK, st, default_hint_options(seed * 977 + len(rows), "network"))
+        best = top_hints(res, 1)[0]
+        rows.append((seat, best.win_probability))
+        st.apply(best.move)
+    winners = st.winners()
+    return [(p, (1.0 / len(winners)) if seat in winners else 0.0) for seat, p in rows]
+
+
+def calibration(pool, games: int, plot: str | None) -> dict:
+    from search.train import calibration as ece_of
+    import numpy as np
+
+    pairs = [r for rows in pool.map(_calibration_game, range(900_000, 900_000 + games)) for r in rows]
+    p = np.array([a for a, _ in pairs])
+    z = np.array([b for _, b in pairs])
+    ece, bins = ece_of(p, z)
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(4.5, 4.5))
+        ax.plot([0, 1], [0, 1], "--", color="grey", label="perfect")
+        ax.plot([b["predicted"] for b in bins], [b["observed"] for b in bins], "o-", label="learned search")
+        for b in bins:
+            ax.annotate(str(b["n"]), (b["predicted"], b["observed"]), fontsize=7, xytext=(3, -9),
+                        textcoords="offset points")
+        ax.set_xlabel("reported win probability (hints, default budget)")
+        ax.set_ylabel("observed win share")
+        ax.set_title(f"Reliability, {games} held-out games, ECE {ece:.3f}")
+        ax.legend(loc="upper left")
+        fig.tight_layout()
+        fig.savefig(plot, dpi=110)
+    return {"calibration_ece": ece, "calibration_decisions": len(pairs), "calibration_games": games,
+            "calibration_bins": bins}
+
+
+def speed(model_path: str) -> dict:
+    model = load_cached(model_path) if model_path else default_model(SPELLBOOK)
+    st = State.new(players=2, spells="set1", seed=1)
+    net = model.network(SPELLBOOK)
+    raw = SPELLBOOK.state_bytes(st)
+    net.time_evaluations(SPELLBOOK.vtable, raw, 0, 20000)
+    eval_us = statistics.median(net.time_evaluations(SPELLBOOK.vtable, raw, 0, 100_000) / 100_000 * 1e6
+                                for _ in range(5))
+    rates = {}
+    for ev in ("network", "rollout"):
+        vals = []
+        for seed in range(3):
+            r = ismcts(SPELLBOOK, st, SearchOptions(iterations=0, time_ms=1000, evaluator=ev, model=model_path,
+                                                    seed=seed))
+            vals.append(r.iterations / r.elapsed_s)
+        rates[ev] = statistics.median(vals)
+    return {"eval_us": round(eval_us, 2), "iterations_per_s": round(rates["network"]),
+            "iterations_per_s_rollout": round(rates["rollout"]), "model": model.version}
+
+
+# ----------------------------------------------------------------------------------------------
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer games: the same keys in at most ~15 minutes")
+    ap.add_argument("--time-ms", type=float, default=None, help="time per move of both sides (default 250; quick 100)")
+    ap.add_argument("--pairs", type=int, default=None, help="2-player deals per match (default 200; quick 20)")
+    ap.add_argument("--deals-3p", type=int, default=None, help="3-player deals (default 40; quick 8)")
+    ap.add_argument("--deals-4p", type=int, default=None, help="4-player deals (default 25; quick 4)")
+    ap.add_argument("--calibration-games", type=int, default=None, help="held-out games (default 90; quick 15)")
+    ap.add_argument("--model", default="", help="model file (default: the shipped one)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--seed", type=int, default=20_000, help="first deal seed")
+    ap.add_argument("--plot", default=None, help="write the reliability diagram to this PNG")
+    ap.add_argument("--skip", nargs="*", default=[], choices=["2p", "3p", "4p", "flat", "hints", "calibration"],
+                    help="sections to leave out")
+    a = ap.parse_args()
+    q = a.quick
+    t_ms = a.time_ms or (100.0 if q else 250.0)
+    pairs = a.pairs or (20 if q else 200)
+    d3 = a.deals_3p or (8 if q else 40)
+    d4 = a.deals_4p or (4 if q else 25)
+    cal = a.calibration_games or (15 if q else 90)
+    started = time.monotonic()
+    out: dict = {"bench": "strength", "quick": q, "time_ms_per_move": t_ms, "spells": SPELLS}
+    out.update(speed(a.model))
+    new, old = spec("network", t_ms, a.model), spec("rollout", t_ms, a.model)
+    with ProcessPoolExecutor(max_workers=a.jobs, mp_context=mp.get_context("spawn")) as pool:
+        for players, count, key in ((2, pairs, "elo_vs_rollout_level10"), (3, d3, "elo_vs_rollout_level10_3p"),
+                                    (4, d4, "elo_vs_rollout_level10_4p")):
+            if f"{players}p" in a.skip:
+                continue
+            t0 = time.monotonic()
+            recs = run_match(pool, new, old, players, count, a.seed)
+            out[key] = {**elo_summary(recs, new, players), "seconds": round(time.monotonic() - t0)}
+            print(json.dumps({key: out[key]}), file=sys.stderr)
+        if "flat" not in a.skip:
+            recs = run_match(pool, new, spec("flatmc", t_ms, a.model), 2, pairs, a.seed + 5000)
+            wins = sum(deal_scores(recs, new)) * 2
+            lo, hi = wilson_interval(wins, len(recs))
+            out["win_rate_vs_flatmc_equal_time"] = round(wins / len(recs), 4)
+            out["win_rate_vs_flatmc_95"] = [round(lo, 4), round(hi, 4)]
+            out["flatmc_games"] = len(recs)
+            print(json.dumps({"flat": out["win_rate_vs_flatmc_equal_time"]}), file=sys.stderr)
+        if "hints" not in a.skip:
+            pos = hint_positions(50)
+            out["hint_top1_agreement"] = round(hint_agreement(pool, pos, "auto"), 3)
+            out["hint_top1_agreement_rollout"] = round(hint_agreement(pool, pos, "rollout"), 3)
+            out["hint_positions"] = len(pos)
+            print(json.dumps({"hints": [out["hint_top1_agreement"], out["hint_top1_agreement_rollout"]]}),
+                  file=sys.stderr)
+        if "calibration" not in a.skip:
+            out.update(calibration(pool, cal, a.plot))
+    out["seconds"] = round(time.monotonic() - started)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""`spellbook-ai selfplay`: self-play games recorded as training data for the learned evaluation.
+
+    spellbook-ai selfplay --out runs/g0 --games 400 --players 2 3 4 --iterations 400 -j 2
+    spellbook-ai selfplay --out runs/g1 --games 400 --model data/models/spellbook.npz --iterations 800
+
+Each game seats 2, 3 or 4 players (cycling through --players) with a random spell per color
+("classic", every spell choice) from its own seed; a search bot plays every seat (rollout search, or the
+learned one with --model). Shards of --games-per-shard games are written to --out as they finish
+(format: search/selfplay.py, docs/learned.md); running the same command again resumes, skipping the
+shards on disk. -j N plays shards on N processes; --executor dask://host:8786 on a Dask cluster.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from search.search import EVALUATORS, SearchOptions
+from search.selfplay import SelfPlayConfig, plan_shards, run_shard
+
+FACTORY = "clients.selfplay:spellbook_game"
+
+
+def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
+    """(game adapter, new_state(seed)) for self-play: the seat count cycles through `players` by seed."""
+    from engine_c import State
+    from engine_c.game import SPELLBOOK
+
+    counts = list(players or [2, 3, 4])
+
+    def new_state(seed: int):
+        return State.new(players=counts[seed % len(counts)], spells=spells, seed=seed)
+
+    return SPELLBOOK, new_state
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+    p.add_argument("--out", required=True, help="directory of the shards (created; resumed when it has some)")
+    p.add_argument("--games", type=int, default=200, help="games in the whole run")
+    p.add_argument("--games-per-shard", type=int, default=4, help="games per shard file (the unit of resume)")
+    p.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4],
+                   help="seat counts, cycled through game by game")
+    p.add_argument("--spells", default="classic", help="spell choice of every game (classic: random per color)")
+    p.add_argument("--iterations", type=int, default=400, help="search iterations per decision")
+    p.add_argument("--evaluator", default="rollout", choices=EVALUATORS,
+                   help="the bot's evaluation; --model implies network")
+    p.add_argument("--model", default="", help="a model file for the learned search")
+    p.add_argument("--explore-decisions", type=int, default=6,
+                   help="each seat's first N decisions sample moves by visit counts")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def main(args: argparse.Namespace) -> int:
+    from clients.tournament import make_executor
+
+    if args.games < 1 or args.games_per_shard < 1 or args.iterations < 1:
+        print("selfplay: --games, --games-per-shard and --iterations must be at least 1", file=sys.stderr)
+        return 2
+    evaluator = "network" if args.model else args.evaluator
+    opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model)
+    try:
+        opts.validate()
+        if args.model:
+            from search.model import Model
+
+            Model.load(args.model)
+        from engine_c.state import resolve_spells
+
+        resolve_spells(args.spells)
+    except ValueError as e:
+        print(f"selfplay: {e}", file=sys.stderr)
+        return 2
+    config = SelfPlayConfig(options=opts, explore_decisions=args.explore_decisions, model_path=args.model or None)
+    os.makedirs(args.out, exist_ok=True)
+    tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, FACTORY,
+                        {"players": args.players, "spells": args.spells})
+    total = (args.games + args.games_per_shard - 1) // args.games_per_shard
+    print(f"selfplay: {total - len(tasks)} of {total} shards already in {args.out}; playing {len(tasks)}",
+          file=sys.stderr)
+    if not tasks:
+        return 0
+    from tqdm import tqdm
+
+    log_path = os.path.join(args.out, "selfplay.log")
+    start = time.monotonic()
+    with make_executor(args.executor, args.jobs) as ex, open(log_path, "a") as log:
+        futures = [ex.executor.submit(run_shard, vars(t)) for t in tasks]
+        from concurrent.futures import as_completed
+
+        bar = tqdm(total=len(tasks), unit="shard", disable=args.no_progress)
+        for fut in as_completed(futures):
+            summary = fut.result()
+            summary["elapsed_s"] = round(time.monotonic() - start, 1)
+            log.write(json.dumps(summary) + "\n")
+            log.flush()
+            bar.update(1)
+        bar.close()
+    return 0

@@ -1,0 +1,192 @@
+"""`spellbook-ai train`: train the learned evaluation, one model or the whole expert-iteration pipeline.
+
+    spellbook-ai train --data runs/g0 runs/g1 --out model.npz --generation 2
+    spellbook-ai train --pipeline runs/train --ship data/models/spellbook.npz      # what `make train` runs
+
+The pipeline (docs/learned.md) reproduces the shipped model from scratch with fixed seeds: self-play by
+the rollout search (generation 0), then per generation a model trained on the latest games, gated by an
+SPRT match against the previous generation (the rollout search for the first), and self-play by the
+new model for the next one. Every stage writes its output under the run directory and is skipped when
+that output exists, so an interrupted run continues where it stopped. The accepted model of the last
+generation is copied to --ship, and the table of generations to generations.json beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+
+# The pipeline's fixed plan (changing any of it changes the shipped model: bump the version notes).
+SEED = 1000
+GEN0 = {"games": 400, "iterations": 400, "evaluator": "rollout"}
+GENERATIONS = [  # self-play by the accepted model of the generation before, one entry per generation 2..
+    {"games": 600, "iterations": 800},
+]
+GATE = {"pairs": 100, "network_iterations": 3000, "rollout_iterations": 400, "elo0": 0.0, "elo1": 50.0}
+WINDOW = 2          # a model trains on the games of the last WINDOW self-play generations
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+    p.add_argument("--data", nargs="+", default=[], help="self-play shard directories to train on")
+    p.add_argument("--out", default="model.npz", help="the model file to write (with --data)")
+    p.add_argument("--generation", type=int, default=1, help="the model's generation (its version's prefix)")
+    p.add_argument("--parent", default="", help="the version of the model whose games these are")
+    p.add_argument("--epochs", type=int, default=None, help="training epochs (default: search.train)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
+                   help="run (or continue) the whole expert-iteration pipeline in RUN_DIR")
+    p.add_argument("--ship", default=None, help="with --pipeline: copy the final model here")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.pipeline:
+            run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor)
+            return 0
+        if not args.data:
+            print("train: give --data DIR ... (self-play shards) or --pipeline RUN_DIR", file=sys.stderr)
+            return 2
+        train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs)
+        return 0
+    except (ValueError, RuntimeError) as e:
+        print(f"train: {e}", file=sys.stderr)
+        return 2
+
+
+def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
+              epochs: int | None = None, log=None) -> dict:
+    from search.selfplay import list_shards
+    from search.train import TrainConfig, train
+
+    paths = [p for d in data_dirs for p in list_shards(d)]
+    if not paths:
+        raise ValueError(f"no self-play shards in {', '.join(data_dirs)}")
+    cfg = TrainConfig(seed=seed) if epochs is None else TrainConfig(seed=seed, epochs=epochs)
+    model, report = train(paths, cfg, generation=generation, parent=parent,
+                          log=log or (lambda line: print(line, file=sys.stderr)))
+    model.save(out)
+    print(f"train: wrote {out} ({model.version}): held-out {json.dumps(report['held'].get('ece'))} ECE, "
+          f"policy top-1 {report['held'].get('policy_top1')}", file=sys.stderr)
+    return {"version": model.version, "seconds": report["seconds"], "decisions": report["decisions"],
+            "games": report["games"], "held": {k: v for k, v in report["held"].items() if k != "bins"},
+            "bins": report["held"].get("bins", [])}
+
+
+# ----------------------------------------------------------------------------------------------
+# The pipeline
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class Stage:
+    name: str
+    seconds: float = 0.0
+    info: dict = field(default_factory=dict)
+
+
+def _log(run_dir: str, entry: dict) -> None:
+    entry = {"ts": round(time.time(), 1), **entry}
+    with open(os.path.join(run_dir, "pipeline.log"), "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    print(json.dumps(entry), file=sys.stderr)
+
+
+def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, model: str, jobs: int,
+              executor: str | None) -> float:
+    from clients import selfplay
+
+    ns = argparse.Namespace(out=os.path.join(run_dir, name), games=games, games_per_shard=8,
+                            players=[2, 3, 4], spells="classic", iterations=iterations,
+                            evaluator="network" if model else "rollout", model=model,
+                            explore_decisions=6, seed=seed, jobs=jobs, executor=executor, no_progress=False)
+    start = time.monotonic()
+    if selfplay.main(ns) != 0:
+        raise RuntimeError(f"self-play {name} failed")
+    return time.monotonic() - start
+
+
+def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor: str | None) -> dict:
+    """An SPRT match of the new model against the old one (None: the rollout search), seat-swapped
+    pairs at two seats, fixed seeds. Accepted when the SPRT accepts H1 (elo1), or when it has not decided
+    after GATE['pairs'] pairs and the new model scored above 50%; rejected otherwise."""
+    from clients import ratings as R
+    from clients.tournament import make_executor, run_tournament, schedule
+
+    new_spec = f"ismcts:iterations={GATE['network_iterations']},evaluator=network,model={new}"
+    old_spec = (f"ismcts:iterations={GATE['network_iterations']},evaluator=network,model={old}" if old else
+                f"ismcts:iterations={GATE['rollout_iterations']},evaluator=rollout")
+    test = R.SPRT(GATE["elo0"], GATE["elo1"])
+    tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic",
+                     record_moves=False)
+    out = os.path.join(run_dir, f"{name}.jsonl")
+    with make_executor(executor, jobs) as ex:
+        result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True, sprt=test,
+                                progress=False)
+    sprt = result.sprt or {}
+    elo = R.outcome_elo(sprt["pentanomial"]) if sprt.get("pentanomial") else None
+    decision = sprt.get("decision") or ("H1" if elo and elo.score > 0.5 else "H0")
+    return {"games": elo.games if elo else 0, "score": round(elo.score, 4) if elo else None,
+            "sprt": sprt.get("decision"), "llr": round(sprt.get("llr", 0.0), 3), "accepted": decision == "H1",
+            "elo": round(elo.elo, 1) if elo else None,
+            "elo_95": [round(elo.lo, 1), round(elo.hi, 1)] if elo else None,
+            "los": round(elo.los, 4) if elo else None,
+            "opponent": old_spec, "challenger": new_spec}
+
+
+def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None) -> dict:
+    os.makedirs(run_dir, exist_ok=True)
+    table_path = os.path.join(run_dir, "generations.json")
+    table = json.load(open(table_path)) if os.path.exists(table_path) else {"generations": []}
+    done = {g["generation"]: g for g in table["generations"]}
+    started = time.monotonic()
+
+    def save():
+        with open(table_path + ".tmp", "w") as f:
+            json.dump(table, f, indent=1)
+        os.replace(table_path + ".tmp", table_path)
+
+    seconds = _selfplay(run_dir, "g0", GEN0["games"], GEN0["iterations"], SEED, "", jobs, executor)
+    _log(run_dir, {"stage": "selfplay g0", "seconds": round(seconds, 1)})
+    best, best_gen = None, 0
+    for gen in range(1, len(GENERATIONS) + 2):
+        data = [os.path.join(run_dir, f"g{g}") for g in range(max(0, gen - WINDOW), gen)]
+        model_path = os.path.join(run_dir, f"m{gen}.npz")
+        if gen in done:
+            entry = done[gen]
+        else:
+            t0 = time.monotonic()
+            info = train_one(data, model_path, gen, parent=best or "rollout", seed=SEED + gen)
+            train_s = time.monotonic() - t0
+            _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
+            g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor)
+            _log(run_dir, {"stage": f"gate m{gen}", **g})
+            entry = {"generation": gen, "version": info["version"], "trained_on": [os.path.basename(d) for d in data],
+                     "games": info["games"], "decisions": info["decisions"], "train_seconds": round(train_s, 1),
+                     "held_out": info["held"], "calibration_bins": info["bins"], "gate": g,
+                     "accepted": g["accepted"]}
+            table["generations"].append(entry)
+            save()
+        if entry["accepted"]:
+            best, best_gen = model_path, gen
+        if gen - 1 < len(GENERATIONS):
+            plan = GENERATIONS[gen - 1]
+            src = best
+            if src is None:
+                raise RuntimeError("generation 1 was rejected against the rollout search: nothing to self-play with")
+            seconds = _selfplay(run_dir, f"g{gen}", plan["games"], plan["iterations"], SEED + 100 * gen, src,
+                                jobs, executor)
+            _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
+    table["shipped"] = {"generation": best_gen, "path": best}
+    table["pipeline_seconds_this_run"] = round(time.monotonic() - started, 1)
+    save()
+    if ship and best:
+        os.makedirs(os.path.dirname(os.path.abspath(ship)), exist_ok=True)
+        shutil.copyfile(best, ship)
+        shutil.copyfile(table_path, os.path.join(os.path.dirname(os.path.abspath(ship)), "generations.json"))
+        _log(run_dir, {"stage": "ship", "generation": best_gen, "to": ship})
+    return table

@@ -1,0 +1,150 @@
+"""A learned evaluation's weights: one small, versioned numpy file (game-agnostic; numpy only).
+
+A model is an `.npz` holding the float32 arrays of the network in search/net.pxi (w1 b1 w2 b2 wv bv ws
+bs wp bp, every matrix [inputs][outputs]) and `meta`, a JSON string:
+
+    {"format": "spellbook-ai/model", "version": "g2-…", "game": "spellbook", "feature_version": 1,
+     "state_features": 337, "move_features": 69, "seats": 4, "hidden": [64, 64], "score_scale": 40.0,
+     "training": {...how it was made: data, generations, seeds, times, losses...}}
+
+`version` is part of every answer that used the model (SearchResult.model, GetServerInfo). The search
+evaluates it in C without the GIL (`network(game)`); `forward` is the same network in numpy, the
+reference the tests hold the compiled one to.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from search import _mcts
+
+MODEL_FORMAT = "spellbook-ai/model"
+ARRAYS = ("w1", "b1", "w2", "b2", "wv", "bv", "ws", "bs", "wp", "bp")
+
+
+@dataclass
+class Model:
+    arrays: dict[str, np.ndarray]
+    meta: dict
+    _networks: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ identity
+    @property
+    def version(self) -> str:
+        return str(self.meta.get("version", ""))
+
+    @property
+    def sizes(self) -> tuple[int, int, int, int, int]:
+        """(state features, hidden 1, hidden 2, move features, seats)."""
+        h1, h2 = self.meta["hidden"]
+        return (self.meta["state_features"], h1, h2, self.meta["move_features"], self.meta["seats"])
+
+    # ------------------------------------------------------------------ files
+    @classmethod
+    def load(cls, path: str) -> "Model":
+        """The model in `path`; ValueError naming the file and what is wrong with it."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                arrays = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ARRAYS}
+        except FileNotFoundError:
+            raise ValueError(f"model file {path} does not exist") from None
+        except (OSError, ValueError, KeyError) as e:
+            raise ValueError(f"{path}: not a model file ({e})") from None
+        model = cls(arrays=arrays, meta=meta)
+        model.validate(path)
+        return model
+
+    def save(self, path: str) -> None:
+        self.validate(path)
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            np.savez(f, meta=np.array(json.dumps(self.meta, sort_keys=True)),
+                     **{k: self.arrays[k].astype(np.float32) for k in ARRAYS})
+        os.replace(tmp, path)
+
+    def validate(self, where: str = "model") -> None:
+        if self.meta.get("format") != MODEL_FORMAT:
+            raise ValueError(f"{where}: format {self.meta.get('format')!r}, expected {MODEL_FORMAT!r}")
+        for key in ("version", "game", "feature_version", "state_features", "move_features", "seats",
+                    "hidden", "score_scale"):
+            if key not in self.meta:
+                raise ValueError(f"{where}: meta lacks {key!r}")
+        nin, h1, h2, nm, ns = self.sizes
+        want = {"w1": (nin, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "wv": (h2, ns), "bv": (ns,),
+                "ws": (h2, ns), "bs": (ns,), "wp": (h2, nm), "bp": (nm,)}
+        for k, shape in want.items():
+            a = self.arrays.get(k)
+            if a is None or tuple(a.shape) != shape:
+                raise ValueError(f"{where}: array {k} has shape {None if a is None else a.shape}, expected {shape}")
+            if not np.all(np.isfinite(a)):
+                raise ValueError(f"{where}: array {k} has values that are not finite")
+
+    # ------------------------------------------------------------------ evaluation
+    def network(self, game: Any) -> "_mcts.Network":
+        """The compiled network for `game` (built once per game; shared by every search thread).
+        ValueError when the model was trained on another game or feature layout."""
+        nin, nf_move, fver, _ = _mcts.feature_info(game.vtable)
+        name = getattr(game, "name", "?")
+        if self.meta["game"] != name:
+            raise ValueError(f"model {self.version} is for {self.meta['game']!r}, not {name!r}")
+        if self.meta["feature_version"] != fver:
+            raise ValueError(f"model {self.version} was trained on feature version "
+                             f"{self.meta['feature_version']}; the game has {fver}")
+        key = id(game.vtable)
+        net = self._networks.get(key)
+        if net is None:
+            n_in, h1, h2, nm, ns = self.sizes
+            net = _mcts.Network(n_in, h1, h2, nm, ns, float(self.meta["score_scale"]),
+                                {k: self.arrays[k].reshape(-1) for k in ARRAYS})
+            net.check_game(game.vtable)
+            net.version = self.version
+            self._networks[key] = net
+        return net
+
+    def forward(self, x: np.ndarray, players: np.ndarray | int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """numpy reference: for features x [B, F] -> (win probabilities [B, seats] over the seats present,
+        final scores [B, seats], policy weights q [B, M]), seats relative to the observer."""
+        a = self.arrays
+        x = np.atleast_2d(np.asarray(x, np.float32))
+        h = np.maximum(x @ a["w1"] + a["b1"], 0)
+        h = np.maximum(h @ a["w2"] + a["b2"], 0)
+        logits = h @ a["wv"] + a["bv"]
+        n = np.broadcast_to(np.asarray(players), (len(x),))
+        mask = np.arange(logits.shape[1])[None, :] < n[:, None]
+        logits = np.where(mask, logits, -np.inf)
+        logits = logits - logits.max(axis=1, keepdims=True)
+        win = np.exp(logits)
+        win /= win.sum(axis=1, keepdims=True)
+        scores = (h @ a["ws"] + a["bs"]) * float(self.meta["score_scale"])
+        return win, scores, h @ a["wp"] + a["bp"]
+
+
+_cache: dict[str, tuple[float, Model]] = {}
+_cache_lock = threading.Lock()
+
+
+def load_cached(path: str) -> Model:
+    """Model.load, kept in memory per file (reloaded when the file changes)."""
+    mtime = os.path.getmtime(path)
+    with _cache_lock:
+        hit = _cache.get(path)
+        if hit is not None and hit[0] == mtime:
+            return hit[1]
+    model = Model.load(path)
+    with _cache_lock:
+        _cache[path] = (mtime, model)
+    return model
+
+
+def default_model(game: Any) -> Model | None:
+    """The model a game ships (its adapter's `default_model_path`), or None when it has none."""
+    path = getattr(game, "default_model_path", None)
+    if not path or not os.path.exists(path):
+        return None
+    return load_cached(path)

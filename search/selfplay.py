@@ -1,0 +1,279 @@
+"""Self-play data for a learned evaluation (game-agnostic): games played by a search bot, every decision
+recorded as training data, in shards that a run can resume.
+
+What one decision records (the deciding seat's point of view; never hidden information):
+- `x`: the game's state features of what the deciding seat observes (GameVTable.state_features),
+- the legal moves' features (`move_x`) and the search's root visit share of each (`visits`: the policy
+  target), with the move codes,
+- the result, relative to the deciding seat (index 0 = that seat, k = k seats to its left): each seat's
+  win share (`z_win`, ties shared) and final score (`z_score`),
+- the search's own root estimate of each seat's win probability (`q_win`, same order).
+
+Shard format (`shard-NNNNN.npz`, numpy's npz; docs/learned.md): x float16 [D, F]; move_offset int64
+[D + 1] (decision d's moves are rows move_offset[d]:move_offset[d+1]); move_x float16 [sum, M];
+visits float32 [sum]; move_code uint64 [sum]; seat, players int8 [D]; z_win, z_score, q_win float32
+[D, 4]; game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and
+version, the bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
+so a shard on disk is always complete: a resumed run skips the shards that exist.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from search import _mcts
+from search.search import SearchOptions, TreeReuse, ismcts
+
+SHARD_FORMAT = "spellbook-ai/selfplay"
+SHARD_VERSION = 1
+MAX_SEATS = 4
+MAX_DECISIONS = 5000          # a game still running after this many decisions is dropped (D15)
+
+
+@dataclass
+class SelfPlayConfig:
+    """How the self-play bot plays. `options` is the search of every decision (its seed is replaced by
+    one derived from the game's seed and the decision); the first `explore_decisions` decisions of each
+    seat sample their move in proportion to the root visits (variety between games), later ones play the
+    most visited move."""
+
+    options: SearchOptions = field(default_factory=lambda: SearchOptions(iterations=400))
+    explore_decisions: int = 6
+    model_path: str | None = None     # the learned evaluation to search with (None: rollouts)
+
+    def describe(self) -> dict:
+        d = asdict(self)
+        d["options"] = {k: v for k, v in asdict(self.options).items() if k != "seed"}
+        return d
+
+
+def _relative(values: Sequence[float], seat: int, n: int) -> list[float]:
+    out = [0.0] * MAX_SEATS
+    for k in range(n):
+        out[k] = float(values[(seat + k) % n])
+    return out
+
+
+def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: SelfPlayConfig,
+              network: Any = None) -> dict | None:
+    """One self-play game from `new_state(seed)`; its decisions as arrays (see the module docstring),
+    or None when it did not finish within MAX_DECISIONS. `network` is a search.model network or None."""
+    state = new_state(seed)
+    rng = random.Random(seed ^ 0x5E1F)
+    n = game.num_players(state)
+    reuse = [TreeReuse() for _ in range(n)]
+    seat_decisions = [0] * n
+    rows: list[dict] = []
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.resolve_chance()
+            continue
+        if decisions >= MAX_DECISIONS:
+            return None
+        decisions += 1
+        seat = game.current_player(state)
+        legal = game.legal_moves(state)
+        if len(legal) == 1:
+            reuse[seat].advance(game, state, legal[0])
+            state.apply(legal[0])
+            continue
+        opts = SearchOptions(**{**asdict(config.options), "seed": rng.getrandbits(63), "temperature": 0.0,
+                                "stop_early": False, "threads": 1})
+        result = ismcts(game, state, opts, reuse=reuse[seat], network=network)
+        visits = {game.code(s.move): s.visits for s in result.moves}
+        total = sum(visits.values()) or 1
+        codes = [game.code(m) for m in legal]
+        raw = game.state_bytes(state)
+        root_wins = _root_win_estimate(result, n)
+        rows.append({"x": _mcts.state_features(game.vtable, raw, seat),
+                     "move_x": _mcts.move_features(game.vtable, raw, codes),
+                     "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
+                     "seat": seat, "q_win": _relative(root_wins, seat, n)})
+        move = result.move
+        if seat_decisions[seat] < config.explore_decisions:
+            # another move than the searched best: the kept tree no longer matches, and TreeReuse
+            # starts a new one by itself at the next decision
+            move = _sample_by_visits(result, rng)
+        seat_decisions[seat] += 1
+        state.apply(move)
+    scores = [s.total for s in state.scores()]
+    winners = state.winners()
+    wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+    return _to_arrays(rows, n, wins, scores)
+
+
+def _root_win_estimate(result, n: int) -> list[float]:
+    visits = sum(s.visits for s in result.moves)
+    if visits == 0:
+        return [1.0 / n] * n
+    return [sum(s.win_probability[p] * s.visits for s in result.moves) / visits for p in range(n)]
+
+
+def _sample_by_visits(result, rng: random.Random):
+    weights = [s.visits for s in result.moves]
+    if sum(weights) <= 0:
+        return result.move
+    return rng.choices([s.move for s in result.moves], weights=weights)[0]
+
+
+def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float]) -> dict:
+    d = len(rows)
+    counts = [len(r["codes"]) for r in rows]
+    offsets = np.zeros(d + 1, np.int64)
+    offsets[1:] = np.cumsum(counts)
+    nf = len(rows[0]["x"]) // 4 if rows else 0
+    x = np.frombuffer(b"".join(r["x"] for r in rows), np.float32).reshape(d, nf) if d else np.zeros((0, 0))
+    mx = np.frombuffer(b"".join(r["move_x"] for r in rows), np.float32)
+    mx = mx.reshape(int(offsets[-1]), -1) if d else np.zeros((0, 0))
+    return {
+        "x": x.astype(np.float16), "move_offset": offsets, "move_x": mx.astype(np.float16),
+        "visits": np.array([v for r in rows for v in r["visits"]], np.float32),
+        "move_code": np.array([c for r in rows for c in r["codes"]], np.uint64),
+        "seat": np.array([r["seat"] for r in rows], np.int8),
+        "players": np.full(d, n, np.int8),
+        "z_win": np.array([_relative(wins, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
+        "z_score": np.array([_relative(scores, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
+        "q_win": np.array([r["q_win"] for r in rows], np.float32).reshape(d, MAX_SEATS),
+    }
+
+
+def concat(parts: Sequence[dict]) -> dict:
+    """Several games' (or shards') arrays as one, offsets and game indices renumbered."""
+    parts = [p for p in parts if p is not None and len(p["seat"])]
+    if not parts:
+        raise ValueError("no decisions to concatenate")
+    out: dict = {}
+    for key in ("x", "move_x", "visits", "move_code", "seat", "players", "z_win", "z_score", "q_win"):
+        out[key] = np.concatenate([p[key] for p in parts])
+    offs, base = [np.zeros(1, np.int64)], 0
+    for p in parts:
+        offs.append(p["move_offset"][1:] + base)
+        base += int(p["move_offset"][-1])
+    out["move_offset"] = np.concatenate(offs)
+    games, g0 = [], 0
+    for p in parts:
+        gi = p.get("game", np.zeros(len(p["seat"]), np.int32))
+        games.append(gi + g0)
+        g0 += int(gi.max()) + 1 if len(gi) else 0
+    out["game"] = np.concatenate(games).astype(np.int32)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Shards
+# ----------------------------------------------------------------------------------------------
+def shard_path(out_dir: str, index: int) -> str:
+    return os.path.join(out_dir, f"shard-{index:05d}.npz")
+
+
+def write_shard(path: str, arrays: dict, meta: dict) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, meta=np.array(json.dumps(meta)), **arrays)
+    os.replace(tmp, path)
+
+
+def read_shard(path: str) -> tuple[dict, dict]:
+    """(arrays, meta) of a shard; ValueError naming the file when it is not one."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {k: z[k] for k in z.files if k != "meta"}
+    except (OSError, ValueError, KeyError) as e:
+        raise ValueError(f"{path}: not a self-play shard ({e})") from None
+    if meta.get("format") != SHARD_FORMAT:
+        raise ValueError(f"{path}: format {meta.get('format')!r}, expected {SHARD_FORMAT!r}")
+    if meta.get("version") != SHARD_VERSION:
+        raise ValueError(f"{path}: shard version {meta.get('version')}, this code reads {SHARD_VERSION}")
+    return arrays, meta
+
+
+def list_shards(out_dir: str) -> list[str]:
+    if not os.path.isdir(out_dir):
+        return []
+    return sorted(os.path.join(out_dir, f) for f in os.listdir(out_dir)
+                  if f.startswith("shard-") and f.endswith(".npz"))
+
+
+def load_shards(paths: Sequence[str]) -> tuple[dict, list[dict]]:
+    parts, metas = [], []
+    for p in paths:
+        arrays, meta = read_shard(p)
+        parts.append(arrays)
+        metas.append(meta)
+    return concat(parts), metas
+
+
+@dataclass
+class ShardTask:
+    """Everything a worker process needs to play one shard (picklable: no Python game objects)."""
+
+    index: int
+    seeds: list[int]
+    path: str
+    config: dict              # SelfPlayConfig as a dict
+    game_factory: str         # "module:function": f(**game_args) -> (game adapter, new_state(seed))
+    game_args: dict = field(default_factory=dict)
+
+
+def run_shard(task: dict) -> dict:
+    """Plays the games of one shard and writes it; returns a summary. Runs in a worker process."""
+    import importlib
+
+    t = ShardTask(**task)
+    module, _, fn = t.game_factory.partition(":")
+    game, new_state = getattr(importlib.import_module(module), fn)(**t.game_args)
+    cfg = SelfPlayConfig(options=SearchOptions(**t.config["options"]),
+                         explore_decisions=t.config["explore_decisions"], model_path=t.config["model_path"])
+    network = None
+    if cfg.model_path:
+        from search.model import Model
+
+        network = Model.load(cfg.model_path).network(game)
+    start = time.monotonic()
+    games = []
+    for i, seed in enumerate(t.seeds):
+        arrays = play_game(game, new_state, seed, cfg, network)
+        if arrays is not None and len(arrays["seat"]):
+            arrays["game"] = np.full(len(arrays["seat"]), i, np.int32)
+            games.append(arrays)
+    merged = concat(games) if games else None
+    nf, nm, fver, _ = _mcts.feature_info(game.vtable)
+    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
+            "feature_version": fver, "state_features": nf, "move_features": nm,
+            "config": t.config, "game_args": t.game_args, "seeds": t.seeds, "games": len(games),
+            "seconds": round(time.monotonic() - start, 2)}
+    if merged is None:
+        merged = {"x": np.zeros((0, nf), np.float16), "move_offset": np.zeros(1, np.int64),
+                  "move_x": np.zeros((0, nm), np.float16), "visits": np.zeros(0, np.float32),
+                  "move_code": np.zeros(0, np.uint64), "seat": np.zeros(0, np.int8),
+                  "players": np.zeros(0, np.int8), "z_win": np.zeros((0, 4), np.float32),
+                  "z_score": np.zeros((0, 4), np.float32), "q_win": np.zeros((0, 4), np.float32),
+                  "game": np.zeros(0, np.int32)}
+    write_shard(t.path, merged, meta)
+    return {"index": t.index, "games": len(games), "decisions": int(len(merged["seat"])),
+            "seconds": meta["seconds"]}
+
+
+def plan_shards(out_dir: str, games: int, games_per_shard: int, seed: int, config: SelfPlayConfig,
+                game_factory: str, game_args: dict | None = None) -> list[ShardTask]:
+    """The shards of a run that are not on disk yet (resume: existing shards are skipped)."""
+    cfg = config.describe()
+    cfg["options"] = {**cfg["options"]}
+    tasks = []
+    for index in range((games + games_per_shard - 1) // games_per_shard):
+        first = index * games_per_shard
+        seeds = [seed * 1_000_003 + g for g in range(first, min(first + games_per_shard, games))]
+        path = shard_path(out_dir, index)
+        if os.path.exists(path):
+            continue
+        tasks.append(ShardTask(index=index, seeds=seeds, path=path, config=cfg, game_factory=game_factory,
+                               game_args=dict(game_args or {})))
+    return tasks

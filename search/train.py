@@ -1,0 +1,245 @@
+"""Training the learned evaluation on self-play shards (game-agnostic; needs the `train` extra: PyTorch).
+
+The network is the one search/net.pxi evaluates (two ReLU layers; value head: a win logit and a final
+score per seat relative to the observer; policy head: per-move-feature weights q, a move's logit being
+its features · q). Losses, averaged per decision:
+- value: cross-entropy of the softmax over the seats present against the target win shares, a blend of
+  the game's result and the search's root estimate (`q_weight` of the latter: the result alone is very
+  noisy in a luck-heavy game, the search's estimate is biased by its own evaluation);
+- score: squared error of each present seat's final score / score_scale (`score_weight`);
+- policy: cross-entropy of the softmax over the legal moves against the root visit shares.
+Games, not decisions, are split into training and held-out sets, so held-out figures are honest.
+Everything is seeded and single-threaded, so the same data and seed give the same weights.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from search.model import MODEL_FORMAT, Model
+from search.selfplay import load_shards
+
+MAX_SEATS = 4
+
+
+@dataclass
+class TrainConfig:
+    hidden: tuple[int, int] = (64, 64)
+    epochs: int = 12
+    batch: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    q_weight: float = 0.3          # share of the search's root estimate in the value target
+    score_weight: float = 0.5
+    policy_weight: float = 1.0
+    score_scale: float = 40.0
+    holdout: float = 0.1           # share of games held out
+    seed: int = 0
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as e:          # the serving path never needs it
+        raise RuntimeError("training needs PyTorch: pip install 'spellbook-ai[train]'") from e
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    return torch
+
+
+def split_games(data: dict, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Decision indices of the training and held-out games (whole games on either side)."""
+    games = np.unique(data["game"])
+    rng = np.random.default_rng(seed)
+    held = set(rng.choice(games, size=max(1, int(round(len(games) * holdout))), replace=False).tolist()) \
+        if holdout > 0 and len(games) > 1 else set()
+    mask = np.array([g in held for g in data["game"]])
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+class _Batches:
+    """Ragged policy rows gathered for a batch of decisions."""
+
+    def __init__(self, data: dict):
+        self.d = data
+        self.off = data["move_offset"]
+
+    def rows(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        starts, ends = self.off[idx], self.off[idx + 1]
+        counts = ends - starts
+        seg = np.repeat(np.arange(len(idx)), counts)
+        first = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+        return first + np.arange(int(counts.sum())), seg
+
+
+def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
+    nn = torch.nn
+    h1, h2 = cfg.hidden
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = nn.Linear(nin, h1)
+            self.l2 = nn.Linear(h1, h2)
+            self.v = nn.Linear(h2, MAX_SEATS)
+            self.s = nn.Linear(h2, MAX_SEATS)
+            self.p = nn.Linear(h2, nmove)
+
+        def forward(self, x):
+            h = torch.relu(self.l2(torch.relu(self.l1(x))))
+            return self.v(h), self.s(h), self.p(h)
+
+    return Net()
+
+
+def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
+    x = torch.from_numpy(data["x"][idx].astype(np.float32))
+    players = torch.from_numpy(data["players"][idx].astype(np.int64))
+    present = torch.arange(MAX_SEATS)[None, :] < players[:, None]
+    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * data["q_win"][idx]
+    target = torch.from_numpy(target.astype(np.float32))
+    vlogit, score, q = net(x)
+    vlogit = vlogit.masked_fill(~present, -1e9)
+    logp = torch.log_softmax(vlogit, dim=1)
+    value_loss = -(target * logp.masked_fill(~present, 0.0)).sum(1).mean()
+    zs = torch.from_numpy(data["z_score"][idx].astype(np.float32)) / cfg.score_scale
+    score_loss = (((score - zs) ** 2) * present).sum(1).mean()
+    rows, seg = batches.rows(idx)
+    mx = torch.from_numpy(data["move_x"][rows].astype(np.float32))
+    pi = torch.from_numpy(data["visits"][rows].astype(np.float32))
+    segt = torch.from_numpy(seg)
+    logits = (mx * q[segt]).sum(1)
+    seg_max = torch.full((len(idx),), -1e30).scatter_reduce(0, segt, logits, reduce="amax")
+    ex = torch.exp(logits - seg_max[segt])
+    lse = torch.log(torch.zeros(len(idx)).index_add(0, segt, ex)) + seg_max
+    policy_loss = -(pi * (logits - lse[segt])).sum() / len(idx)
+    total = value_loss + cfg.score_weight * score_loss + cfg.policy_weight * policy_loss
+    return {"total": total, "value": value_loss, "score": score_loss, "policy": policy_loss,
+            "win": torch.softmax(vlogit, 1), "logits": logits, "seg": seg}
+
+
+def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: str = "spellbook",
+          generation: int = 1, parent: str = "", log=print) -> tuple[Model, dict]:
+    """Trains a model from scratch on the shards; (model, report with held-out metrics)."""
+    cfg = config or TrainConfig()
+    torch = _torch()
+    torch.manual_seed(cfg.seed)
+    start = time.monotonic()
+    data, metas = load_shards(shard_paths)
+    fver = {m["feature_version"] for m in metas}
+    if len(fver) != 1:
+        raise ValueError(f"shards of different feature versions {sorted(fver)}; train on one version")
+    nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
+    train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
+    net = _build(torch, nin, nmove, cfg)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps_per_epoch = max(1, math.ceil(len(train_idx) / cfg.batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch)
+    batches = _Batches(data)
+    rng = np.random.default_rng(cfg.seed)
+    history = []
+    for epoch in range(cfg.epochs):
+        net.train()
+        order = rng.permutation(train_idx)
+        sums = {"total": 0.0, "value": 0.0, "score": 0.0, "policy": 0.0}
+        for b in range(steps_per_epoch):
+            idx = order[b * cfg.batch:(b + 1) * cfg.batch]
+            if len(idx) == 0:
+                continue
+            out = _losses(torch, net, data, batches, idx, cfg)
+            opt.zero_grad()
+            out["total"].backward()
+            opt.step()
+            sched.step()
+            for k in sums:
+                sums[k] += float(out[k].detach()) * len(idx)
+        row = {"epoch": epoch + 1, **{k: round(v / max(len(train_idx), 1), 4) for k, v in sums.items()}}
+        if len(held_idx):
+            row.update({f"held_{k}": v for k, v in evaluate(torch, net, data, batches, held_idx, cfg).items()
+                        if k in ("value", "policy", "score")})
+        history.append(row)
+        log(json.dumps(row))
+    report = {"decisions": int(len(data["seat"])), "train_decisions": int(len(train_idx)),
+              "held_decisions": int(len(held_idx)),
+              "games": int(len(np.unique(data["game"]))), "history": history,
+              "held": evaluate(torch, net, data, batches, held_idx, cfg) if len(held_idx) else {},
+              "seconds": round(time.monotonic() - start, 1)}
+    model = export(net, cfg, metas, report, game, generation, parent, nin, nmove)
+    return model, report
+
+
+def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
+    """Held-out metrics: losses, winner accuracy, policy top-1 agreement, calibration of the observer's
+    win probability (expected calibration error over 10 bins)."""
+    net.eval()
+    out_sums = {"value": 0.0, "score": 0.0, "policy": 0.0}
+    probs, outcomes, top1 = [], [], []
+    with torch.no_grad():
+        for b in range(0, len(idx), 2048):
+            part = idx[b:b + 2048]
+            out = _losses(torch, net, data, batches, part, cfg)
+            for k in out_sums:
+                out_sums[k] += float(out[k]) * len(part)
+            probs.append(out["win"][:, 0].numpy())
+            outcomes.append(data["z_win"][part, 0])
+            logits, seg = out["logits"].numpy(), out["seg"]
+            rows, _ = batches.rows(part)
+            visits = data["visits"][rows]
+            for d in range(len(part)):
+                sel = seg == d
+                if sel.sum() > 1:
+                    top1.append(int(np.argmax(logits[sel]) == np.argmax(visits[sel])))
+    p, z = np.concatenate(probs), np.concatenate(outcomes)
+    metrics = {k: round(v / len(idx), 4) for k, v in out_sums.items()}
+    metrics["winner_brier"] = round(float(np.mean((p - z) ** 2)), 4)
+    metrics["policy_top1"] = round(float(np.mean(top1)), 4) if top1 else None
+    metrics["ece"], metrics["bins"] = calibration(p, z)
+    return metrics
+
+
+def calibration(p: np.ndarray, z: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
+    """Expected calibration error (weighted mean |mean predicted - mean outcome| over equal-width bins)
+    and the bins, for a reliability plot."""
+    edges = np.linspace(0, 1, bins + 1)
+    which = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    ece, rows = 0.0, []
+    for b in range(bins):
+        sel = which == b
+        if not sel.any():
+            continue
+        mp, mz = float(p[sel].mean()), float(z[sel].mean())
+        ece += sel.mean() * abs(mp - mz)
+        rows.append({"bin": b, "n": int(sel.sum()), "predicted": round(mp, 4), "observed": round(mz, 4)})
+    return round(float(ece), 4), rows
+
+
+def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str, generation: int,
+           parent: str, nin: int, nmove: int) -> Model:
+    def arr(t):
+        return t.detach().numpy().astype(np.float32)
+
+    arrays = {"w1": arr(net.l1.weight).T.copy(), "b1": arr(net.l1.bias), "w2": arr(net.l2.weight).T.copy(),
+              "b2": arr(net.l2.bias), "wv": arr(net.v.weight).T.copy(), "bv": arr(net.v.bias),
+              "ws": arr(net.s.weight).T.copy(), "bs": arr(net.s.bias), "wp": arr(net.p.weight).T.copy(),
+              "bp": arr(net.p.bias)}
+    digest = hashlib.sha256(b"".join(arrays[k].tobytes() for k in sorted(arrays))).hexdigest()[:8]
+    import torch
+
+    meta = {"format": MODEL_FORMAT, "version": f"g{generation}-{digest}", "game": game,
+            "feature_version": metas[0]["feature_version"], "state_features": nin, "move_features": nmove,
+            "seats": MAX_SEATS, "hidden": list(cfg.hidden), "score_scale": cfg.score_scale,
+            "training": {"generation": generation, "parent": parent, "config": asdict(cfg),
+                         "data": {"shards": len(metas), "games": report["games"],
+                                  "decisions": report["decisions"],
+                                  "bots": sorted({json.dumps(m["config"], sort_keys=True) for m in metas})},
+                         "held_out": {k: v for k, v in report["held"].items() if k != "bins"},
+                         "seconds": report["seconds"], "torch": torch.__version__}}
+    model = Model(arrays=arrays, meta=meta)
+    model.validate()
+    return model

@@ -1,0 +1,233 @@
+"""The learned evaluation: features, the compiled network, the PUCT search, self-play data and training."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from engine_c import State
+from engine_c.game import SPELLBOOK, SpellBookGame
+from search import SearchOptionError, SearchOptions, ismcts
+from search import _mcts
+from search.model import MODEL_FORMAT, Model, default_model
+from search.selfplay import SelfPlayConfig, list_shards, plan_shards, read_shard, run_shard
+
+
+def random_model(seed: int = 0, hidden: tuple[int, int] = (16, 16), version: str = "test-0") -> Model:
+    nf, nm, fver, _ = _mcts.feature_info(SPELLBOOK.vtable)
+    rng = np.random.default_rng(seed)
+    h1, h2 = hidden
+    shapes = {"w1": (nf, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "wv": (h2, 4), "bv": (4,),
+              "ws": (h2, 4), "bs": (4,), "wp": (h2, nm), "bp": (nm,)}
+    arrays = {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
+    meta = {"format": MODEL_FORMAT, "version": version, "game": "spellbook", "feature_version": fver,
+            "state_features": nf, "move_features": nm, "seats": 4, "hidden": list(hidden), "score_scale": 40.0,
+            "training": {}}
+    return Model(arrays, meta)
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("model") / "m.npz")
+    random_model().save(path)
+    return path
+
+
+def features(state: State, observer: int) -> np.ndarray:
+    raw = SPELLBOOK.state_bytes(state)
+    return np.frombuffer(_mcts.state_features(SPELLBOOK.vtable, raw, observer), np.float32)
+
+
+def mid_game(players: int = 3, seed: int = 4, decisions: int = 40) -> State:
+    st = State.new(players=players, spells="classic", seed=seed)
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < decisions and not st.is_terminal():
+        if st.is_chance():
+            st.resolve_chance()
+            continue
+        moves = st.legal_moves()
+        st.apply(moves[int(rng.integers(len(moves)))])
+        done += 1
+    while st.is_chance():
+        st.resolve_chance()
+    return st
+
+
+# ---------------------------------------------------------------------------------------------- features
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_states_with_the_same_observation_give_identical_features(players):
+    st = mid_game(players)
+    seat = st.current_player
+    for seed in (1, 2, 3):
+        other = st.determinize(seat, seed=seed)     # the Pouch's order resampled: what the seat can't see
+        assert other.to_text() != st.to_text()
+        assert other.observation(seat) == st.observation(seat)
+        assert np.array_equal(features(other, seat), features(st, seat))
+
+
+def test_features_are_seat_relative_and_see_public_changes():
+    st = mid_game(2)
+    f0, f1 = features(st, 0), features(st, 1)
+    assert not np.array_equal(f0, f1)
+    after = st.clone()
+    after.apply(after.legal_moves()[-1])
+    assert not np.array_equal(features(after, 0), f0)
+
+
+# ---------------------------------------------------------------------------------------------- network
+def test_compiled_network_matches_the_numpy_reference(model_file):
+    model = Model.load(model_file)
+    net = model.network(SPELLBOOK)
+    for players in (2, 3, 4):
+        st = mid_game(players, seed=players)
+        seat = st.current_player
+        win, scores = net.evaluate(SPELLBOOK.vtable, SPELLBOOK.state_bytes(st), seat)
+        ref_win, ref_scores, q = model.forward(features(st, seat), players)
+        rel = [(seat + k) % players for k in range(players)]
+        assert np.allclose([win[p] for p in rel], ref_win[0, :players], atol=1e-5)
+        assert np.allclose([scores[p] for p in rel], ref_scores[0, :players], atol=1e-3)
+        assert abs(sum(win) - 1) < 1e-9
+        moves = [m.code for m in st.legal_moves()]
+        priors = net.priors(SPELLBOOK.vtable, SPELLBOOK.state_bytes(st), seat, moves)
+        mf = np.frombuffer(_mcts.move_features(SPELLBOOK.vtable, SPELLBOOK.state_bytes(st), moves),
+                           np.float32).reshape(len(moves), -1)
+        logits = mf @ q[0]
+        ref = np.exp(logits - logits.max())
+        assert np.allclose(priors, ref / ref.sum(), atol=1e-5)
+
+
+def test_a_model_file_that_is_not_one_is_refused_with_its_name(tmp_path, model_file):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="bad.npz"):
+        Model.load(str(bad))
+    m = Model.load(model_file)
+    m.arrays["w1"] = m.arrays["w1"][:10]
+    with pytest.raises(ValueError, match="w1"):
+        m.validate()
+    wrong = Model.load(model_file)
+    wrong.meta["feature_version"] = 999
+    with pytest.raises(ValueError, match="feature version"):
+        wrong.network(SpellBookGame())
+
+
+def test_one_evaluation_is_cheap(model_file):
+    """Not a timing assertion of the target (bench/strength.py measures eval_us): a sanity bound that
+    catches an evaluation gone quadratic."""
+    net = Model.load(model_file).network(SPELLBOOK)
+    st = State.new(players=4, seed=1)
+    seconds = net.time_evaluations(SPELLBOOK.vtable, SPELLBOOK.state_bytes(st), 0, 2000)
+    assert seconds / 2000 < 200e-6
+
+
+# ---------------------------------------------------------------------------------------------- search
+def test_network_search_is_reproducible_and_reports_its_model(model_file):
+    st = mid_game(2, seed=9)
+    opts = SearchOptions(iterations=600, evaluator="network", model=model_file, seed=5)
+    a, b = ismcts(SPELLBOOK, st, opts), ismcts(SPELLBOOK, st, opts)
+    assert a.move == b.move and [m.visits for m in a.moves] == [m.visits for m in b.moves]
+    assert a.evaluator == "network" and a.model == "test-0"
+    assert a.iterations == 600 and a.move in st.legal_moves()
+    assert abs(sum(m.prior for m in a.moves) - 1) < 1e-3
+    two = ismcts(SPELLBOOK, st, SearchOptions(iterations=600, evaluator="network", model=model_file, seed=5,
+                                              threads=2))
+    assert two.iterations == 600
+
+
+def test_rollout_search_stays_a_named_option(model_file):
+    st = mid_game(2, seed=9)
+    r = ismcts(SPELLBOOK, st, SearchOptions(iterations=200, evaluator="rollout", model=model_file))
+    assert r.evaluator == "rollout" and r.model == ""
+
+
+def test_network_without_a_model_is_a_clear_error(tmp_path):
+    game = SpellBookGame(default_model_path=str(tmp_path / "none.npz"))
+    st = State.new(players=2, seed=1)
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(game, st, SearchOptions(iterations=10, evaluator="network"))
+    assert e.value.field == "evaluator"
+    assert ismcts(game, st, SearchOptions(iterations=10)).evaluator == "rollout"   # auto falls back
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(game, st, SearchOptions(iterations=10, model=str(tmp_path / "missing.npz")))
+    assert e.value.field == "model"
+    with pytest.raises(SearchOptionError):
+        SearchOptions(evaluator="magic").validate()
+
+
+def test_network_bots_finish_games(model_file):
+    from search.arena import play_game
+    from search.bots import make_bot
+
+    bots = [make_bot(f"ismcts:iterations=40,evaluator=network,model={model_file}", SPELLBOOK, seed=s)
+            for s in range(3)]
+    rec = play_game(lambda s: State.new(players=3, spells="classic", seed=s), bots, 3)
+    assert not rec.unfinished and rec.winners
+
+
+def test_the_shipped_model_loads_and_is_the_default():
+    model = default_model(SPELLBOOK)
+    assert model is not None, "data/models/spellbook.npz is missing"
+    assert model.version and model.meta["training"]
+    st = State.new(players=2, seed=3)
+    assert ismcts(SPELLBOOK, st, SearchOptions(iterations=50)).model == model.version
+
+
+# ---------------------------------------------------------------------------------------------- self-play and training
+def _tiny_run(out_dir: str, games: int = 2, model: str | None = None):
+    cfg = SelfPlayConfig(options=SearchOptions(iterations=12, evaluator="network" if model else "rollout",
+                                               model=model or ""),
+                         explore_decisions=2, model_path=model)
+    tasks = plan_shards(out_dir, games, 1, 7, cfg, "clients.selfplay:spellbook_game", {"players": [2, 3]})
+    return [run_shard(vars(t)) for t in tasks]
+
+
+def test_selfplay_shards_hold_consistent_decisions_and_resume(tmp_path):
+    out = str(tmp_path / "g0")
+    os.makedirs(out)
+    summaries = _tiny_run(out)
+    assert len(summaries) == 2 and all(s["decisions"] > 10 for s in summaries)
+    assert _tiny_run(out) == []                       # resumed: nothing left to play
+    arrays, meta = read_shard(list_shards(out)[1])
+    assert meta["feature_version"] == _mcts.feature_info(SPELLBOOK.vtable)[2]
+    d = len(arrays["seat"])
+    assert arrays["x"].shape == (d, meta["state_features"])
+    off = arrays["move_offset"]
+    assert off[0] == 0 and off[-1] == len(arrays["visits"]) == len(arrays["move_x"])
+    sums = np.add.reduceat(arrays["visits"], off[:-1])
+    assert np.allclose(sums, 1.0, atol=1e-5) and np.all(np.diff(off) >= 2)
+    n = int(arrays["players"][0])
+    assert np.allclose(arrays["z_win"].sum(1), 1.0) and set(arrays["players"]) == {n} and n in (2, 3)
+    assert np.all(arrays["z_win"][:, n:] == 0) and np.all(arrays["z_score"][:, n:] == 0)   # absent seats
+
+
+def test_training_is_reproducible_and_its_model_plays(tmp_path):
+    from search.train import TrainConfig, train
+
+    out = str(tmp_path / "g0")
+    os.makedirs(out)
+    _tiny_run(out, games=3)
+    cfg = TrainConfig(hidden=(8, 8), epochs=2, batch=64, holdout=0.34, seed=3)
+    m1, report = train(list_shards(out), cfg, log=lambda _: None)
+    m2, _ = train(list_shards(out), cfg, log=lambda _: None)
+    assert m1.version == m2.version and m1.version.startswith("g1-")
+    assert report["held"]["ece"] is not None and 0 <= report["held"]["policy_top1"] <= 1
+    path = str(tmp_path / "m.npz")
+    m1.save(path)
+    st = mid_game(2)
+    r = ismcts(SPELLBOOK, st, SearchOptions(iterations=100, model=path))
+    assert r.model == m1.version
+    g1 = str(tmp_path / "g1")
+    os.makedirs(g1)
+    assert _tiny_run(g1, games=1, model=path)[0]["decisions"] > 0     # expert iteration: its own games
+
+
+def test_selfplay_command(tmp_path, capsys):
+    from clients.cli import main
+
+    out = str(tmp_path / "cli")
+    assert main(["selfplay", "--out", out, "--games", "1", "--players", "2", "--iterations", "8",
+                 "--no-progress"]) == 0
+    assert len(list_shards(out)) == 1
+    assert main(["selfplay", "--out", out, "--games", "1", "--iterations", "0"]) == 2
