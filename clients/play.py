@@ -666,12 +666,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
                    help="1 to 3 opponents by spec (random, greedy, ismcts:level=N, ...)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
-    p.add_argument("--seed", type=int, default=None, help="the deal (default: random)")
+    p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
     p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
-    p.add_argument("--hint-iterations", type=int, default=1500, help="search budget of a hint")
+    p.add_argument("--hint-iterations", type=int, default=1500,
+                   help="a hint's first search budget (it doubles, up to 16x, until the best move is clear)")
 
 
 def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
