@@ -64,28 +64,32 @@ def main() -> None:
     args = ap.parse_args()
     pos = positions(args.positions)
     for name, base in BUDGETS.items():
-        same_before = same_after = same_after_or_flagged = 0
+        same_before = same_after = same_after_or_flagged = consistent = 0
         t0 = time.monotonic()
         print(f"== {name}")
         for label, st in pos:
-            before, after, flagged, sizes = [], [], 0, []
+            before, after, flagged, sizes, clear = [], [], 0, [], set()
             for seed in range(1, args.seeds + 1):
                 opts = replace(base, seed=seed)
                 before.append(str(ismcts(SPELLBOOK, st, opts).moves[0].move))
                 g = grow(lambda it: ismcts(SPELLBOOK, st, replace(opts, iterations=int(it))), opts.iterations)
                 after.append(str(g.result.moves[0].move))
                 flagged += not g.separation.separated
+                if g.separation.separated:
+                    clear.add(after[-1])
                 sizes.append(int(g.budgets[-1]))
             b, a = Counter(before), Counter(after)
             same_before += len(b) == 1
             same_after += len(a) == 1
             same_after_or_flagged += len(a) == 1 or flagged == args.seeds
+            consistent += len(clear) <= 1
             print(f"  {label:34s} before: {len(b)} distinct (top {b.most_common(1)[0][1]}/{args.seeds})   "
                   f"after: {len(a)} distinct (top {a.most_common(1)[0][1]}/{args.seeds}), "
                   f"about equal in {flagged}/{args.seeds}, budgets {min(sizes)}-{max(sizes)}")
         n = len(pos)
         print(f"  all {args.seeds} seeds agree: before {same_before}/{n}, after {same_after}/{n}; "
-              f"after, agree or every seed says 'about equal': {same_after_or_flagged}/{n} "
+              f"after, agree or every seed says 'about equal': {same_after_or_flagged}/{n}; "
+              f"no two seeds call different moves clearly best: {consistent}/{n} "
               f"({time.monotonic() - t0:.0f} s)")
 
 
