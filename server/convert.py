@@ -11,11 +11,13 @@ import re
 from dataclasses import dataclass, replace
 
 from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c.game import SPELLBOOK
 from engine_c.notation import _frame_text
 from engine_c.reasons import Reason
 from engine_c.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
 from search.hints import Hint
 from search.levels import level_options
+from search.model import default_model
 from search.search import SearchOptionError, SearchOptions, SearchResult
 from server._gen.spellbook.v1 import types_pb2 as pb
 
@@ -205,7 +207,7 @@ class Caps:
 
 _LIMIT_FIELDS = ("iterations", "time_ms", "threads")
 _OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature",
-                  "knows_discard", "max_nodes")
+                  "knows_discard", "max_nodes", "c_puct")
 
 
 def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[SearchOptions, int]:
@@ -229,7 +231,9 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
         raise FieldError("level", f"must be 1 to 10 (0: the server's default), got {req.level}")
     has_options = req.HasField("options")
     level = req.level or (0 if has_options else caps.default_level)
-    opts = level_options(level, req.seed) if level else SearchOptions(seed=req.seed)
+    evaluator = _evaluator(req.options) if has_options else "auto"
+    opts = level_options(level, req.seed, evaluator=evaluator, game=SPELLBOOK) if level else \
+        SearchOptions(seed=req.seed, evaluator=evaluator)
     changes = {}
     if knows_discard is False:
         changes["knows_discard"] = False
@@ -263,12 +267,29 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
     return opts, level
 
 
-def effective_options(opts: SearchOptions, level: int) -> pb.EffectiveOptions:
+def _evaluator(o) -> str:
+    """The request's evaluator ("auto" when not given); FieldError when unknown or not available."""
+    if not o.HasField("evaluator") or o.evaluator == "":
+        return "auto"
+    if o.evaluator not in ("network", "rollout"):
+        raise FieldError("options.evaluator", f"must be network or rollout, got {o.evaluator[:40]!r}")
+    if o.evaluator == "network" and default_model(SPELLBOOK) is None:
+        raise FieldError("options.evaluator", "this server has no learned model (GetServerInfo.model); use rollout")
+    return o.evaluator
+
+
+def effective_options(opts: SearchOptions, level: int, result: SearchResult | None = None) -> pb.EffectiveOptions:
+    if result is not None:
+        evaluator, model = result.evaluator, result.model
+    else:
+        m = default_model(SPELLBOOK) if opts.evaluator != "rollout" else None
+        evaluator, model = ("network", m.version) if m is not None else ("rollout", "")
     return pb.EffectiveOptions(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
                                exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
                                margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                temperature=opts.temperature, knows_discard=opts.knows_discard,
-                               max_nodes=opts.max_nodes, stop_early=opts.stop_early)
+                               max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
+                               model=model, c_puct=opts.c_puct)
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
@@ -276,12 +297,12 @@ def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_shor
     stats = pb.SearchStats(iterations=result.iterations, elapsed_ms=result.elapsed_s * 1000.0, seed=result.seed,
                            player=result.player, threads=result.threads, nodes=result.nodes,
                            mean_decisions=result.mean_decisions, cut_short=cut_short,
-                           stopped_early=result.stopped_early, options=effective_options(opts, level))
+                           stopped_early=result.stopped_early, options=effective_options(opts, level, result))
     if not hide_moves:
         for s in result.moves:
             stats.moves.add(move=move_pb(s.move), visits=s.visits, availability=s.availability,
                             mean_reward=s.mean_reward, win_probability=s.win_probability,
-                            expected_score=s.expected_score, score_std=s.score_std)
+                            expected_score=s.expected_score, score_std=s.score_std, prior=s.prior)
         stats.principal_variation.extend(move_pb(m) for m in result.principal_variation)
     return stats
 

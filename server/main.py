@@ -21,6 +21,8 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
+    --model PATH            SPELLBOOK_MODEL          '' = data/models/spellbook.npz: the learned evaluation
+                                                     searches use by default ('none': rollout search only)
 
 Sessions: at start the server opens the database (one server per file: a second one on the same file
 refuses to start) and resumes every unfinished session (bots continue where they were); at shutdown it
@@ -118,6 +120,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
+    add("--model", "SPELLBOOK_MODEL", "", str,
+        "learned evaluation file ('' = the shipped data/models/spellbook.npz; 'none' = rollout search only)")
     a = p.parse_args(argv)
     for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes", "bot_workers",
                  "max_sessions"):
@@ -135,7 +139,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
-                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder)
+                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder,
+                        model=a.model)
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc)
 
 

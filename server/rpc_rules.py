@@ -9,9 +9,11 @@ from importlib import metadata
 from pathlib import Path
 
 import engine_c
+from engine_c.game import SPELLBOOK
 from engine_c.state import LIMITS, SPELL_NAMES
 from search.hints import MISTAKE_CLASSES, MISTAKE_THRESHOLDS
 from search.levels import describe_levels
+from search.model import default_model
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
@@ -53,11 +55,15 @@ def _ladder_table(path: str) -> dict[int, tuple[float, float]]:
 
 
 def _level_text(d: dict) -> str:
-    rollout = d["rollout"] + (f" rollouts cut off after {d['cutoff']} decisions" if d["cutoff"] else " rollouts to the end")
+    if d.get("evaluator") == "network":
+        how = "the learned value and policy (PUCT)"
+    else:
+        how = d["rollout"] + (f" rollouts cut off after {d['cutoff']} decisions" if d["cutoff"]
+                              else " rollouts to the end")
     choice = ("always the most visited move, answering as soon as it is settled" if d["temperature"] == 0
               else f"moves sampled at temperature {d['temperature']:g}")
     cap = f", at most {d['time_cap_ms']:g} ms" if d["time_cap_ms"] else ""
-    return f"{d['iterations']} ISMCTS iterations{cap}; {rollout}; {choice}"
+    return f"{d['iterations']} ISMCTS iterations{cap}; {how}; {choice}"
 
 
 
@@ -77,12 +83,18 @@ class RulesRpcs(RpcBase):
                                     min_report_every_ms=c.min_report_every_ms, bot_workers=c.bot_workers,
                                     max_sessions=c.max_sessions, max_review_ms=c.max_review_ms))
         elo = _ladder_table(c.ladder)
-        for d in describe_levels():
+        for d in describe_levels(game=SPELLBOOK):
             level = info.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
                             rollout=d["rollout"], cutoff=d["cutoff"], time_cap_ms=d["time_cap_ms"],
-                            description=_level_text(d))
+                            description=_level_text(d), evaluator=d["evaluator"])
             if d["level"] in elo:
                 level.elo, level.elo_ci = elo[d["level"]]
+        model = default_model(SPELLBOOK)
+        if model is not None:
+            info.model.version = model.version
+            info.model.generation = int(model.meta.get("training", {}).get("generation", 0))
+            info.model.feature_version = int(model.meta["feature_version"])
+            info.model.training_json = json.dumps(model.meta.get("training", {}), sort_keys=True)
         for name in MISTAKE_CLASSES:
             bound = MISTAKE_THRESHOLDS[name]
             info.mistake_thresholds.add(mistake_class=convert.mistake_class(name),

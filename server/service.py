@@ -21,6 +21,8 @@ group wrapped in `@rpc`; use `self.pool.run()` for CPU-bound work.
 """
 from __future__ import annotations
 
+import os
+
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +57,9 @@ class ServiceConfig:
     max_review_ms: float = 120_000.0
     # level -> Elo table written by `spellbook-ai ladder` (clients/ladder.py); "" for none
     ladder: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder.json")
+    # the learned evaluation searches use by default: "" = the model the game ships
+    # (data/models/spellbook.npz), a path = that model file, "none" = no model (rollout search)
+    model: str = ""
 
     def caps(self) -> convert.Caps:
         return convert.Caps(self.max_iterations, self.max_time_ms, self.max_threads, self.max_nodes,
@@ -62,10 +67,26 @@ class ServiceConfig:
 
 
 
+def use_model(model: str) -> None:
+    """Makes `model` ("" = shipped, "none", or a file) the evaluation every search of this process uses
+    by default; ValueError naming the file when it is not a model for this game."""
+    from engine_c.game import DEFAULT_MODEL_PATH, SPELLBOOK
+    from search.model import Model
+
+    if model == "none":
+        SPELLBOOK.default_model_path = None
+        return
+    path = model or DEFAULT_MODEL_PATH
+    if model or os.path.exists(path):
+        Model.load(path).network(SPELLBOOK)      # refuse a bad file now, not at the first search
+    SPELLBOOK.default_model_path = path
+
+
 class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
                         service_pb2_grpc.SpellBookServiceServicer):
     def __init__(self, config: ServiceConfig, sessions: SessionManager | None = None):
         self.config = config
+        use_model(config.model)
         self.pool = SearchPool(config.workers, config.queue_size)
         self.sessions = sessions
         self._stopping = asyncio.Event()

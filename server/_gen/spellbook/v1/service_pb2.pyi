@@ -12,7 +12,7 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class StrengthLevel(_message.Message):
-    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description", "elo", "elo_ci")
+    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description", "elo", "evaluator", "elo_ci")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
@@ -21,6 +21,7 @@ class StrengthLevel(_message.Message):
     TIME_CAP_MS_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
+    EVALUATOR_FIELD_NUMBER: _ClassVar[int]
     ELO_CI_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
@@ -30,8 +31,9 @@ class StrengthLevel(_message.Message):
     time_cap_ms: float
     description: str
     elo: float
+    evaluator: str
     elo_ci: float
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ...) -> None: ...
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., evaluator: _Optional[str] = ..., elo_ci: _Optional[float] = ...) -> None: ...
 
 class ServerLimits(_message.Message):
     __slots__ = ("max_iterations", "max_time_ms", "max_threads", "max_message_bytes", "workers", "queue_size", "deadline_margin_ms", "max_top_k", "min_report_every_ms", "bot_workers", "max_sessions", "max_review_ms")
@@ -96,7 +98,7 @@ class MistakeThreshold(_message.Message):
     def __init__(self, mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., max_loss: _Optional[float] = ...) -> None: ...
 
 class GetServerInfoResponse(_message.Message):
-    __slots__ = ("version", "git_revision", "rules", "levels", "limits", "default_level", "mistake_thresholds")
+    __slots__ = ("version", "git_revision", "rules", "levels", "limits", "default_level", "mistake_thresholds", "model")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GIT_REVISION_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +106,7 @@ class GetServerInfoResponse(_message.Message):
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     MISTAKE_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
     version: str
     git_revision: str
     rules: RulesInfo
@@ -111,7 +114,20 @@ class GetServerInfoResponse(_message.Message):
     limits: ServerLimits
     default_level: int
     mistake_thresholds: _containers.RepeatedCompositeFieldContainer[MistakeThreshold]
-    def __init__(self, version: _Optional[str] = ..., git_revision: _Optional[str] = ..., rules: _Optional[_Union[RulesInfo, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., limits: _Optional[_Union[ServerLimits, _Mapping]] = ..., default_level: _Optional[int] = ..., mistake_thresholds: _Optional[_Iterable[_Union[MistakeThreshold, _Mapping]]] = ...) -> None: ...
+    model: ModelInfo
+    def __init__(self, version: _Optional[str] = ..., git_revision: _Optional[str] = ..., rules: _Optional[_Union[RulesInfo, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., limits: _Optional[_Union[ServerLimits, _Mapping]] = ..., default_level: _Optional[int] = ..., mistake_thresholds: _Optional[_Iterable[_Union[MistakeThreshold, _Mapping]]] = ..., model: _Optional[_Union[ModelInfo, _Mapping]] = ...) -> None: ...
+
+class ModelInfo(_message.Message):
+    __slots__ = ("version", "generation", "feature_version", "training_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    FEATURE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TRAINING_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    generation: int
+    feature_version: int
+    training_json: str
+    def __init__(self, version: _Optional[str] = ..., generation: _Optional[int] = ..., feature_version: _Optional[int] = ..., training_json: _Optional[str] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
     __slots__ = ("players", "spells", "seed")

@@ -185,7 +185,7 @@ class SearchLimits(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
-    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes")
+    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "evaluator", "c_puct")
     EXPLORATION_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     BLEND_FIELD_NUMBER: _ClassVar[int]
@@ -195,6 +195,8 @@ class SearchOptions(_message.Message):
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
     KNOWS_DISCARD_FIELD_NUMBER: _ClassVar[int]
     MAX_NODES_FIELD_NUMBER: _ClassVar[int]
+    EVALUATOR_FIELD_NUMBER: _ClassVar[int]
+    C_PUCT_FIELD_NUMBER: _ClassVar[int]
     exploration: float
     objective: str
     blend: float
@@ -204,10 +206,12 @@ class SearchOptions(_message.Message):
     temperature: float
     knows_discard: bool
     max_nodes: int
-    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ...) -> None: ...
+    evaluator: str
+    c_puct: float
+    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., evaluator: _Optional[str] = ..., c_puct: _Optional[float] = ...) -> None: ...
 
 class MoveStats(_message.Message):
-    __slots__ = ("move", "visits", "availability", "mean_reward", "win_probability", "expected_score", "score_std")
+    __slots__ = ("move", "visits", "availability", "mean_reward", "win_probability", "expected_score", "score_std", "prior")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
     AVAILABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -215,6 +219,7 @@ class MoveStats(_message.Message):
     WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_SCORE_FIELD_NUMBER: _ClassVar[int]
     SCORE_STD_FIELD_NUMBER: _ClassVar[int]
+    PRIOR_FIELD_NUMBER: _ClassVar[int]
     move: Move
     visits: int
     availability: int
@@ -222,7 +227,8 @@ class MoveStats(_message.Message):
     win_probability: _containers.RepeatedScalarFieldContainer[float]
     expected_score: _containers.RepeatedScalarFieldContainer[float]
     score_std: _containers.RepeatedScalarFieldContainer[float]
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visits: _Optional[int] = ..., availability: _Optional[int] = ..., mean_reward: _Optional[float] = ..., win_probability: _Optional[_Iterable[float]] = ..., expected_score: _Optional[_Iterable[float]] = ..., score_std: _Optional[_Iterable[float]] = ...) -> None: ...
+    prior: float
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visits: _Optional[int] = ..., availability: _Optional[int] = ..., mean_reward: _Optional[float] = ..., win_probability: _Optional[_Iterable[float]] = ..., expected_score: _Optional[_Iterable[float]] = ..., score_std: _Optional[_Iterable[float]] = ..., prior: _Optional[float] = ...) -> None: ...
 
 class SearchStats(_message.Message):
     __slots__ = ("iterations", "elapsed_ms", "seed", "player", "threads", "nodes", "mean_decisions", "cut_short", "moves", "principal_variation", "options", "stopped_early")
@@ -253,7 +259,7 @@ class SearchStats(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., seed: _Optional[int] = ..., player: _Optional[int] = ..., threads: _Optional[int] = ..., nodes: _Optional[int] = ..., mean_decisions: _Optional[float] = ..., cut_short: _Optional[bool] = ..., moves: _Optional[_Iterable[_Union[MoveStats, _Mapping]]] = ..., principal_variation: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., options: _Optional[_Union[EffectiveOptions, _Mapping]] = ..., stopped_early: _Optional[bool] = ...) -> None: ...
 
 class EffectiveOptions(_message.Message):
-    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "stop_early")
+    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "stop_early", "evaluator", "model", "c_puct")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -268,6 +274,9 @@ class EffectiveOptions(_message.Message):
     KNOWS_DISCARD_FIELD_NUMBER: _ClassVar[int]
     MAX_NODES_FIELD_NUMBER: _ClassVar[int]
     STOP_EARLY_FIELD_NUMBER: _ClassVar[int]
+    EVALUATOR_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    C_PUCT_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     time_ms: float
@@ -282,7 +291,10 @@ class EffectiveOptions(_message.Message):
     knows_discard: bool
     max_nodes: int
     stop_early: bool
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ...) -> None: ...
+    evaluator: str
+    model: str
+    c_puct: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ..., evaluator: _Optional[str] = ..., model: _Optional[str] = ..., c_puct: _Optional[float] = ...) -> None: ...
 
 class Reason(_message.Message):
     __slots__ = ("kind", "value", "items", "text", "aspect")
