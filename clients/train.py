@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 # The pipeline's fixed plan (changing any of it changes the shipped model: bump the version notes).
 SEED = 1000
-GEN0 = {"games": 240, "iterations": 400, "evaluator": "rollout"}
+GEN0 = {"games": 160, "iterations": 400, "evaluator": "rollout"}
 GENERATIONS = [  # self-play by the accepted model of the generation before, one entry per generation 2..
     {"games": 600, "iterations": 800},
 ]

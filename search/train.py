@@ -31,11 +31,11 @@ MAX_SEATS = 4
 @dataclass
 class TrainConfig:
     hidden: tuple[int, int] = (64, 64)
-    epochs: int = 12
+    epochs: int = 8
     batch: int = 256
     lr: float = 2e-3
-    weight_decay: float = 1e-4
-    q_weight: float = 0.3          # share of the search's root estimate in the value target
+    weight_decay: float = 1e-3
+    q_weight: float = 0.5          # share of the search's root estimate in the value target
     score_weight: float = 0.5
     policy_weight: float = 1.0
     score_scale: float = 40.0
