@@ -26,6 +26,10 @@ GEN0 = {"games": 160, "iterations": 400, "evaluator": "rollout"}
 GENERATIONS = [  # self-play by the accepted model of the generation before, one entry per generation 2..
     {"games": 600, "iterations": 800},
 ]
+# Share of the search's root estimate in the value target, by generation: 160 games are only 160
+# independent results, so the first model leans on the rollout search's per-position estimates.
+Q_WEIGHT = {1: 0.8}
+DEFAULT_Q_WEIGHT = 0.5
 GATE = {"pairs": 100, "network_iterations": 3000, "rollout_iterations": 400, "elo0": 0.0, "elo1": 50.0}
 WINDOW = 2          # a model trains on the games of the last WINDOW self-play generations
 
@@ -61,14 +65,18 @@ def main(args: argparse.Namespace) -> int:
 
 
 def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
-              epochs: int | None = None, log=None) -> dict:
+              epochs: int | None = None, log=None, q_weight: float | None = None) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
     paths = [p for d in data_dirs for p in list_shards(d)]
     if not paths:
         raise ValueError(f"no self-play shards in {', '.join(data_dirs)}")
-    cfg = TrainConfig(seed=seed) if epochs is None else TrainConfig(seed=seed, epochs=epochs)
+    cfg = TrainConfig(seed=seed)
+    if epochs is not None:
+        cfg.epochs = epochs
+    if q_weight is not None:
+        cfg.q_weight = q_weight
     model, report = train(paths, cfg, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)
@@ -160,7 +168,8 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[gen]
         else:
             t0 = time.monotonic()
-            info = train_one(data, model_path, gen, parent=best or "rollout", seed=SEED + gen)
+            info = train_one(data, model_path, gen, parent=best or "rollout", seed=SEED + gen,
+                             q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
             g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor)
