@@ -499,7 +499,7 @@ class SpellBookClient:
             yield ev
 
     def export_session(self, session_id: str, timeout: float | None = None) -> dict:
-        """The session's game record (finished or not) as a dict (format spellbook-record/1)."""
+        """The session's game record (finished or not) as a dict (docs/records.md; no seed until it ends)."""
         resp = self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout)
         return json.loads(resp.record_json)
 

@@ -24,12 +24,19 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c import IllegalMoveError, Move, NotationError, State, records
 from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
 
 HUMAN = "human"
 RECORD_FORMAT = "spellbook-ai-game"
 MAX_LISTED = 30
+
+
+def _seat_spec(entry: dict) -> str:
+    """A record's seat as the terminal's seat name: "human" for a human or a client, else the bot spec."""
+    if entry.get("kind") in ("human", "client"):
+        return HUMAN
+    return entry.get("spec") or f"ismcts:level={entry.get('level') or 5}"
 
 
 def familiar_value(stored: int) -> int:
@@ -58,6 +65,8 @@ class GameSession:
     undo_stack: list[tuple[State, int]] = field(default_factory=list)
     rng_in_sync: bool = True
     auto_forced: bool = True                # play a human's only legal move without asking
+    seed_fixed: bool = False                # the player chose the seed: a saved record may show it
+    setup: list | None = None               # the setup draws, when loaded from a record
 
     def __post_init__(self) -> None:
         from clients.bots import bot_seed, make_bot
@@ -138,41 +147,35 @@ class GameSession:
 
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict:
-        rec = {"format": RECORD_FORMAT, "version": 1, "seed": self.seed, "players": self.players,
-               "spells": list(self.spells), "seats": list(self.seats), "practice": self.practice,
-               "moves": [list(m) for m in self.moves], "over": self.over}
-        if self.over:
-            rec["scores"] = [s.total for s in self.state.scores()]
-            rec["winners"] = self.state.winners()
-        return rec
+        """The game record (engine_c.records, docs/records.md). The seed is in it once the game is over,
+        or if the player chose it (--seed): a random deal's seed would reveal the Pouch's order."""
+        setup = self.setup if self.setup is not None else records.setup_events(self.players, self.spells, self.seed)
+        events = list(setup) + [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in self.moves]
+        extra = {"practice": True} if self.practice else {}
+        return records.build(self.players, self.spells, [records.seat_from_spec(s) for s in self.seats], events,
+                             self.state, seed=self.seed, seed_shown=self.seed_fixed, **extra)
 
     @classmethod
     def from_record(cls, rec: dict) -> "GameSession":
-        """Replays a saved game (or a tournament record with its moves) move by move."""
-        if rec.get("format", RECORD_FORMAT) != RECORD_FORMAT and "moves" not in rec:
-            raise ValueError("not a SpellBook game record")
+        """Continues a game from its record (any format engine_c.records reads: a terminal save, a server
+        record, a tournament game). A record without its seed continues with a new, unknown Pouch order."""
+        import secrets
+
         try:
-            sess = cls(seed=int(rec["seed"]), players=int(rec["players"]), spells=rec["spells"],
-                       seats=list(rec["seats"]), practice=bool(rec.get("practice", False)))
-        except KeyError as e:
-            raise ValueError(f"game record without {e}") from None
-        st = sess.state
-        for i, (seat, text) in enumerate(rec["moves"]):
-            try:
-                if seat == -1:
-                    drawn = Move.from_text(text)
-                    if st.sample_chance() != drawn:     # keeps the seeded generator in step with the record
-                        sess.rng_in_sync = False
-                    st.apply(drawn)
-                else:
-                    if st.current_player != seat:
-                        raise IllegalMoveError(f"seat {st.current_player} decides here, not seat {seat}")
-                    if sess.seats[seat] == HUMAN:
-                        sess.undo_stack.append((st.clone(), i))
-                    st.apply(text)
-            except (IllegalMoveError, NotationError) as e:
-                raise ValueError(f"move {i + 1} ({text!r}) does not replay: {e}") from None
-            sess.moves.append([seat, text])
+            rec = records.load(rec)
+            seed = rec.get("seed", secrets.randbits(31))
+            final, steps, at = records.replay_indexed(rec, rng_seed=seed)
+        except records.RecordError as e:
+            raise ValueError(f"the record does not replay: {e}") from None
+        seats = [_seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
+        sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
+                   practice=bool(rec.get("practice", False)))
+        sess.seed_fixed = "seed" in rec
+        n_setup = sum(1 for e in rec["events"] if e["kind"] == "setup")
+        sess.setup = rec["events"][:n_setup]
+        sess.state = final
+        sess.moves = [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"][n_setup:]]
+        sess.undo_stack = [(before, i - n_setup) for (before, _m, seat), i in zip(steps, at) if seats[seat] == HUMAN]
         return sess
 
     def save(self, path: str) -> None:
@@ -182,8 +185,13 @@ class GameSession:
 
     @classmethod
     def load(cls, path: str) -> "GameSession":
-        with open(path, encoding="utf-8") as f:
-            return cls.from_record(json.load(f))
+        try:
+            found = records.load_file(path)
+        except records.RecordError as e:
+            raise ValueError(f"{path}: {e}") from None
+        if len(found) != 1:
+            raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
+        return cls.from_record(found[0])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -367,7 +375,8 @@ class PlayClient:
 
     def run(self) -> int:
         sess = self.sess
-        self.say(f"SpellBook: {sess.players} players, spells {', '.join(sess.spells)}, seed {sess.seed}. "
+        deal = f", seed {sess.seed}" if getattr(sess, "seed_fixed", False) else ""   # a random deal's seed shows the Pouch
+        self.say(f"SpellBook: {sess.players} players, spells {', '.join(sess.spells)}{deal}. "
                  f"Type `help` for commands.")
         while True:
             sess = self.sess
@@ -495,6 +504,7 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
 
             seed = args.seed if args.seed is not None else random.randrange(2**31)
             sess = GameSession.new(args.bots, args.seat, seed, args.spells, args.practice)
+            sess.seed_fixed = args.seed is not None
     except (OSError, ValueError) as e:
         print(f"spellbook-ai play: {e}", file=sys.stderr)
         return 2

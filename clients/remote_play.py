@@ -87,19 +87,15 @@ class RemoteGameSession:
         raise ValueError("undo is for local practice games; a server game's moves are final")
 
     def to_record(self) -> dict:
-        """The server's record, in the local save format (so `load` continues it against local bots)."""
-        from clients.play import RECORD_FORMAT
+        """The server's record (engine_c.records), this seat marked human and the bots by their level (so
+        `load` continues it against local bots). No seed until the game is over."""
+        from engine_c import records
 
         rec = self.client.export_session(self.session_id)
-        seats = [HUMAN if i == self.seat else f"ismcts:level={s['level']}" if s["kind"] == "bot" else HUMAN
-                 for i, s in enumerate(rec["seats"])]
-        out = {"format": RECORD_FORMAT, "version": 1, "seed": rec["seed"], "players": rec["players"],
-               "spells": rec["spells"], "seats": seats, "practice": False, "server_session": self.session_id,
-               "moves": [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"]],
-               "over": rec["status"] == "finished"}
-        if rec.get("result"):
-            out.update(scores=rec["result"]["scores"], winners=rec["result"]["winners"])
-        return out
+        rec["seats"] = [records.seat("human") if i == self.seat or s["kind"] != "bot"
+                        else records.seat("bot", f"ismcts:level={s['level']}", s["level"])
+                        for i, s in enumerate(rec["seats"])]
+        return records.load(rec)
 
     def save(self, path: str) -> None:
         import json
