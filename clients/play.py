@@ -346,6 +346,7 @@ class PlayClient:
         self.sess, self.inp, self.out = session, inp, out
         self.hinter = Hinter(hint_iterations, session.seed)
         self.prompt = prompt
+        self.review_iterations = 300
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -356,9 +357,9 @@ class PlayClient:
         else:
             self.say(f"  {seat_label(self.sess, ev.seat)}: {ev.text}")
 
-    def _read(self) -> str | None:
+    def _read(self, ask: str | None = None) -> str | None:
         if self.prompt:
-            self.out.write(f"{seat_label(self.sess, self.sess.state.current_player)} > ")
+            self.out.write(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ")
             self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -384,6 +385,7 @@ class PlayClient:
             if sess.over:
                 self.say(render_board(sess))
                 self.say(render_final(sess))
+                self.offer_review()
                 return 0
             self.show()
             while True:                                   # until a move is played
@@ -399,6 +401,21 @@ class PlayClient:
                     return 1
                 if done:
                     break
+
+    def offer_review(self) -> None:
+        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted."""
+        self.say("Review this game? Each decision's class and loss, luck against decisions, the key moments "
+                 "(a few seconds).")
+        line = self._read("review? [y/N] > ")
+        if not line or line.strip().lower() not in ("y", "yes"):
+            self.say("(`spellbook-ai review FILE` reviews a saved game later: `save FILE` first.)"
+                     if line is not None else "")
+            return
+        from clients.review import review_local, review_text
+
+        rec = self.sess.to_record()
+        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed)
+        self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
 
     def handle(self, line: str) -> bool | str:
         """True when a move was played (or the game was replaced); 'quit'; False to read again."""

@@ -355,6 +355,7 @@ def _from_legacy_moves(players: int, spells: list[str], seed: int, moves: Iterab
             st.apply(move)
         except (IllegalMoveError, NotationError) as e:
             raise RecordError(where, str(e)) from None
+    events += [event("draw", -1, d) for d in st.resolve_chance()]   # as the recorded game went on at once
     return events, st
 
 

@@ -173,3 +173,21 @@ def test_a_whole_game_against_a_server_session(tmp_path):
         assert record["session_id"] and record["seats"][1] == {"kind": "human"}
         local = P.GameSession.from_record(record)          # the saved server game replays locally
         assert "seed" not in record and local.moves == [[e["seat"], e["move"]] for e in record["events"] if e["kind"] != "setup"]
+
+
+def test_the_end_of_a_game_offers_a_review(tmp_path):
+    """After the final score the terminal offers the review; `y` prints each decision's class, the luck
+    split and the key moments of the game just played."""
+    sess = P.GameSession.new(["random"], 0, 5, "set1")
+    sess.seats[0] = "random"                           # both seats play themselves: a quick finished game
+    sess.bots[0] = __import__("clients.bots", fromlist=["make_bot"]).make_bot("random", seed=1)
+    out = io.StringIO()
+    client = P.PlayClient(sess, Script(["y"], then=None), out, prompt=False)
+    client.review_iterations = 30
+    assert client.run() == 0
+    text = out.getvalue()
+    assert "Review this game?" in text and "Decisions (30 search iterations a decision)" in text
+    assert "luck" in text and "Key moments" in text and "seat 1 (random)" in text
+    # the default answer is no
+    client, text, code = play([], bots=("random",), seed=6)
+    assert code == 0 and "Review this game?" in text and "Key moments" not in text
