@@ -230,3 +230,21 @@ def test_unfinished_games_are_counted_in_the_summary():
     s = T.summarize([rec], bots=["a", "b"])
     assert s["unfinished"] == 1 and [b["win_share"] for b in s["bots"]] == [0.5, 0.5]
     assert "1 stopped at" in T.format_summary(s)
+
+
+def test_greedy_learns_spells_and_beats_the_static_greedy(tmp_path):
+    """The one-ply heuristic (engine_c/heuristic.py) learns and casts spells; the earlier greedy bot
+    (`greedy:eval=static`) stored tokens and learned nothing (18 points every game)."""
+    res = run(T.schedule(["greedy", "greedy:eval=static"], games=4, seed=20), tmp_path / "g.jsonl")
+    s = T.summarize(res.records, bots=["greedy", "greedy:eval=static"])
+    pair = s["pairs"][0]
+    assert pair["a"] == "greedy" and pair["score"] >= 3.5
+    for rec in res.records:
+        me = [x["spec"] for x in rec["seats"]].index("greedy")
+        mine = [e["move"] for e in rec["events"] if e["kind"] == "move" and e["seat"] == me]
+        assert sum(m.startswith("learn ") for m in mine) >= 3
+        assert rec["result"]["scores"][me] > rec["result"]["scores"][1 - me]
+    assert any(m.split()[0] in ("TimeTravel", "Offering", "Levitation", "Sacrifice", "Purification")
+               for rec in res.records for e in rec["events"] if e["kind"] == "move" for m in [e["move"]])
+    with pytest.raises(ValueError, match="eval=heuristic"):
+        make_bot("greedy:eval=deep")
