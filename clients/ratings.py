@@ -122,6 +122,10 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
     mu_r, var = _mean_var(pdf)                 # per unit, score scaled to [0, 1]
     se = math.sqrt(var / n)                    # standard error of the mean score
     lo, hi = mu - Z95 * se, mu + Z95 * se
+    if lo <= 0.0 or hi >= 1.0:
+        # the normal interval leaves [0, 1] near a lopsided score: that side takes the Wilson bound instead
+        w_lo, w_hi = wilson_interval(mu * games, games)
+        lo, hi = (w_lo if lo <= 0.0 else lo), (w_hi if hi >= 1.0 else hi)
     los = NormalDist().cdf((mu - 0.5) / se) if se > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
     return EloEstimate(elo_from_score(mu), elo_from_score(lo), elo_from_score(hi), mu, games, los, draws,
                        pairs_ratio)

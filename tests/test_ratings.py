@@ -141,3 +141,9 @@ def test_plackett_luce_orders_consistent_winners():
     games = [(["a", "b", "c"], [1, 2, 3]), (["b", "c", "a"], [2, 3, 1]), (["c", "a", "b"], [3, 1, 2])] * 5
     order = [r.name for r in R.plackett_luce(games)]
     assert order == ["a", "b", "c"]
+
+
+def test_a_lopsided_score_keeps_a_finite_interval():
+    """99 of 100: the normal interval would reach below a score of 0; the Wilson bound takes that side."""
+    e = R.outcome_elo([49, 0, 1, 0, 0])
+    assert -1200 < e.lo < e.elo < e.hi < -500 and math.isfinite(e.pm)
