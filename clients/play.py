@@ -66,6 +66,7 @@ class GameSession:
     rng_in_sync: bool = True
     auto_forced: bool = True                # play a human's only legal move without asking
     seed_fixed: bool = False                # the player chose the seed: a saved record may show it
+    seed_is_deal: bool = True               # the setup came from `seed` (not so for a record without one)
     setup: list | None = None               # the setup draws, when loaded from a record
 
     def __post_init__(self) -> None:
@@ -153,7 +154,8 @@ class GameSession:
         events = list(setup) + [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in self.moves]
         extra = {"practice": True} if self.practice else {}
         return records.build(self.players, self.spells, [records.seat_from_spec(s) for s in self.seats], events,
-                             self.state, seed=self.seed, seed_shown=self.seed_fixed, **extra)
+                             self.state, seed=self.seed if self.seed_is_deal else None,
+                             seed_shown=self.seed_fixed, **extra)
 
     @classmethod
     def from_record(cls, rec: dict) -> "GameSession":
@@ -170,7 +172,7 @@ class GameSession:
         seats = [_seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
         sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
                    practice=bool(rec.get("practice", False)))
-        sess.seed_fixed = "seed" in rec
+        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
         n_setup = sum(1 for e in rec["events"] if e["kind"] == "setup")
         sess.setup = rec["events"][:n_setup]
         sess.state = final

@@ -114,8 +114,8 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
     mu = sum(i * c for i, c in enumerate(counts)) / (raw_n * (len(counts) - 1))
     if mu in (0.0, 1.0):
         # a perfect (or null) score has no spread to estimate: the difference is unbounded on one side and
-        # the other bound is the Wilson interval's over the games
-        lo_s, hi_s = wilson_interval(mu * games, games)
+        # the other bound is the Wilson interval's over the counted units (pairs or games)
+        lo_s, hi_s = wilson_interval(mu * raw_n, int(raw_n))
         lo, hi = (elo_from_score(lo_s), math.inf) if mu == 1.0 else (-math.inf, elo_from_score(hi_s))
         return EloEstimate(elo_from_score(mu), lo, hi, mu, games, 1.0 if mu == 1.0 else 0.0, draws, pairs_ratio)
     n, pdf = _pdf(counts)
@@ -124,7 +124,7 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
     lo, hi = mu - Z95 * se, mu + Z95 * se
     if lo <= 0.0 or hi >= 1.0:
         # the normal interval leaves [0, 1] near a lopsided score: that side takes the Wilson bound instead
-        w_lo, w_hi = wilson_interval(mu * games, games)
+        w_lo, w_hi = wilson_interval(mu * raw_n, int(raw_n))
         lo, hi = (w_lo if lo <= 0.0 else lo), (w_hi if hi >= 1.0 else hi)
     los = NormalDist().cdf((mu - 0.5) / se) if se > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
     return EloEstimate(elo_from_score(mu), elo_from_score(lo), elo_from_score(hi), mu, games, los, draws,

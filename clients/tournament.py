@@ -11,16 +11,18 @@ matchup, rounded up to whole rotations.
 
 Running. Games run on a `concurrent.futures.Executor`: in-process (-j 1), a spawn process pool (-j N)
 or a Dask cluster (`--executor dask://host:8786`, always pure=False). Each finished game is appended to
-the JSONL file at once (one JSON object per line, with its move list, so it replays exactly);
+the JSONL file at once as a game record (docs/records.md: every move and draw, so it replays exactly and
+`spellbook-ai review FILE --game N` reviews it; the tournament's own fields are under "tournament");
 `--resume` skips the games already in the file. With two bots and two seats, `--sprt ELO0 ELO1` stops
 the match early as soon as the sequential test decides.
 
-Results: per-pair win rates with 95% Wilson intervals, a Bradley-Terry Elo fit (± 95%) of the pool,
-pentanomial Elo per pair in two-seat games, SPRT state, and openskill Plackett-Luce ratings when a
-table has more than two seats. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
-The Bradley-Terry intervals treat games as independent, so with duplicate deals (whose two games are
-correlated) and with 3-4 seats (one game gives several pairwise results) they are too narrow; for a
-two-seat pair, the pentanomial interval counts the correlation and is the one to quote.
+Results. Per pair of bots, one Elo with its 95% interval: from the duplicate pairs (pentanomial, counting
+the shared deal's correlation as fishtest does) when both seat orders of a deal were played, else from
+the games; with LOS, DrawRatio and PairsRatio as fastchess prints them. Then the rating table of all
+bots: one Bradley-Terry fit of every pairwise result (3-4 seat games give several per game; the table
+counts games), whose intervals treat results as independent and so are narrower than the pairs'. The SPRT
+line gives the measured Elo with its interval and the LLR against its bounds; with 3-4 seats, openskill
+Plackett-Luce ratings. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
 """
 from __future__ import annotations
 

@@ -96,6 +96,15 @@ def test_save_and_load_replay_exactly(tmp_path):
     assert any(e["kind"] == "draw" for e in rec["events"])              # the draws are in the record
     loaded = P.GameSession.load(str(path))
     assert loaded.state.observation(0) == saved.state.observation(0) and loaded.moves == saved.moves
+    for _ in range(1000):                       # finished from a record without a seed: still none to show
+        if loaded.over:
+            break
+        loaded.advance()
+        if not loaded.over:
+            loaded.play_human(loaded.state.legal_moves()[-1])      # the last move is never a pass
+    done = loaded.to_record()
+    assert "seed" not in done and done["status"] == "finished"
+    assert records.replay(done)[0].observation(0) == loaded.state.observation(0)
     # a seed the player chose is kept, and the continued game draws what the original would have
     saved.seed_fixed = True
     saved.save(str(path))

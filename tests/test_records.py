@@ -131,3 +131,29 @@ def test_files_hold_one_record_a_list_or_json_lines(tmp_path):
     with pytest.raises(R.RecordError) as e:
         R.load_file(str(bad))
     assert e.value.field == "line 2.format"
+
+
+def test_the_server_reads_every_format_and_hides_a_live_seed():
+    """AnalyzeGame takes an older terminal save as well as the record; a bad record is INVALID_ARGUMENT
+    naming the field; ExportSession of a live session has no seed but replays to what the seat sees."""
+    from clients.client import InvalidArgument, SpellBookClient
+    from server.main import ServerConfig, ServerThread
+
+    final, events = _random_game(seed=8)
+    moves = [[e["seat"], e["move"]] for e in events if e["kind"] != "setup"]
+    save = {"format": "spellbook-ai-game", "version": 1, "seed": 8, "players": 2, "spells": final.spells,
+            "seats": ["human", "random"], "moves": moves, "over": True}
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv, \
+            SpellBookClient(f"127.0.0.1:{srv.port}", timeout=60) as client:
+        review = client.analyze_game(save, iterations=10, seed=1)
+        assert list(review.result.scores) == [s.total for s in final.scores()] and review.decisions
+        for bad, field in ((dict(save, format="spellbook-record", version=7), "record_json.version"),
+                           (dict(save, moves=moves[:5] + [[0, "fly away"]]), "record_json.moves[5]")):
+            with pytest.raises(InvalidArgument) as e:
+                client.analyze_game(bad, iterations=10)
+            assert e.value.fields == [field]
+        sid = client.create_session(["client", "bot:1"], seed=5)
+        live = client.export_session(sid)
+        assert live["status"] == "active" and "seed" not in live and live["result"] is None
+        state, _ = R.replay(live, rng_seed=0)
+        assert state.observation(0) == client.get_session(sid, 0).observation.text
