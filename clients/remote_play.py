@@ -2,10 +2,14 @@
 
 The server runs the Pouch and the bot seats (CreateSession); this side shows the seat's observation
 (never the Pouch order), submits the player's moves (SubmitMove with expected_seq, so a retried call is
-never applied twice) and reports the other seats' moves and the draws as they happen.
+never applied twice) and reports the other seats' moves and the draws as they happen. The client keeps
+the seat's secret token from CreateSession and sends it with every call. Without `--seed` the server
+draws a secret seed; a game saved before its end then cannot be continued locally (the seed, which
+fixes the Pouch, stays on the server until the game is over).
 """
 from __future__ import annotations
 
+import random
 import time
 from typing import Callable
 
@@ -31,8 +35,11 @@ class RemoteGameSession:
     practice = False
     auto_forced = True
 
-    def __init__(self, client, session_id: str, seat: int, seed: int, poll_s: float = 0.05):
-        self.client, self.session_id, self.seat, self.seed, self.poll_s = client, session_id, seat, seed, poll_s
+    def __init__(self, client, session_id: str, seat: int, seed: int | None, poll_s: float = 0.05):
+        # `seed` (None when secret) only seeds this side's sampled Pouch order for display and local hints
+        self.seed = seed if seed is not None else random.randrange(2**31)
+        self.fixed_seed = seed
+        self.client, self.session_id, self.seat, self.poll_s = client, session_id, seat, poll_s
         self.moves: list[list] = []
         self._seen = 0
         self._mine: set[int] = set()
@@ -43,7 +50,8 @@ class RemoteGameSession:
                       for i, s in enumerate(self.view.seats)]
 
     @classmethod
-    def create(cls, client, bots: list[str], seat: int, seed: int, spells: str) -> "RemoteGameSession":
+    def create(cls, client, bots: list[str], seat: int, seed: int | None, spells: str) -> "RemoteGameSession":
+        """A new server session with this seat as its client; `seed` None lets the server draw a secret one."""
         if not 1 <= len(bots) <= 3:
             raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
         if not 0 <= seat <= len(bots):
@@ -92,6 +100,8 @@ class RemoteGameSession:
         from engine_c import records
 
         rec = self.client.export_session(self.session_id)
+        if rec.get("seed") is None and self.fixed_seed is not None:
+            rec["seed"] = self.fixed_seed            # the player's own choice (--seed)
         rec["seats"] = [records.seat("human") if i == self.seat or s["kind"] != "bot"
                         else records.seat("bot", f"ismcts:level={s['level']}", s["level"])
                         for i, s in enumerate(rec["seats"])]
@@ -124,6 +134,13 @@ class RemoteGameSession:
 
         if self.view.seq <= self._seen:
             return
+        draws: list[str] = []                # consecutive draws are reported as one line
+
+        def flush() -> None:
+            if on_event and draws:
+                on_event(Event(-1, "draws: " + " ".join(draws)))
+            draws.clear()
+
         for e in self.client.export_session(self.session_id)["events"]:
             if e["seq"] <= self._seen:
                 continue
@@ -133,7 +150,11 @@ class RemoteGameSession:
             seat = e["seat"] if e["kind"] == "move" else -1
             if e["kind"] == "draw":
                 self.moves.append([-1, e["move"]])
-            elif seat != self.seat:
+                draws.append(e["move"].split()[-1])
+                continue
+            flush()
+            if seat != self.seat:
                 self.moves.append([seat, e["move"]])
             if on_event and seat != self.seat:
                 on_event(Event(seat, e["move"]))
+        flush()
