@@ -14,7 +14,7 @@ payment). Type a number or a move in the notation (docs/notation.md). Commands:
     undo           take back your last move and the bots' replies (practice games: --practice); the
                    Pouch is shuffled again, so the undone draws do not come back
     learn SPELL    the ways to learn SPELL;  help SPELL: what SPELL does at each level
-    save FILE      write the game record (JSON: seed, players, spells, seats, every move and draw)
+    save FILE      write the game record (docs/records.md: players, spells, seats, every move and draw)
     load FILE      continue a saved game
     board, moves [TEXT], help, quit (exit status 0)
 
@@ -303,7 +303,7 @@ def render_board(sess: GameSession) -> str:
         lines.append(f"    {'your ' if you else ''}pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
         lines.append(f"    {'your ' if you else ''}familiar ({stored}/16 stored, worth {familiar_value(stored)}): "
                      f"{format_counts(raw['fam'][p])}")
-        learned = [f"{spell_title(st.spells[c])} L{raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
+        learned = [f"{spell_title(st.spells[c])} level {raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
                    f"({sc.spells.get(st.spells[c], 0)} pts)"
                    for c in range(len(COLORS)) if raw["level"][p][c]]
         lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
@@ -380,7 +380,8 @@ def render_final(sess: GameSession) -> str:
     names = " and ".join(seat_label(sess, w) for w in winners)
     you = any(sess.seats[w] == HUMAN for w in winners)
     lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {names}" + (" — well played!" if you else ""))
-    lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
+    if getattr(sess, "seed_is_deal", True):       # not for a game continued from a record without its seed
+        lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
     return "\n".join(lines)
 
 

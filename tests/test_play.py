@@ -290,7 +290,8 @@ def test_a_whole_game_against_a_server_session(tmp_path):
         record = json.loads(save.read_text())
         assert record["session_id"] and record["seats"][1] == {"kind": "human"}
         local = P.GameSession.from_record(record)          # the saved server game replays locally
-        assert "seed" not in record and local.moves == [[e["seat"], e["move"]] for e in record["events"] if e["kind"] != "setup"]
+        assert record["seed"] == 4                         # the player's own --seed: theirs to keep
+        assert local.moves == [[e["seat"], e["move"]] for e in record["events"] if e["kind"] != "setup"]
 
 
 def test_the_end_of_a_game_offers_a_review(tmp_path):
