@@ -120,6 +120,8 @@ def loads(text: str, field: str = "") -> dict:
         obj = json.loads(text)
     except (ValueError, TypeError) as e:
         raise RecordError(field, f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise RecordError(field, "nested too deeply (a record is a flat object of events)") from None
     return load(obj, field)
 
 

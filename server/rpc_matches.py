@@ -81,7 +81,7 @@ class MatchRpcs(RpcBase):
         started = time.monotonic()
 
         def work(emit):
-            st, seq, events, moves = state, 0, records.setup_events(len(specs), state.spells, request.seed), 0
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, request.seed)], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
                 seat = st.current_player
                 t0 = time.monotonic()
@@ -166,7 +166,7 @@ class MatchRpcs(RpcBase):
         except RecordError as e:
             raise FieldError(f"{field}.{e.field}", e.message) from None
         if not final.is_terminal():
-            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec['events'])} events: "
+            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
                                                 "AnalyzeGame reviews finished games")
         scores = [s.total for s in final.scores()]
         opts, level = convert.search_options(request, self.config.caps())
