@@ -313,3 +313,11 @@ def test_the_end_of_a_game_offers_a_review(tmp_path):
     # the default answer is no
     client, text, code = play([], bots=("random",), seed=6)
     assert code == 0 and "Review this game?" in text and "Key moments" not in text
+
+
+def test_hint_3_calls_out_a_store_that_breaks_tonights_learning():
+    st = position(players=2, spells="set1", active=0, day=2, pools={0: "RcRcRtGt", 1: "PcPt"},
+                  altar="PsGcKsWtBc", at="midday")
+    _client, text, _ = run(session_at(st), ["hint 3", "quit"], hint_iterations=100)
+    h3 = text[text.index("Hint 3"):]
+    assert "gives up learning Sacrifice this Evening" in h3          # store Rc / store Rt are in the top 3
