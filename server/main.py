@@ -96,11 +96,12 @@ def _env(name: str, default, cast=str):
 
 def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") -> ServerConfig:
     cpus = os.cpu_count() or 1
-    p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.")
+    p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--address", default=_env("SPELLBOOK_ADDRESS", "127.0.0.1:50051"),
-                   help="HOST:PORT to listen on (default 127.0.0.1:50051; env SPELLBOOK_ADDRESS)")
+                   help="HOST:PORT to listen on (env SPELLBOOK_ADDRESS)")
     add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
-    add("--workers", "SPELLBOOK_WORKERS", cpus, int, "searches running at once (default: CPU count)")
+    add("--workers", "SPELLBOOK_WORKERS", cpus, int, "searches running at once (the CPU count)")
     add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
     add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
     add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
@@ -110,8 +111,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--default-level", "SPELLBOOK_DEFAULT_LEVEL", 5, int, "strength level when a request gives none")
     add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
-    p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"))
-    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, f"SQLite file of the sessions (default {DEFAULT_DB})")
+    p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
+    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, "SQLite file of the sessions")
     add("--bot-workers", "SPELLBOOK_BOT_WORKERS", max(1, cpus // 2), int, "threads for session bots' searches")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
