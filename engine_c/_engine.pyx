@@ -58,7 +58,7 @@ cdef enum:
     PHASE_OVER = 5
 
 cdef enum:
-    # D18: the Day counter is 16-bit. A game still running at Day DAY_LIMIT (real games end within a few
+    # D21: the Day counter is 16-bit. A game still running at Day DAY_LIMIT (real games end within a few
     # hundred Days) has its end triggered (E1) then, so the round completes (E2) well before it overflows.
     DAY_LIMIT = 30000
     # A compiled random playout stops after this many decisions even if the game is not over (a second
@@ -389,7 +389,7 @@ cdef void end_day(SBState* s) noexcept nogil:
     s.active = (s.active + 1) % s.nplayers
     s.day += 1
     if s.day >= DAY_LIMIT:
-        s.end_triggered = 1   # D18: the counter never overflows (int16)
+        s.end_triggered = 1   # D21: the counter never overflows (int16)
     start_day(s)
 
 # ---------------------------------------------------------------------------------------------

@@ -342,7 +342,7 @@ def _check_counters(raw: dict) -> None:
     if full and not raw["end_triggered"]:
         raise NotationError(f"end=0, but player {full[0]} has a full familiar or 7 spells: the end is triggered (E1)")
     if day >= LIMITS["day"] and not raw["end_triggered"]:
-        raise NotationError(f"day={day} needs end=1: the engine triggers the end at Day {LIMITS['day']} (D18)")
+        raise NotationError(f"day={day} needs end=1: the engine triggers the end at Day {LIMITS['day']} (D21)")
     if raw["over"]:
         if not raw["end_triggered"]:
             raise NotationError("over=1 needs end=1: the game ends only after the end is triggered (E1)")

@@ -21,6 +21,17 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
+    --api-keys-file PATH    SPELLBOOK_API_KEYS_FILE  API keys, one a line; also SPELLBOOK_API_KEYS (comma-separated).
+                                                     With keys, every call needs `authorization: Bearer KEY`
+    --tls-cert PATH         SPELLBOOK_TLS_CERT       PEM certificate chain: serve TLS (with --tls-key)
+    --tls-key PATH          SPELLBOOK_TLS_KEY        PEM private key
+    --tls-client-ca PATH    SPELLBOOK_TLS_CLIENT_CA  PEM CA bundle: require client certificates it signed (mutual TLS)
+    --insecure              SPELLBOOK_INSECURE=1     allow a non-loopback address without TLS and client
+                                                     authentication (API keys or mutual TLS)
+
+Exposure (server/auth.py): on a loopback address the server may run without credentials. On any other
+address it needs TLS and a way to authenticate clients (API keys or mutual TLS), or an explicit
+`--insecure`: a key sent in clear text would protect nothing.
 
 Sessions: at start the server opens the database (one server per file: a second one on the same file
 refuses to start) and resumes every unfinished session (bots continue where they were); at shutdown it
@@ -52,6 +63,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from server import auth
 from server._gen.spellbook.v1 import service_pb2, service_pb2_grpc
 from server.service import ServiceConfig, SpellBookServicer
 from server.sessions import SessionManager
@@ -87,6 +99,8 @@ class ServerConfig:
     log_level: str = "INFO"
     db: str = ":memory:"          # the CLI's default is DEFAULT_DB
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    api_keys: frozenset = frozenset()     # empty: no API key needed (server/auth.py)
+    tls: auth.TlsConfig = field(default_factory=auth.TlsConfig)
 
 
 def _env(name: str, default, cast=str):
@@ -118,6 +132,13 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
+    add("--api-keys-file", "SPELLBOOK_API_KEYS_FILE", "", str,
+        "file of API keys, one a line (also env SPELLBOOK_API_KEYS, comma-separated)")
+    add("--tls-cert", "SPELLBOOK_TLS_CERT", "", str, "PEM certificate chain: serve TLS")
+    add("--tls-key", "SPELLBOOK_TLS_KEY", "", str, "PEM private key of --tls-cert")
+    add("--tls-client-ca", "SPELLBOOK_TLS_CLIENT_CA", "", str, "PEM CA bundle: require client certificates (mTLS)")
+    p.add_argument("--insecure", action="store_true", default=_env("SPELLBOOK_INSECURE", "") in ("1", "true", "yes"),
+                   help="allow a non-loopback address without TLS and client authentication")
     a = p.parse_args(argv)
     for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes", "bot_workers",
                  "max_sessions"):
@@ -131,12 +152,29 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--default-level must be 1 to 10")
     if ":" not in a.address:
         p.error("--address must be HOST:PORT")
+    try:
+        keys = auth.load_api_keys(a.api_keys_file or None, auth.env_api_keys())
+    except (OSError, ValueError) as e:
+        p.error(f"--api-keys-file / SPELLBOOK_API_KEYS: {e}")
+    tls = auth.TlsConfig(a.tls_cert, a.tls_key, a.tls_client_ca)
+    if bool(a.tls_cert) != bool(a.tls_key):
+        p.error("--tls-cert and --tls-key go together")
+    if a.tls_client_ca and not a.tls_cert:
+        p.error("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
+    for path in (a.tls_cert, a.tls_key, a.tls_client_ca):
+        if path and not os.path.isfile(path):
+            p.error(f"no such file: {path}")
+    if not auth.is_loopback(a.address) and not a.insecure and not (tls.enabled and (keys or tls.client_ca)):
+        p.error(f"serving on {a.address} (not loopback) needs TLS (--tls-cert/--tls-key) and client "
+                "authentication (--api-keys-file / SPELLBOOK_API_KEYS, or --tls-client-ca); "
+                "--insecure allows it without")
     svc = ServiceConfig(workers=a.workers, queue_size=a.queue_size, max_iterations=a.max_iterations,
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
                         max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder)
-    return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc)
+    return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
+                        api_keys=keys, tls=tls)
 
 
 class Server:
@@ -156,14 +194,18 @@ class Server:
         size = config.service.max_message_bytes
         self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
                                              ("grpc.max_send_message_length", max(size, 4 << 20)),
-                                             ("grpc.so_reuseport", 0)])
+                                             ("grpc.so_reuseport", 0)],
+                                    interceptors=[auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else None)
         service_pb2_grpc.add_SpellBookServiceServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
         self.port = 0
 
     async def start(self) -> int:
-        self.port = self.grpc.add_insecure_port(self.config.address)
+        if self.config.tls.enabled:
+            self.port = self.grpc.add_secure_port(self.config.address, self.config.tls.credentials())
+        else:
+            self.port = self.grpc.add_insecure_port(self.config.address)
         if not self.port:
             raise OSError(f"cannot listen on {self.config.address}")
         resumed = await self.sessions.resume_all()
@@ -173,6 +215,8 @@ class Server:
         host = self.config.address.rsplit(":", 1)[0]
         log.info("serving", extra={"fields": {"address": f"{host}:{self.port}", "workers": self.config.service.workers,
                                               "queue_size": self.config.service.queue_size, "db": self.config.db,
+                                              "tls": self.config.tls.enabled, "mtls": bool(self.config.tls.client_ca),
+                                              "api_keys": len(self.config.api_keys),
                                               "resumed_sessions": resumed}})
         return self.port
 

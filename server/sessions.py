@@ -2,12 +2,18 @@
 
 The server runs the Pouch (draws use the session's seeded generator), bot seats move by themselves
 (ISMCTS at their strength level, seeded from the session seed and the event number, so a session replays
-the same way after a restart), and every event is stored before it is acknowledged or published.
+the same way after a restart), and every event is stored before it changes the session in memory, is
+acknowledged or published.
+
+The seed is secret: unless the creator fixes it (replay / tournament mode, `fixed_seed`, shown to every
+seat), it is drawn from the OS's secure generator, and neither it nor anything derived from it (the bots'
+search seeds) leaves the server before the game is over: `export` gives the seed only then.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import secrets
 from concurrent.futures import Executor
@@ -27,7 +33,7 @@ log = logging.getLogger("spellbook.server")
 def _log_bot_failure(sid: str, task: asyncio.Task) -> None:
     """A bot loop that died of an error leaves its session waiting: say so (it resumes at the next start)."""
     if not task.cancelled() and task.exception() is not None:
-        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session_id": sid}})
+        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session": sid[:4] + "…"}})
 
 
 class SessionError(Exception):
@@ -57,8 +63,9 @@ class Event:
 
 class _Session:
     def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
-                 state: State, seq: int):
+                 state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
+        self.fixed_seed = fixed_seed
         self.state, self.seq = state, seq
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
@@ -75,7 +82,15 @@ class _Row:
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
-    return (session_seed * 1_000_003 + seq * 7919) % 2**64
+    """A bot's search seed at event `seq`: a keyed hash of the session seed, so that even a bot seed that
+    could be inferred from its play says nothing about the session seed (and so the Pouch)."""
+    digest = hashlib.blake2b(seq.to_bytes(8, "little"), key=session_seed.to_bytes(8, "little"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
+
+
+def secret_seed() -> int:
+    """A session seed from the OS's secure generator."""
+    return secrets.randbits(64)
 
 
 class SessionManager:
@@ -93,7 +108,8 @@ class SessionManager:
             last = self.store.last_event(row.id)
             state = State.from_text(last.state_after)
             seats = [SeatSpec(**s) for s in row.seats]
-            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq)
+            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq,
+                                             row.fixed_seed)
             self._kick_bots(self.sessions[row.id])
             count += 1
         return count
@@ -105,7 +121,10 @@ class SessionManager:
         await asyncio.gather(*(s.bot_task for s in self.sessions.values() if s.bot_task), return_exceptions=True)
 
     # ---------------------------------------------------------------- calls
-    async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
+    async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
+                     credentials: dict[str, str] | None = None) -> str:
+        """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
+        are stored with it in one transaction."""
         if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
@@ -116,6 +135,9 @@ class SessionManager:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
             if seat.kind == "bot" and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
+        fixed_seed = seed is not None
+        if seed is None:
+            seed = secret_seed()
         try:
             state = State.new(players=players, spells=spells, seed=seed)
         except ValueError as e:
@@ -123,8 +145,9 @@ class SessionManager:
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
         names = state.spells
-        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text())
-        session = _Session(sid, players, names, seed, list(seats), state, 0)
+        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
+                          fixed_seed=fixed_seed, credentials=credentials)
+        session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
         self.sessions[sid] = session
         self._kick_bots(session)
         return sid
@@ -166,7 +189,8 @@ class SessionManager:
                 "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
                 "scores": [s.total for s in st.scores()], "over": st.is_terminal(),
                 "winners": st.winners() if st.is_terminal() else [],
-                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells}
+                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells,
+                "fixed_seed": session.fixed_seed}
 
     async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
         """Stored events from `from_seq`, then live ones until the game ends."""
@@ -192,6 +216,20 @@ class SessionManager:
         finally:
             session.subscribers.remove(queue)
 
+    def role(self, sid: str, token_hash: str) -> str | None:
+        """The role of a credential (by its token's hash, server/auth.py) in session `sid`; NOT_FOUND for an
+        unknown session."""
+        self._get(sid)
+        return self.store.credential_role(sid, token_hash)
+
+    def seats(self, sid: str) -> list[SeatSpec]:
+        """The session's seats; NOT_FOUND for an unknown session."""
+        return list(self._get(sid).seats)
+
+    def last_seq(self, sid: str) -> int:
+        """The number of the session's last stored event."""
+        return self._get(sid).seq
+
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
         self._get(sid)
@@ -204,8 +242,10 @@ class SessionManager:
             raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
         events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
                   for e in self.store.events(sid) if e.kind != "setup"]
+        over = row.status == "finished"
         return {"format": "spellbook-record/1", "session_id": sid, "players": row.players, "spells": row.spells,
-                "seed": row.seed, "seats": row.seats, "status": row.status, "events": events,
+                "seed": row.seed if over else None,   # secret until the game is over
+                "fixed_seed": row.fixed_seed, "seats": row.seats, "status": row.status, "events": events,
                 "result": row.result}
 
     # ---------------------------------------------------------------- internals
@@ -218,11 +258,13 @@ class SessionManager:
             if row is None or last is None or row.status != "finished":
                 raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
             session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
-                               State.from_text(last.state_after), last.seq)
+                               State.from_text(last.state_after), last.seq, row.fixed_seed)
         return session
 
     def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
-        state = session.state
+        """Plays `move` and the draws it causes on a copy, stores the events, and only then makes the copy the
+        session's state: a refused write (an error from the store) leaves the session as it was."""
+        state = session.state.clone()
         state.apply(move)
         rows = [(session.seq + 1, "move", seat, str(move), state.to_text())]
         for draw in state.resolve_chance():
@@ -232,7 +274,7 @@ class SessionManager:
         if state.is_terminal():
             result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
         self.store.append(session.id, rows, result)
-        session.seq = rows[-1][0]
+        session.state, session.seq = state, rows[-1][0]
         events = [self._event_from_row(_Row(*r)) for r in rows]
         for ev in events:
             self._publish(session, ev)

@@ -389,8 +389,8 @@ def test_setup_states_round_trip_and_bad_setup_stacks_are_refused():
         State.from_text(edit(text, "start:0,", "start:1,"))
 
 
-def test_day_counter_end_is_triggered_at_the_day_limit_D18():
-    """D18: the Day counter is 16-bit; the engine triggers the end at Day 30000, so it never overflows."""
+def test_day_counter_end_is_triggered_at_the_day_limit_D21():
+    """D21: the Day counter is 16-bit; the engine triggers the end at Day 30000, so it never overflows."""
     from engine_c import _engine
     limit = _engine.LIMITS["day"]
     st = position(day=limit - 1, active=1, at="evening")
