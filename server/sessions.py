@@ -16,6 +16,7 @@ import functools
 import hashlib
 import logging
 import secrets
+import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
@@ -66,6 +67,8 @@ class _Session:
                  state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
         self.fixed_seed = fixed_seed
+        self.owner = ""                       # the fair-share client that created it ("" after a restart)
+        self.last_active = time.monotonic()   # the last move (idle sessions expire)
         self.state, self.seq = state, seq
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
@@ -96,9 +99,40 @@ def secret_seed() -> int:
 class SessionManager:
     """Create, play, observe and resume sessions. Call from one asyncio loop; bot searches run in `executor`."""
 
-    def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000):
+    def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000,
+                 per_owner_sessions: int = 0, idle_s: float = 0.0):
+        """`per_owner_sessions` (0: no limit): unfinished sessions one creator (`owner` of create) holds;
+        `idle_s` (0: never): an unfinished session with no move for that long expires (see expire_idle)."""
         self.store, self.executor, self.max_sessions = store, executor, max_sessions
+        self.per_owner_sessions, self.idle_s = per_owner_sessions, idle_s
         self.sessions: dict[str, _Session] = {}
+        self._sweeper: asyncio.Task | None = None
+
+    def start_expiry(self) -> None:
+        """Expires idle sessions in the background (every quarter of `idle_s`, at most a minute apart)."""
+        if self.idle_s > 0 and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(self.idle_s / 4, 60.0))
+            self.expire_idle()
+
+    def expire_idle(self, now: float | None = None) -> int:
+        """Expires every unfinished session without a move for `idle_s`: its bots stop, its watchers get the
+        end of their stream, the store marks it expired (never resumed; its seed stays secret). Returns how
+        many expired."""
+        now = time.monotonic() if now is None else now
+        idle = [s for s in self.sessions.values() if now - s.last_active >= self.idle_s and not s.state.is_terminal()]
+        for session in idle:
+            if session.bot_task and not session.bot_task.done():
+                session.bot_task.cancel()
+            self.store.expire(session.id)
+            self.sessions.pop(session.id, None)
+            for q in session.subscribers:
+                q.put_nowait(None)
+            log.info("session expired", extra={"fields": {"session": session.id[:4] + "…"}})
+        return len(idle)
 
     # ---------------------------------------------------------------- lifecycle
     async def resume_all(self) -> int:
@@ -115,6 +149,8 @@ class SessionManager:
         return count
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for s in self.sessions.values():
             if s.bot_task and not s.bot_task.done():
                 s.bot_task.cancel()
@@ -122,12 +158,16 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None) -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction."""
         if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
+        if self.per_owner_sessions and owner and sum(
+                1 for s in self.sessions.values() if s.owner == owner) >= self.per_owner_sessions:
+            raise SessionError("RESOURCE_EXHAUSTED", "", f"this client holds its maximum of "
+                                                        f"{self.per_owner_sessions} unfinished sessions")
         if len(seats) != players:
             raise SessionError("INVALID_ARGUMENT", "seats", f"give one seat per player: {players} players, {len(seats)} seats")
         for i, seat in enumerate(seats):
@@ -148,6 +188,7 @@ class SessionManager:
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           fixed_seed=fixed_seed, credentials=credentials)
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
+        session.owner = owner
         self.sessions[sid] = session
         self._kick_bots(session)
         return sid
@@ -207,7 +248,9 @@ class SessionManager:
                 yield self._end_event(session)
                 return
             while True:
-                ev: Event = await queue.get()
+                ev: Event | None = await queue.get()
+                if ev is None:
+                    raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
                 if ev.kind != "end" and ev.seq <= last:
                     continue
                 yield ev
@@ -255,6 +298,8 @@ class SessionManager:
             # A finished session leaves memory when it ends (and is not loaded by resume_all): read it back.
             row = self.store.session(sid) if sid else None
             last = self.store.last_event(sid) if row else None
+            if row is not None and row.status == "expired":
+                raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
             if row is None or last is None or row.status != "finished":
                 raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
             session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
@@ -275,6 +320,7 @@ class SessionManager:
             result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
         self.store.append(session.id, rows, result)
         session.state, session.seq = state, rows[-1][0]
+        session.last_active = time.monotonic()
         events = [self._event_from_row(_Row(*r)) for r in rows]
         for ev in events:
             self._publish(session, ev)

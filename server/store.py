@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     spells TEXT NOT NULL,
     seed INTEGER NOT NULL,        -- secret until the game is over (see fixed_seed)
     seats TEXT NOT NULL,          -- JSON list of {"kind": "client"|"bot", "level": int}
-    status TEXT NOT NULL,         -- active | finished
+    status TEXT NOT NULL,         -- active | finished | expired
     result TEXT,                  -- JSON {"scores": [...], "winners": [...]} when finished
     fixed_seed INTEGER NOT NULL DEFAULT 1  -- 1: the creator chose the seed; 0: drawn by the OS (secret)
 );
@@ -124,6 +124,11 @@ class SessionStore:
             if result is not None:
                 self._db.execute("UPDATE sessions SET status='finished', result=? WHERE id=?",
                                  (json.dumps(result), sid))
+
+    def expire(self, sid: str) -> None:
+        """Marks an unfinished session expired (status 'expired': never resumed, never exported)."""
+        with self._lock, self._tx():
+            self._db.execute("UPDATE sessions SET status='expired' WHERE id=? AND status='active'", (sid,))
 
     def session(self, sid: str) -> SessionRow | None:
         with self._lock:
