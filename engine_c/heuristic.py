@@ -8,7 +8,7 @@ learned spell (its action on later Days, a step towards the end trigger E1) and 
 against the best other seat; a move that draws from the Pouch is scored over a few sampled draws from
 a fresh determinization (§8), so the bot never peeks at the real Pouch order.
 
-The weights were set by hand and checked with tournaments (docs/decisions.md D22): the point is
+The weights were set by hand and checked with tournaments (docs/decisions.md D23): the point is
 a sensible, cheap yardstick that learns spells and uses them, not a strong player.
 """
 from __future__ import annotations
