@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import time
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,9 @@ from grpc_status import rpc_status
 
 from search import CancelToken
 from server.convert import FieldError
-from server.fairshare import Overloaded
+from server import auth
+from server.auth import AuthError
+from server.fairshare import Overloaded, client_of, current_client
 from server.sessions import SessionError
 
 if TYPE_CHECKING:
@@ -32,7 +35,20 @@ if TYPE_CHECKING:
 log = logging.getLogger("spellbook.server")
 
 
+QUOTE_LIMIT = 100      # characters of the caller's input an error message may quote
+MESSAGE_LIMIT = 300    # characters of one description
+_QUOTED = re.compile("'[^']{%d,}'|\"[^\"]{%d,}\"" % (QUOTE_LIMIT + 1, QUOTE_LIMIT + 1))
+
+
+def bounded(text: str) -> str:
+    """`text` with every quoted piece of input cut to QUOTE_LIMIT characters and the whole to MESSAGE_LIMIT:
+    a long bad input must not come back as huge trailers (RESOURCE_EXHAUSTED instead of the refusal)."""
+    text = _QUOTED.sub(lambda m: m.group(0)[:QUOTE_LIMIT + 1] + "…" + m.group(0)[-1], text)
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
+
+
 def _bad_request(violations: list[tuple[str, str]]) -> grpc.Status:
+    violations = [(bounded(f), bounded(d)) for f, d in violations]
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=[
         error_details_pb2.BadRequest.FieldViolation(field=f, description=d) for f, d in violations]))
@@ -40,12 +56,12 @@ def _bad_request(violations: list[tuple[str, str]]) -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail]))
 
 
-def _exhausted(retry_ms: int) -> grpc.Status:
+def _exhausted(retry_ms: int, reason: str = "search queue full") -> grpc.Status:
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(
         seconds=retry_ms // 1000, nanos=(retry_ms % 1000) * 1_000_000)))
     st = rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED,
-                                                message=f"server busy: search queue full; retry after {retry_ms} ms",
+                                                message=f"server busy: {reason}; retry after {retry_ms} ms",
                                                 details=[detail]))
     return _WithMetadata(st, (("grpc-retry-pushback-ms", str(retry_ms)),))
 
@@ -57,6 +73,7 @@ _SESSION_FIELDS = {"move": "move.text"}
 def _session_status(e: SessionError) -> grpc.Status:
     """A refused session call as a rich status: BadRequest / PreconditionFailure / ResourceInfo."""
     field = _SESSION_FIELDS.get(e.field, e.field)
+    e = SessionError(e.code, e.field, bounded(e.message))
     if e.code == "INVALID_ARGUMENT":
         return _bad_request([(field or "request", e.message)])
     detail = any_pb2.Any()
@@ -86,7 +103,10 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
         await context.abort_with_status(_bad_request([(e.field, e.description)]))
     elif isinstance(e, Overloaded):
         await finish(context, started, "RESOURCE_EXHAUSTED", extra)
-        await context.abort_with_status(_exhausted(e.retry_after_ms))
+        await context.abort_with_status(_exhausted(e.retry_after_ms, e.reason))
+    elif isinstance(e, AuthError):
+        await finish(context, started, e.code, extra)
+        await context.abort(getattr(grpc.StatusCode, e.code), e.message)
     elif isinstance(e, SessionError):
         await finish(context, started, e.code, {"field": e.field, **extra})
         await context.abort_with_status(_session_status(e))
@@ -94,6 +114,19 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
         log.exception("rpc failed", extra={"fields": {"method": name}})
         await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
         await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+
+
+def _identify(servicer, context) -> None:
+    """Sets the call's fair-share client (server/fairshare.py): its API key when the server has keys (the
+    interceptor has checked it), else its peer address."""
+    key = auth.bearer_key(context.invocation_metadata()) if servicer.config.keyed_clients else None
+    current_client.set(client_of(context, auth.key_id(key) if key else None))
+
+
+async def _refuse_if_draining(servicer, context) -> None:
+    """While the server drains (SIGTERM), new calls get UNAVAILABLE; the calls in flight finish."""
+    if servicer.draining:
+        await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another")
 
 
 def rpc(method):
@@ -111,6 +144,9 @@ def rpc(method):
         @functools.wraps(method)
         async def unary(self, request, context):
             started, extra = time.monotonic(), {}
+            _identify(self, context)
+            await _refuse_if_draining(self, context)
+            self.inflight += 1
             try:
                 response = await method(self, request, context, extra)
             except asyncio.CancelledError:
@@ -120,6 +156,8 @@ def rpc(method):
                 raise
             except Exception as e:
                 await _abort_for(name, e, context, finish, started, extra)
+            finally:
+                self.inflight -= 1
             # The log line is written on the loop's next turn, once the response is on its way: a
             # successful call's latency does not include formatting and writing it.
             asyncio.get_running_loop().call_soon(
@@ -130,6 +168,9 @@ def rpc(method):
     @functools.wraps(method)
     async def stream(self, request, context):
         started, extra = time.monotonic(), {}
+        _identify(self, context)
+        await _refuse_if_draining(self, context)
+        self.inflight += 1
         try:
             async for response in method(self, request, context, extra):
                 yield response
@@ -140,6 +181,8 @@ def rpc(method):
             raise
         except Exception as e:
             await _abort_for(name, e, context, finish, started, extra)
+        finally:
+            self.inflight -= 1
         await finish(context, started, "OK", extra)
     return stream
 
@@ -150,9 +193,58 @@ class RpcBase:
 
     config: ServiceConfig
     pool: SearchPool
+    inflight: int = 0          # calls running now (the Server's drain waits for them)
+    draining: bool = False     # set at shutdown: new calls are refused
 
     def _cancel_on_done(self, context) -> CancelToken:
         """A token cancelled when the call ends for any reason (done, cancelled by the client, deadline)."""
         token = CancelToken()
         context.add_done_callback(lambda _ctx: token.cancel())
         return token
+
+
+# ------------------------------------------------------------------------------------------ request decoding
+def service_handler(servicer, service) -> grpc.GenericRpcHandler:
+    """The handlers of `service` (a ServiceDescriptor) on `servicer`, decoding requests themselves: bytes that
+    are not a valid request message get INVALID_ARGUMENT with a BadRequest (grpc's own deserializer would
+    answer UNKNOWN naming a Python exception class)."""
+    from google.protobuf import message_factory
+
+    handlers = {}
+    for method in service.methods:
+        request_cls = message_factory.GetMessageClass(method.input_type)
+        response_cls = message_factory.GetMessageClass(method.output_type)
+        fn = getattr(servicer, method.name)
+        if method.server_streaming:
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _decoding_stream(fn, request_cls), response_serializer=response_cls.SerializeToString)
+        else:
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                _decoding_unary(fn, request_cls), response_serializer=response_cls.SerializeToString)
+    return grpc.method_handlers_generic_handler(service.full_name, handlers)
+
+
+async def _decode(raw: bytes, request_cls, context):
+    try:
+        return request_cls.FromString(raw)
+    except Exception as e:   # DecodeError, or a RecursionError on absurd nesting
+        log.info("rpc", extra={"fields": {"method": request_cls.DESCRIPTOR.name.removesuffix("Request"),
+                                          "code": "INVALID_ARGUMENT", "error": type(e).__name__,
+                                          "peer": context.peer()}})
+        await context.abort_with_status(_bad_request([(
+            "request", f"not a valid {request_cls.DESCRIPTOR.full_name} message ({len(raw)} bytes): the wire "
+                       "format is corrupt")]))
+
+
+def _decoding_unary(fn, request_cls):
+    async def handler(raw, context):
+        return await fn(await _decode(raw, request_cls, context), context)
+    return handler
+
+
+def _decoding_stream(fn, request_cls):
+    async def handler(raw, context):
+        request = await _decode(raw, request_cls, context)
+        async for response in fn(request, context):
+            yield response
+    return handler

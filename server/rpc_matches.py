@@ -14,7 +14,8 @@ from typing import Callable
 
 import engine_c
 from engine_c.game import SPELLBOOK
-from engine_c.records import RecordError, replay
+from engine_c import records
+from engine_c.records import RecordError, replay_indexed
 from search import CancelToken
 from search.bots import make_bot
 from search.review import review_game
@@ -69,18 +70,20 @@ class MatchRpcs(RpcBase):
                     b.cancel.cancel()
 
         context.add_done_callback(cancel_bots)
+        # A match ends by the call's deadline (less the margin) or the server's cap, whichever comes first.
+        budget_s = self.config.max_match_ms / 1000.0
         remaining = context.time_remaining()
-        deadline = 0.0
         if remaining is not None:
-            deadline = time.monotonic() + max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
-                                              0.001)
-            for b in bots:
-                if getattr(b, "options", None) is not None:
-                    b.options.deadline = deadline
+            budget_s = min(budget_s, max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
+                                         0.001))
+        deadline = time.monotonic() + budget_s
+        for b in bots:
+            if getattr(b, "options", None) is not None:
+                b.options.deadline = deadline
         started = time.monotonic()
 
         def work(emit):
-            st, seq, events, moves = state, 0, [], 0
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, request.seed)], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
                 seat = st.current_player
                 t0 = time.monotonic()
@@ -96,28 +99,27 @@ class MatchRpcs(RpcBase):
                 if result is not None:
                     used = replace(bots[seat].options, seed=result.seed)
                     item.stats.CopyFrom(convert.search_stats(result, used, levels[seat], result.cut_short))
-                events.append({"seq": seq, "kind": "move", "seat": seat, "move": str(move)})
+                events.append(records.event("move", seat, move, seq=seq))
                 for d in draws:
                     seq += 1
-                    events.append({"seq": seq, "kind": "draw", "seat": -1, "move": str(d)})
+                    events.append(records.event("draw", -1, d, seq=seq))
                 emit(spb.PlayMatchResponse(move=item))
             over = st.is_terminal()
             scores = [s.total for s in st.scores()]
             winners = st.winners() if over else []
-            record = {"format": convert.RECORD_FORMAT, "players": len(specs), "spells": st.spells,
-                      "seed": request.seed, "seats": [{"kind": "bot", "spec": sp} for sp in specs],
-                      "status": "finished" if over else "active", "events": events,
-                      "result": {"scores": scores, "winners": winners} if over else None}
+            # the match's seed is the caller's own: shown even when the game stops early
+            record = records.build(len(specs), st.spells, [records.seat("bot", sp) for sp in specs], events, st,
+                                   seed=request.seed, seed_shown=True)
             emit(spb.PlayMatchResponse(end=spb.MatchEnd(
                 finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
 
-        async for item in self._stream_job(work, token):
+        async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
             yield item
             if item.HasField("end"):
                 log_extra.update(moves=item.end.moves, finished=item.end.finished)
 
-    async def _stream_job(self, work: Callable, token: CancelToken):
+    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0):
         """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -127,7 +129,7 @@ class MatchRpcs(RpcBase):
             work(lambda item: loop.call_soon_threadsafe(queue.put_nowait, item))
             loop.call_soon_threadsafe(queue.put_nowait, done)
 
-        task = asyncio.ensure_future(self.pool.run(job, token))
+        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms))
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -153,10 +155,7 @@ class MatchRpcs(RpcBase):
         if form == "record":
             return convert.record_from_pb(request.record), "record"
         if form == "record_json":
-            rec = convert.record_from_json(request.record_json)
-            if not 0 <= rec["seed"] < 2**64:
-                raise FieldError("record_json.seed", f"must be 0 to 2^64-1, got {rec['seed']}")
-            return rec, "record_json"
+            return convert.record_from_json(request.record_json), "record_json"
         raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
 
     @rpc
@@ -165,19 +164,15 @@ class MatchRpcs(RpcBase):
         if not 0 <= request.key_moments <= 50:
             raise FieldError("key_moments", f"must be 0 to 50 (0: 5), got {request.key_moments}")
         try:
-            final, steps = replay(rec)
+            final, steps, decision_events = replay_indexed(rec)
         except RecordError as e:
-            raise FieldError(f"{field}.{e.field}", str(e).split(": ", 1)[-1]) from None
+            raise FieldError(f"{field}.{e.field}", e.message) from None
         if not final.is_terminal():
-            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec['events'])} events: "
+            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
                                                 "AnalyzeGame reviews finished games")
         scores = [s.total for s in final.scores()]
-        if rec.get("result") and list(rec["result"]["scores"]) != scores:
-            raise FieldError(f"{field}.result", f"the events replay to scores {scores}, the record says "
-                                                f"{list(rec['result']['scores'])}")
         opts, level = convert.search_options(request, self.config.caps())
         opts.stop_early = False   # a review compares every decision's moves: full statistics
-        decision_events = [i for i, e in enumerate(rec["events"]) if not engine_c.Move.from_text(e["move"]).is_chance]
         forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
         # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
         budget_ms = self.config.max_review_ms
@@ -188,11 +183,24 @@ class MatchRpcs(RpcBase):
         share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
         time_limited = share_ms < opts.time_ms
         opts.time_ms = min(opts.time_ms, share_ms)
+        if time_limited and opts.iterations:
+            # A played move the tree never expanded is evaluated with iterations/4 rollouts and no clock
+            # (search/review.py): hold the iterations to what the time share can run (~30 a millisecond).
+            opts.iterations = min(opts.iterations, max(int(share_ms * 30), 50))
         token = self._cancel_on_done(context)
         started = time.monotonic()
-        review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts, request.key_moments or 5,
-                                                         token), token)
+        opts.deadline = started + budget_ms / 1000.0
+        # At the end of the budget the review stops (between decisions, or inside the running search) and
+        # answers with the decisions reviewed so far, marked cut_short.
+        timer = asyncio.get_running_loop().call_later(budget_ms / 1000.0, token.cancel)
+        try:
+            review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
+                                                             request.key_moments or 5, token), token,
+                                         cost_ms=budget_ms)
+        finally:
+            timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited
+        cut = cut or len(review.decisions) < len(steps) - forced   # the budget ran out first
         log_extra.update(decisions=len(review.decisions), cut_short=cut)
 
         def dr(d):

@@ -2,19 +2,26 @@
 
 The server runs the Pouch (draws use the session's seeded generator), bot seats move by themselves
 (ISMCTS at their strength level, seeded from the session seed and the event number, so a session replays
-the same way after a restart), and every event is stored before it is acknowledged or published.
+the same way after a restart), and every event is stored before it changes the session in memory, is
+acknowledged or published.
+
+The seed is secret: unless the creator fixes it (replay / tournament mode, `fixed_seed`, shown to every
+seat), it is drawn from the OS's secure generator, and neither it nor anything derived from it (the bots'
+search seeds) leaves the server before the game is over: `export` gives the seed only then.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import secrets
+import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, NotationError, State
+from engine_c import IllegalMoveError, NotationError, State, records
 from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
@@ -27,7 +34,7 @@ log = logging.getLogger("spellbook.server")
 def _log_bot_failure(sid: str, task: asyncio.Task) -> None:
     """A bot loop that died of an error leaves its session waiting: say so (it resumes at the next start)."""
     if not task.cancelled() and task.exception() is not None:
-        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session_id": sid}})
+        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session": sid[:4] + "…"}})
 
 
 class SessionError(Exception):
@@ -57,8 +64,11 @@ class Event:
 
 class _Session:
     def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
-                 state: State, seq: int):
+                 state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
+        self.fixed_seed = fixed_seed
+        self.owner = ""                       # the fair-share client that created it ("" after a restart)
+        self.last_active = time.monotonic()   # the last move (idle sessions expire)
         self.state, self.seq = state, seq
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
@@ -75,15 +85,54 @@ class _Row:
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
-    return (session_seed * 1_000_003 + seq * 7919) % 2**64
+    """A bot's search seed at event `seq`: a keyed hash of the session seed, so that even a bot seed that
+    could be inferred from its play says nothing about the session seed (and so the Pouch)."""
+    digest = hashlib.blake2b(seq.to_bytes(8, "little"), key=session_seed.to_bytes(8, "little"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
+
+
+def secret_seed() -> int:
+    """A session seed from the OS's secure generator."""
+    return secrets.randbits(64)
 
 
 class SessionManager:
     """Create, play, observe and resume sessions. Call from one asyncio loop; bot searches run in `executor`."""
 
-    def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000):
+    def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000,
+                 per_owner_sessions: int = 0, idle_s: float = 0.0):
+        """`per_owner_sessions` (0: no limit): unfinished sessions one creator (`owner` of create) holds;
+        `idle_s` (0: never): an unfinished session with no move for that long expires (see expire_idle)."""
         self.store, self.executor, self.max_sessions = store, executor, max_sessions
+        self.per_owner_sessions, self.idle_s = per_owner_sessions, idle_s
         self.sessions: dict[str, _Session] = {}
+        self._sweeper: asyncio.Task | None = None
+
+    def start_expiry(self) -> None:
+        """Expires idle sessions in the background (every quarter of `idle_s`, at most a minute apart)."""
+        if self.idle_s > 0 and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(min(self.idle_s / 4, 60.0))
+            self.expire_idle()
+
+    def expire_idle(self, now: float | None = None) -> int:
+        """Expires every unfinished session without a move for `idle_s`: its bots stop, its watchers get the
+        end of their stream, the store marks it expired (never resumed; its seed stays secret). Returns how
+        many expired."""
+        now = time.monotonic() if now is None else now
+        idle = [s for s in self.sessions.values() if now - s.last_active >= self.idle_s and not s.state.is_terminal()]
+        for session in idle:
+            if session.bot_task and not session.bot_task.done():
+                session.bot_task.cancel()
+            self.store.expire(session.id)
+            self.sessions.pop(session.id, None)
+            for q in session.subscribers:
+                q.put_nowait(None)
+            log.info("session expired", extra={"fields": {"session": session.id[:4] + "…"}})
+        return len(idle)
 
     # ---------------------------------------------------------------- lifecycle
     async def resume_all(self) -> int:
@@ -93,22 +142,32 @@ class SessionManager:
             last = self.store.last_event(row.id)
             state = State.from_text(last.state_after)
             seats = [SeatSpec(**s) for s in row.seats]
-            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq)
+            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq,
+                                             row.fixed_seed)
             self._kick_bots(self.sessions[row.id])
             count += 1
         return count
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for s in self.sessions.values():
             if s.bot_task and not s.bot_task.done():
                 s.bot_task.cancel()
         await asyncio.gather(*(s.bot_task for s in self.sessions.values() if s.bot_task), return_exceptions=True)
 
     # ---------------------------------------------------------------- calls
-    async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
+    async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
+                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
+        """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
+        are stored with it in one transaction."""
         if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
+        if self.per_owner_sessions and owner and sum(
+                1 for s in self.sessions.values() if s.owner == owner) >= self.per_owner_sessions:
+            raise SessionError("RESOURCE_EXHAUSTED", "", f"this client holds its maximum of "
+                                                        f"{self.per_owner_sessions} unfinished sessions")
         if len(seats) != players:
             raise SessionError("INVALID_ARGUMENT", "seats", f"give one seat per player: {players} players, {len(seats)} seats")
         for i, seat in enumerate(seats):
@@ -116,6 +175,9 @@ class SessionManager:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
             if seat.kind == "bot" and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
+        fixed_seed = seed is not None
+        if seed is None:
+            seed = secret_seed()
         try:
             state = State.new(players=players, spells=spells, seed=seed)
         except ValueError as e:
@@ -123,8 +185,10 @@ class SessionManager:
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
         names = state.spells
-        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text())
-        session = _Session(sid, players, names, seed, list(seats), state, 0)
+        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
+                          fixed_seed=fixed_seed, credentials=credentials)
+        session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
+        session.owner = owner
         self.sessions[sid] = session
         self._kick_bots(session)
         return sid
@@ -166,7 +230,8 @@ class SessionManager:
                 "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
                 "scores": [s.total for s in st.scores()], "over": st.is_terminal(),
                 "winners": st.winners() if st.is_terminal() else [],
-                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells}
+                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells,
+                "fixed_seed": session.fixed_seed}
 
     async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
         """Stored events from `from_seq`, then live ones until the game ends."""
@@ -183,7 +248,9 @@ class SessionManager:
                 yield self._end_event(session)
                 return
             while True:
-                ev: Event = await queue.get()
+                ev: Event | None = await queue.get()
+                if ev is None:
+                    raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
                 if ev.kind != "end" and ev.seq <= last:
                     continue
                 yield ev
@@ -192,21 +259,42 @@ class SessionManager:
         finally:
             session.subscribers.remove(queue)
 
+    def role(self, sid: str, token_hash: str) -> str | None:
+        """The role of a credential (by its token's hash, server/auth.py) in session `sid`; NOT_FOUND for an
+        unknown session."""
+        self._get(sid)
+        return self.store.credential_role(sid, token_hash)
+
+    def seats(self, sid: str) -> list[SeatSpec]:
+        """The session's seats; NOT_FOUND for an unknown session."""
+        return list(self._get(sid).seats)
+
+    def last_seq(self, sid: str) -> int:
+        """The number of the session's last stored event."""
+        return self._get(sid).seq
+
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
         self._get(sid)
         return [self._event_from_row(r) for r in self.store.events(sid) if r.seq >= from_seq and r.kind != "setup"]
 
     def export(self, sid: str) -> dict:
-        """The game record: setup, every move and draw in order, and the result when finished."""
+        """The game record (engine_c.records, docs/records.md): the setup draws, every move and draw in
+        order, and the result when finished. The seed only once the game is over: before, it would reveal
+        the Pouch's order (D18; the setup draws are events, so the record replays without it)."""
         row = self.store.session(sid)
         if row is None:
             raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
-        events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
-                  for e in self.store.events(sid) if e.kind != "setup"]
-        return {"format": "spellbook-record/1", "session_id": sid, "players": row.players, "spells": row.spells,
-                "seed": row.seed, "seats": row.seats, "status": row.status, "events": events,
-                "result": row.result}
+        events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed)]
+        events += [records.event(e.kind, e.seat, e.move, seq=e.seq) for e in self.store.events(sid) if e.kind != "setup"]
+        finished = row.status == "finished"
+        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, "players": row.players,
+               "spells": row.spells, "seats": [records.seat(s["kind"], level=s.get("level", 0)) for s in row.seats],
+               "status": "finished" if finished else "active", "fixed_seed": row.fixed_seed}
+        if finished:           # secret until the game is over, even a fixed one (D18)
+            rec["seed"] = row.seed
+        rec.update(events=events, result=row.result if finished else None)
+        return rec
 
     # ---------------------------------------------------------------- internals
     def _get(self, sid: str) -> _Session:
@@ -215,14 +303,18 @@ class SessionManager:
             # A finished session leaves memory when it ends (and is not loaded by resume_all): read it back.
             row = self.store.session(sid) if sid else None
             last = self.store.last_event(sid) if row else None
+            if row is not None and row.status == "expired":
+                raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
             if row is None or last is None or row.status != "finished":
                 raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
             session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
-                               State.from_text(last.state_after), last.seq)
+                               State.from_text(last.state_after), last.seq, row.fixed_seed)
         return session
 
     def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
-        state = session.state
+        """Plays `move` and the draws it causes on a copy, stores the events, and only then makes the copy the
+        session's state: a refused write (an error from the store) leaves the session as it was."""
+        state = session.state.clone()
         state.apply(move)
         rows = [(session.seq + 1, "move", seat, str(move), state.to_text())]
         for draw in state.resolve_chance():
@@ -232,7 +324,8 @@ class SessionManager:
         if state.is_terminal():
             result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
         self.store.append(session.id, rows, result)
-        session.seq = rows[-1][0]
+        session.state, session.seq = state, rows[-1][0]
+        session.last_active = time.monotonic()
         events = [self._event_from_row(_Row(*r)) for r in rows]
         for ev in events:
             self._publish(session, ev)
