@@ -363,7 +363,8 @@ class SessionManager:
                 if len(legal) == 1:
                     move = legal[0]
                 else:
-                    opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, session.seq))
+                    opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, session.seq),
+                                         game=SPELLBOOK)
                     result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
                     move = result.move
                 self._apply_and_store(session, seat, move)

@@ -140,11 +140,11 @@ def test_same_seed_same_move_as_in_process(stub):
     req = spb.GetBestMoveRequest(state=text_input(st), level=4, seed=21, limits=pb.SearchLimits(iterations=300))
     r1 = stub.GetBestMove(req, timeout=20)
     r2 = stub.GetBestMove(req, timeout=20)
-    local = ismcts(SPELLBOOK, st, replace(level_options(4, 21), iterations=300, time_ms=CAP_MS))
+    local = ismcts(SPELLBOOK, st, replace(level_options(4, 21, game=SPELLBOOK), iterations=300, time_ms=CAP_MS))
     assert r1.move.text == r2.move.text == str(local.move)
     assert r1.stats.iterations == local.iterations == 300 and not r1.stats.cut_short
     assert [m.visits for m in r1.stats.moves] == [m.visits for m in local.moves]
-    assert r1.stats.options.level == 4 and r1.stats.options.rollout == level_options(4).rollout
+    assert r1.stats.options.level == 4 and r1.stats.options.rollout == level_options(4, game=SPELLBOOK).rollout
 
 
 def test_a_settled_move_returns_early_with_the_same_move(stub):

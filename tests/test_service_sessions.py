@@ -12,6 +12,7 @@ import pytest
 
 from clients.client import InvalidArgument, Observation, ServiceError, SpellBookClient
 from engine_c import Move, State
+from engine_c.game import SPELLBOOK
 from engine_c.records import replay
 from search.levels import level_options
 from server._gen.spellbook.v1 import service_pb2 as spb
@@ -182,7 +183,7 @@ def test_play_match_streams_a_whole_game(client):
     assert end.finished and end.moves == len(moves) and end.winners
     assert {m.seat for m in moves} == {0, 1, 2}
     searched = [m for m in moves if m.seat == 0 and not m.forced]
-    level2 = level_options(2).iterations
+    level2 = level_options(2, game=SPELLBOOK).iterations
     assert searched and all(m.stats.iterations == level2 and m.stats.moves for m in searched)
     assert all(not m.HasField("stats") for m in moves if m.seat != 0)
     record = json.loads(end.record_json)
