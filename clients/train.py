@@ -129,8 +129,7 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
     old_spec = (f"ismcts:iterations={GATE['network_iterations']},evaluator=network,model={old}" if old else
                 f"ismcts:iterations={GATE['rollout_iterations']},evaluator=rollout")
     test = R.SPRT(GATE["elo0"], GATE["elo1"])
-    tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic",
-                     record_moves=False)
+    tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic")
     out = os.path.join(run_dir, f"{name}.jsonl")
     with make_executor(executor, jobs) as ex:
         result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True, sprt=test,

@@ -358,6 +358,13 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     n = g.num_players(root)
     rollout_decisions[0] = 0
     stopped_early[0] = 0
+    if cfg.net != NULL and not (t.nodes[root_node].flags & NODE_EXPANDED) and not cancel[0]:
+        # the root's own evaluation and priors: not an iteration, so every iteration visits one root
+        # move and the root moves' visits add up to the iterations, as in the rollout search
+        memcpy(w.det, root, g.state_size)
+        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
+        backup(t, &w, plen, n, rew, scores, wins)
     while not should_stop(cfg, it, cancel):
         if cfg.stop_early and it >= 64 and (it & 31) == 0 and decided(t, root_node, cfg, it, started):
             stopped_early[0] = 1
