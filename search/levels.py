@@ -62,7 +62,8 @@ def _evaluator(evaluator: str, game: Any) -> str:
         return "network"
     from search.model import default_model
 
-    return "network" if default_model(game) is not None else "rollout"
+    model = default_model(game)
+    return "network" if model is not None and model.use_by_default else "rollout"
 
 
 def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any = None) -> SearchOptions:

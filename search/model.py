@@ -39,6 +39,12 @@ class Model:
         return str(self.meta.get("version", ""))
 
     @property
+    def use_by_default(self) -> bool:
+        """Whether searches with evaluator "auto" use this model: set when it passed its gate against the
+        search it replaces (clients/train.py); a model that did not is used only when asked for."""
+        return bool(self.meta.get("use_by_default", False))
+
+    @property
     def sizes(self) -> tuple[int, int, int, int, int]:
         """(state features, hidden 1, hidden 2, move features, seats)."""
         h1, h2 = self.meta["hidden"]
@@ -143,7 +149,8 @@ def load_cached(path: str) -> Model:
 
 
 def default_model(game: Any) -> Model | None:
-    """The model a game ships (its adapter's `default_model_path`), or None when it has none."""
+    """The model a game ships (its adapter's `default_model_path`), or None when it has none. Whether
+    "auto" searches use it is its `use_by_default`."""
     path = getattr(game, "default_model_path", None)
     if not path or not os.path.exists(path):
         return None

@@ -75,8 +75,8 @@ class SearchOptions:
     max_nodes: int = 4_000_000        # per thread
     # The evaluation (docs/learned.md): "network" = PUCT with the learned policy's priors and the learned
     # value at the leaves; "rollout" = UCB with random rollouts (the search before the learned one, kept
-    # for comparison); "auto" = "network" when the game ships a model (or `model` names one), else
-    # "rollout". `exploration`, `rollout`, `cutoff`, `expand` and `fpu` apply to the rollout search;
+    # for comparison); "auto" = "network" when `model` names a model file, or when the game ships one
+    # marked use_by_default (it passed its gate against the rollout search), else "rollout". `exploration`, `rollout`, `cutoff`, `expand` and `fpu` apply to the rollout search;
     # c_puct, fpu_reduction and rollout_mix to the network search.
     evaluator: str = "auto"
     model: str = ""                   # a model file ("" = the game's default model)
@@ -290,6 +290,8 @@ def resolve_network(game: GameAdapter, opts: SearchOptions) -> tuple[Any, str]:
                 raise SearchOptionError("evaluator", f"{getattr(game, 'name', 'this game')} ships no model; "
                                         "use evaluator=rollout or give a model file")
             return None, ""
+        if opts.evaluator == "auto" and not opts.model and not model.use_by_default:
+            return None, ""          # shipped, but not (yet) better than the rollout search: opt-in only
         return model.network(game), model.version
     except (OSError, ValueError) as e:
         if isinstance(e, SearchOptionError):

@@ -286,7 +286,8 @@ def effective_options(opts: SearchOptions, level: int, result: SearchResult | No
         evaluator, model = result.evaluator, result.model
     else:
         m = default_model(SPELLBOOK) if opts.evaluator != "rollout" else None
-        evaluator, model = ("network", m.version) if m is not None else ("rollout", "")
+        use = m is not None and (opts.evaluator == "network" or m.use_by_default)
+        evaluator, model = ("network", m.version) if use else ("rollout", "")
     return pb.EffectiveOptions(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
                                exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
                                margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,

@@ -101,7 +101,11 @@ def test_finds_the_altar_token_that_enables_a_level_5_learn():
     state = position(players=2, spells="set3", active=1, day=9, at="morning", end=1,
                      pools={1: "Rc2RtRs"}, altar="RsGcKtYs", discard="Rc2Rt4Rs2", fam={0: "Gs3Kc3Bc", 1: "PtYt2"})
     assert state.scores()[0].total == 8 and state.scores()[1].total == 4
-    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=3000, seed=3))
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=3000, seed=3, evaluator="rollout"))
+    assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
+    # the learned search (its default evaluation) finds it with a larger budget: the learn is three
+    # decisions away, and the value alone does not see it coming (docs/learned.md, "what limits it")
+    r = ismcts(SPELLBOOK, state, SearchOptions(iterations=20000, seed=3))
     assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
 
 
@@ -188,11 +192,14 @@ DECIDED_POSITION = (
     "justdisc=- rng=c69b2bc70a62c24d")
 
 
-@pytest.mark.parametrize("search", [ismcts, flat_monte_carlo])
-def test_a_won_game_is_closed_out_not_stalled(search):
+@pytest.mark.parametrize("search,evaluator", [(ismcts, "rollout"), (ismcts, "network"),
+                                              (flat_monte_carlo, "rollout")])
+def test_a_won_game_is_closed_out_not_stalled(search, evaluator):
     state = State.from_text(DECIDED_POSITION)
-    result = search(SPELLBOOK, state, SearchOptions(iterations=2000, seed=3))
-    assert min(m.win_probability[1] for m in result.moves if m.visits) == 1.0   # every move wins...
+    result = search(SPELLBOOK, state, SearchOptions(iterations=2000, seed=3, evaluator=evaluator))
+    won = min(m.win_probability[1] for m in result.moves if m.visits)
+    # every move wins: exactly in every rollout; as the learned value estimates it, nearly
+    assert won == 1.0 if evaluator == "rollout" else won > 0.9
     assert str(result.move).startswith("store")      # ...and the one chosen scores (and ends the game, E1)
 
 

@@ -84,6 +84,30 @@ def test_server_info(stub):
     assert [t.max_loss for t in info.mistake_thresholds] == sorted(t.max_loss for t in info.mistake_thresholds)
 
 
+def test_the_learned_model_is_reported_and_used_by_default(stub):
+    """GetServerInfo names the model; every search answer carries the evaluator and model it used;
+    evaluator=rollout keeps the search before the learned one."""
+    from search.model import default_model
+
+    model = default_model(SPELLBOOK)
+    info = stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=5)
+    assert info.HasField("model") and info.model.version == model.version and info.model.feature_version >= 1
+    assert all(lv.evaluator == "network" for lv in info.levels)
+    st = State.new(players=2, seed=3)
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=3, seed=1), timeout=20)
+    assert best.stats.options.evaluator == "network" and best.stats.options.model == model.version
+    assert abs(sum(m.prior for m in best.stats.moves) - 1) < 1e-3
+    req = spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=pb.SearchLimits(iterations=200),
+                                 options=pb.SearchOptions(evaluator="rollout"))
+    old = stub.GetBestMove(req, timeout=20)
+    assert old.stats.options.evaluator == "rollout" and old.stats.options.model == ""
+    with pytest.raises(grpc.RpcError) as e:
+        stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), options=pb.SearchOptions(evaluator="magic")),
+                         timeout=20)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "options.evaluator" in str(e.value.details()) + \
+        str(e.value.trailing_metadata())
+
+
 def test_new_game_matches_engine(stub):
     resp = stub.NewGame(spb.NewGameRequest(players=3, spells="set2", seed=9), timeout=5)
     assert State.from_text(resp.state.text) == State.new(players=3, spells="set2", seed=9)
@@ -155,7 +179,8 @@ def test_a_settled_move_returns_early_with_the_same_move(stub):
     best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
     hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
     assert best.stats.options.stop_early and best.stats.stopped_early and not best.stats.cut_short
-    assert best.stats.iterations < 3000 == hints.stats.iterations and not hints.stats.options.stop_early
+    # hints spend at least their budget (more when they grow until the best move is separated)
+    assert best.stats.iterations < 3000 <= hints.stats.iterations and not hints.stats.options.stop_early
     assert best.move.text == hints.hints[0].move.text
 
 
