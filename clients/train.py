@@ -190,12 +190,24 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             seconds = _selfplay(run_dir, f"g{gen}", plan["games"], plan["iterations"], SEED + 100 * gen, src,
                                 jobs, executor)
             _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
-    table["shipped"] = {"generation": best_gen, "path": best}
+    # Ship the last accepted generation as the default evaluation; when no generation passed its gate,
+    # ship the one that came closest, used only when a search asks for evaluator=network.
+    entries = table["generations"]
+    if best is None and entries:
+        top = max(entries, key=lambda e: e["gate"].get("score") or 0.0)
+        best_gen, best = top["generation"], os.path.join(run_dir, f"m{top['generation']}.npz")
+    table["shipped"] = {"generation": best_gen, "use_by_default": any(e["accepted"] for e in entries)}
     table["pipeline_seconds_this_run"] = round(time.monotonic() - started, 1)
     save()
     if ship and best:
+        from search.model import Model
+
+        model = Model.load(best)
+        entry = next(e for e in entries if e["generation"] == best_gen)
+        model.meta["use_by_default"] = bool(entry["accepted"])
+        model.meta["training"]["gate"] = entry["gate"]
         os.makedirs(os.path.dirname(os.path.abspath(ship)), exist_ok=True)
-        shutil.copyfile(best, ship)
+        model.save(ship)
         shutil.copyfile(table_path, os.path.join(os.path.dirname(os.path.abspath(ship)), "generations.json"))
-        _log(run_dir, {"stage": "ship", "generation": best_gen, "to": ship})
+        _log(run_dir, {"stage": "ship", "generation": best_gen, "use_by_default": entry["accepted"], "to": ship})
     return table
