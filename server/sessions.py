@@ -24,6 +24,7 @@ from typing import AsyncIterator
 from engine_c import IllegalMoveError, NotationError, State
 from engine_c.game import SPELLBOOK
 from search import ismcts
+from search.bots import make_bot
 from search.levels import level_options
 from server.store import SessionStore
 
@@ -49,6 +50,7 @@ class SessionError(Exception):
 class SeatSpec:
     kind: str                 # "client" (a human or an app) or "bot"
     level: int = 0            # bot strength 1-10
+    spec: str = ""            # a match bot's spec (PlayMatch: "greedy", "ismcts:iterations=500"...); "" for levels
 
 
 @dataclass
@@ -68,6 +70,7 @@ class _Session:
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
         self.fixed_seed = fixed_seed
         self.owner = ""                       # the fair-share client that created it ("" after a restart)
+        self.external = False                 # moves come from outside (a live PlayMatch), not the bot loop
         self.last_active = time.monotonic()   # the last move (idle sessions expire)
         self.state, self.seq = state, seq
         self.lock = asyncio.Lock()
@@ -125,14 +128,17 @@ class SessionManager:
         now = time.monotonic() if now is None else now
         idle = [s for s in self.sessions.values() if now - s.last_active >= self.idle_s and not s.state.is_terminal()]
         for session in idle:
-            if session.bot_task and not session.bot_task.done():
-                session.bot_task.cancel()
-            self.store.expire(session.id)
-            self.sessions.pop(session.id, None)
-            for q in session.subscribers:
-                q.put_nowait(None)
-            log.info("session expired", extra={"fields": {"session": session.id[:4] + "…"}})
+            self._expire(session)
         return len(idle)
+
+    def _expire(self, session: _Session) -> None:
+        if session.bot_task and not session.bot_task.done():
+            session.bot_task.cancel()
+        self.store.expire(session.id)
+        self.sessions.pop(session.id, None)
+        for q in session.subscribers:
+            q.put_nowait(None)
+        log.info("session expired", extra={"fields": {"session": session.id[:4] + "…"}})
 
     # ---------------------------------------------------------------- lifecycle
     async def resume_all(self) -> int:
@@ -158,7 +164,7 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "", external: bool = False) -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction."""
         if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
@@ -173,7 +179,7 @@ class SessionManager:
         for i, seat in enumerate(seats):
             if seat.kind not in ("client", "bot"):
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
-            if seat.kind == "bot" and not 1 <= seat.level <= 10:
+            if seat.kind == "bot" and not seat.spec and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
         fixed_seed = seed is not None
         if seed is None:
@@ -188,7 +194,7 @@ class SessionManager:
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           fixed_seed=fixed_seed, credentials=credentials)
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
-        session.owner = owner
+        session.owner, session.external = owner, external
         self.sessions[sid] = session
         self._kick_bots(session)
         return sid
@@ -306,13 +312,18 @@ class SessionManager:
                                State.from_text(last.state_after), last.seq, row.fixed_seed)
         return session
 
-    def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
+    def _apply_and_store(self, session: _Session, seat: int, move, draws: list[str] | None = None) -> list[Event]:
         """Plays `move` and the draws it causes on a copy, stores the events, and only then makes the copy the
         session's state: a refused write (an error from the store) leaves the session as it was."""
         state = session.state.clone()
         state.apply(move)
         rows = [(session.seq + 1, "move", seat, str(move), state.to_text())]
-        for draw in state.resolve_chance():
+        if draws is None:
+            draws = state.resolve_chance()
+        else:
+            for draw in draws:
+                state.apply(draw)
+        for draw in draws:
             rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
         # the draws' intermediate states are stored too (the last text is the current state)
         result = None
@@ -341,7 +352,21 @@ class SessionManager:
         for q in session.subscribers:
             q.put_nowait(ev)
 
+    def record_external(self, sid: str, seat: int, move: str, draws: list[str]) -> list[Event]:
+        """A move and the draws that followed it, made outside (a live PlayMatch's own loop): stored, then
+        applied, then published, like any move. After a restart the session's bots carry on by themselves."""
+        session = self._get(sid)
+        return self._apply_and_store(session, seat, session.state.parse_move(move), draws)
+
+    def abandon(self, sid: str) -> None:
+        """Ends an unfinished session now (as an idle one expires): a PlayMatch whose call ended early."""
+        session = self.sessions.get(sid)
+        if session is not None and not session.state.is_terminal():
+            self._expire(session)
+
     def _kick_bots(self, session: _Session) -> None:
+        if session.external:
+            return
         if session.bot_task is None or session.bot_task.done():
             session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
             session.bot_task.add_done_callback(functools.partial(_log_bot_failure, session.id))
@@ -355,8 +380,12 @@ class SessionManager:
                     return
                 seat = st.current_player
                 legal = st.legal_moves()
+                spec = session.seats[seat].spec
                 if len(legal) == 1:
                     move = legal[0]
+                elif spec:     # a PlayMatch bot, carried on after a restart
+                    bot = make_bot(spec, SPELLBOOK, seed=bot_seed(session.seed, session.seq))
+                    move, _ = await loop.run_in_executor(self.executor, bot.choose, st.clone())
                 else:
                     opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, session.seq))
                     result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
