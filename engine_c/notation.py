@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from engine_c._engine import SPELL_PHASES
+from engine_c._engine import SPELL_PHASES, STEP_FLAGS
 from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
                             POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, clip, format_counts,
                             parse_counts, small_number, spell_id, token_name, RUNES)
@@ -368,7 +368,7 @@ def _check_bookkeeping(raw: dict) -> None:
         for t in range(NTYPE):
             if raw["taken"][t] > raw["pool"][A][t] or raw["given"][t] > raw["altar"][t]:
                 raise NotationError(f"taken/given: {token_name(t)} moved by Purification is no longer where it went (C5)")
-    store = [fr for fr in stack if FRAME_NAMES[fr[0]] == "store" and fr[3] == 16]
+    store = [fr for fr in stack if FRAME_NAMES[fr[0]] == "store" and fr[3] == STEP_FLAGS["from_justdisc"]]
     held = sum(raw["justdisc"])
     if not store and held:
         raise NotationError("justdisc: tokens are listed, but no Communion L5 storage is pending")
