@@ -272,7 +272,7 @@ _COUNT_FIELDS = ("pouch", "altar", "discard", "taken", "given", "justdisc")
 
 
 def _check_counts(counts: list[int], what: str) -> None:
-    if max(counts) <= COPIES and min(counts) >= 0:       # the common case, in C
+    if max(counts) <= COPIES:       # the common case, in C (parse_counts and the C state never give < 0)
         return
     for t, k in enumerate(counts):
         if not 0 <= k <= COPIES:
@@ -318,16 +318,18 @@ def validate_raw(raw: dict) -> None:
 
 
 def _check_spells(raw: dict, p: int) -> None:
-    for c in range(NCOL):
+    for c, lvl in enumerate(raw["level"][p]):
+        if not lvl:
+            continue
         name = SPELL_NAMES[raw["spell"][c]]
-        lvl, day = raw["level"][p][c], raw["learned_day"][p][c]
-        if lvl not in (0, 3, 4, 5):
+        day = raw["learned_day"][p][c]
+        if lvl not in (3, 4, 5):
             raise NotationError(f"player {p}'s {name} is at level {lvl}; levels are 3 to 5")
         if not 0 <= raw["rune"][p][c] < 3:
             raise NotationError(f"player {p}'s {name} has rune {raw['rune'][p][c]}; runes are c, t, s")
-        if lvl and day > raw["day"]:
+        if day > raw["day"]:
             raise NotationError(f"player {p}'s {name} was learned on day {day}, after the current day {raw['day']}")
-        if lvl and day == raw["day"] and p != raw["active"]:
+        if day == raw["day"] and p != raw["active"]:
             raise NotationError(f"player {p}'s {name} was learned today (day {day}), but only the active player "
                                 "learns (L1)")
 
