@@ -58,7 +58,7 @@ from search.review import review_game
 from search.search import SearchOptions
 from engine_c.insight import pouch_beliefs, what_if_draw
 from engine_c.records import RecordError, replay
-from server import convert
+from server import convert, metrics
 from server.sessions import SeatSpec, SessionError, SessionManager
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
@@ -129,11 +129,14 @@ class SearchPool:
             self.admitted += 1
         started = time.monotonic()
         self.tokens.add(cancel)
+        metrics.search_waiting()
 
         def job():
+            metrics.search_started(time.monotonic() - started)
             try:
                 return fn()
             finally:
+                metrics.search_ended()
                 self._release(started)
                 self.tokens.discard(cancel)
 
@@ -421,6 +424,7 @@ class SpellBookServicer(service_pb2_grpc.SpellBookServiceServicer):
         start = time.monotonic()
         requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")
         result = ismcts(SPELLBOOK, state, opts, cancel=token)
+        metrics.observe_search(result.iterations, result.elapsed_s)
         by_deadline = bool(opts.deadline) and opts.deadline < requested_end and time.monotonic() >= opts.deadline
         return result, result.cut_short or by_deadline or token.cancelled
 
