@@ -10,6 +10,12 @@ without the Pouch order, `State.observation(p)`) is passed as `Observation(text)
         best = client.best_move(state, level=3, seed=1)
         state, draws = client.play(state, best.move)
 
+`target` is one address ("127.0.0.1:50051"), several (a list, or "10.0.0.1:50051,10.0.0.2:50051"), or a
+DNS name whose addresses are the replicas ("dns:///spellbook.internal:50051"): calls are spread over them
+round-robin (gRPC's `round_robin` policy), and a replica that is gone is skipped, so a retry goes to
+another one. Each call carries an `x-request-id` (the same on its retries), which the server's log lines
+show.
+
 Every call has a deadline (`timeout`, seconds; the client's default otherwise). Calls that fail with
 UNAVAILABLE or RESOURCE_EXHAUSTED are retried with exponential backoff and jitter (honoring the server's
 `grpc-retry-pushback-ms`), within the call's deadline — but only where a retry is safe: `create_session`
@@ -29,8 +35,10 @@ Sessions:
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import random
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Iterator, Sequence, Union
@@ -49,6 +57,33 @@ RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
 MISTAKE_CLASS_NAMES = {pb.MISTAKE_CLASS_BEST: "best", pb.MISTAKE_CLASS_GOOD: "good",
                        pb.MISTAKE_CLASS_INACCURACY: "inaccuracy", pb.MISTAKE_CLASS_MISTAKE: "mistake",
                        pb.MISTAKE_CLASS_BLUNDER: "blunder"}
+
+
+def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
+    """The gRPC target and channel options for one address, several (a list or comma-separated), or a
+    `dns:///name:port`: round-robin over every address. Several addresses must be IP literals of one family
+    (`ipv4:`/`ipv6:` targets); give a DNS name once to use all of its addresses."""
+    addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
+    if not addresses:
+        raise ValueError("give at least one server address (HOST:PORT)")
+    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
+    if len(addresses) == 1:
+        return addresses[0], options
+    families = set()
+    for a in addresses:
+        host = a.rpartition(":")[0].strip("[]")
+        try:
+            families.add(ipaddress.ip_address(host).version)
+        except ValueError:
+            raise ValueError(f"several addresses must be IP:PORT (got {a!r}); for a DNS name with several "
+                             f"addresses give it alone, as dns:///NAME:PORT") from None
+    if len(families) != 1:
+        raise ValueError("several addresses must all be IPv4 or all IPv6")
+    return f"ipv{families.pop()}:{','.join(addresses)}", options
+
+
+def _metadata() -> tuple[tuple[str, str], ...]:
+    return (("x-request-id", secrets.token_hex(8)),)
 
 
 @dataclass(frozen=True)
@@ -321,11 +356,14 @@ class _Retry:
 class SpellBookClient:
     """Blocking client. `timeout` is the default deadline of a call in seconds."""
 
-    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None):
         self.timeout = timeout
         self._retry = _Retry(retries, backoff_s, max_backoff_s)
-        self.channel = channel or grpc.insecure_channel(target)
+        if channel is None:
+            address, options = channel_target(target)
+            channel = grpc.insecure_channel(address, options=options)
+        self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
     def close(self) -> None:
@@ -339,10 +377,11 @@ class SpellBookClient:
 
     def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             try:
-                return method(request, timeout=max(deadline - time.monotonic(), 0.0))
+                return method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             except grpc.RpcError as e:
                 err = _error_from(e)
                 if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
@@ -416,10 +455,11 @@ class SpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0))
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             try:
                 for r in call:
                     received = True
@@ -445,10 +485,11 @@ class SpellBookClient:
         """A server stream with retries: before its first message always; after it only when `resumable`
         (make_request() then builds the request that continues where the stream broke)."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             received = False
-            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0))
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             try:
                 for r in call:
                     received = True
@@ -523,11 +564,14 @@ class SpellBookClient:
 class AsyncSpellBookClient:
     """asyncio client (grpc.aio); the same methods as SpellBookClient, as coroutines."""
 
-    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.aio.Channel | None = None):
         self.timeout = timeout
         self._retry = _Retry(retries, backoff_s, max_backoff_s)
-        self.channel = channel or grpc.aio.insecure_channel(target)
+        if channel is None:
+            address, options = channel_target(target)
+            channel = grpc.aio.insecure_channel(address, options=options)
+        self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
     async def close(self) -> None:
@@ -541,10 +585,11 @@ class AsyncSpellBookClient:
 
     async def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             try:
-                return await method(request, timeout=max(deadline - time.monotonic(), 0.0))
+                return await method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             except grpc.RpcError as e:
                 err = _error_from(e)
                 if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
@@ -609,10 +654,11 @@ class AsyncSpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0))
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             try:
                 async for r in call:
                     received = True
@@ -636,10 +682,11 @@ class AsyncSpellBookClient:
     async def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
                       resumable: bool) -> AsyncIterator[Any]:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _metadata()
         attempt = 0
         while True:
             received = False
-            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0))
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
             try:
                 async for r in call:
                     received = True

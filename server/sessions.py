@@ -471,7 +471,8 @@ class SessionManager:
     async def _sweep_once(self) -> None:
         for sid in self.store.waiting_for_bots():
             session = self.sessions.get(sid) or self._load(sid)
-            if session is not None and sid in self.sessions:
+            if session is not None and sid in self.sessions and (session.bot_task is None or session.bot_task.done()):
+                log.info("taking over bots", extra={"fields": {"session_id": sid}})
                 self._catch_up(session)
                 self._kick_bots(session)
         if self.coord.idle_expiry_s > 0:

@@ -530,7 +530,7 @@ def _store_advance(db, ph: str, sid: str, out: Advance) -> None:
     if not out.events:
         return
     now = time.time()
-    db.executemany(f"INSERT INTO events VALUES ({','.join([ph] * 7)})",
+    db.cursor().executemany(f"INSERT INTO events VALUES ({','.join([ph] * 7)})",
                    [(sid, seq, kind, seat, move, st, now) for seq, kind, seat, move, st in out.events])
     status = "finished" if out.result is not None else "active"
     db.execute(f"UPDATE sessions SET seq={ph}, updated={ph}, bot_turn={ph}, status={ph}, "
