@@ -1,0 +1,158 @@
+"""What every RPC shares: the status mapping of refusals, the call wrapper (`@rpc`) and the servicer base.
+
+- Every refusal is INVALID_ARGUMENT with a google.rpc.BadRequest naming the field (`FieldError`); session
+  refusals (`SessionError`) become INVALID_ARGUMENT / FAILED_PRECONDITION (PreconditionFailure whose
+  subject is the field) / NOT_FOUND / RESOURCE_EXHAUSTED; a full queue (`Overloaded`) is
+  RESOURCE_EXHAUSTED with google.rpc.RetryInfo and `grpc-retry-pushback-ms`.
+- `@rpc` writes one JSON log line per call and maps those exceptions to statuses; anything else is a bug
+  (INTERNAL, logged with its traceback).
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from search import CancelToken
+from server.convert import FieldError
+from server.fairshare import Overloaded
+from server.sessions import SessionError
+
+if TYPE_CHECKING:
+    from server.fairshare import SearchPool
+    from server.service import ServiceConfig
+
+log = logging.getLogger("spellbook.server")
+
+
+def _bad_request(violations: list[tuple[str, str]]) -> grpc.Status:
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.BadRequest(field_violations=[
+        error_details_pb2.BadRequest.FieldViolation(field=f, description=d) for f, d in violations]))
+    message = "; ".join(f"{f}: {d}" for f, d in violations)
+    return rpc_status.to_status(status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail]))
+
+
+def _exhausted(retry_ms: int) -> grpc.Status:
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(
+        seconds=retry_ms // 1000, nanos=(retry_ms % 1000) * 1_000_000)))
+    st = rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED,
+                                                message=f"server busy: search queue full; retry after {retry_ms} ms",
+                                                details=[detail]))
+    return _WithMetadata(st, (("grpc-retry-pushback-ms", str(retry_ms)),))
+
+
+# SessionError fields -> the request field they are about.
+_SESSION_FIELDS = {"move": "move.text"}
+
+
+def _session_status(e: SessionError) -> grpc.Status:
+    """A refused session call as a rich status: BadRequest / PreconditionFailure / ResourceInfo."""
+    field = _SESSION_FIELDS.get(e.field, e.field)
+    if e.code == "INVALID_ARGUMENT":
+        return _bad_request([(field or "request", e.message)])
+    detail = any_pb2.Any()
+    if e.code == "FAILED_PRECONDITION":
+        detail.Pack(error_details_pb2.PreconditionFailure(violations=[
+            error_details_pb2.PreconditionFailure.Violation(type="SESSION_STATE", subject=field,
+                                                            description=e.message)]))
+    elif e.code == "NOT_FOUND":
+        detail.Pack(error_details_pb2.ResourceInfo(resource_type="spellbook.v1.Session", description=e.message))
+    else:
+        return rpc_status.to_status(status_pb2.Status(code=getattr(code_pb2, e.code, code_pb2.UNKNOWN),
+                                                      message=e.message))
+    return rpc_status.to_status(status_pb2.Status(code=getattr(code_pb2, e.code), message=e.message,
+                                                  details=[detail]))
+
+
+class _WithMetadata(grpc.Status):
+    def __init__(self, st: grpc.Status, extra: tuple):
+        self.code, self.details = st.code, st.details
+        self.trailing_metadata = tuple(st.trailing_metadata) + extra
+
+
+async def _abort_for(name: str, e: Exception, context, finish, started: float, extra: dict) -> None:
+    """Logs the call and aborts it with the status for `e`: a refusal, overload, or (a bug) INTERNAL."""
+    if isinstance(e, FieldError):
+        await finish(context, started, "INVALID_ARGUMENT", {"field": e.field, **extra})
+        await context.abort_with_status(_bad_request([(e.field, e.description)]))
+    elif isinstance(e, Overloaded):
+        await finish(context, started, "RESOURCE_EXHAUSTED", extra)
+        await context.abort_with_status(_exhausted(e.retry_after_ms))
+    elif isinstance(e, SessionError):
+        await finish(context, started, e.code, {"field": e.field, **extra})
+        await context.abort_with_status(_session_status(e))
+    else:  # a bug, not the caller's fault: log it, answer INTERNAL, keep serving
+        log.exception("rpc failed", extra={"fields": {"method": name}})
+        await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
+        await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+
+
+def rpc(method):
+    """Maps refusals to status codes and writes one JSON log line per call."""
+    name = method.__name__
+
+    def fields(context, started, code, extra) -> dict:
+        return {"method": name, "code": code, "ms": round((time.monotonic() - started) * 1000, 3),
+                "peer": context.peer(), **extra}
+
+    async def finish(context, started, code, extra):
+        log.info("rpc", extra={"fields": fields(context, started, code, extra)})
+
+    if asyncio.iscoroutinefunction(method):
+        @functools.wraps(method)
+        async def unary(self, request, context):
+            started, extra = time.monotonic(), {}
+            try:
+                response = await method(self, request, context, extra)
+            except asyncio.CancelledError:
+                await finish(context, started, "CANCELLED", extra)
+                raise
+            except grpc.aio.AbortError:
+                raise
+            except Exception as e:
+                await _abort_for(name, e, context, finish, started, extra)
+            # The log line is written on the loop's next turn, once the response is on its way: a
+            # successful call's latency does not include formatting and writing it.
+            asyncio.get_running_loop().call_soon(
+                functools.partial(log.info, "rpc", extra={"fields": fields(context, started, "OK", extra)}))
+            return response
+        return unary
+
+    @functools.wraps(method)
+    async def stream(self, request, context):
+        started, extra = time.monotonic(), {}
+        try:
+            async for response in method(self, request, context, extra):
+                yield response
+        except asyncio.CancelledError:
+            await finish(context, started, "CANCELLED", extra)
+            raise
+        except grpc.aio.AbortError:
+            raise
+        except Exception as e:
+            await _abort_for(name, e, context, finish, started, extra)
+        await finish(context, started, "OK", extra)
+    return stream
+
+
+
+class RpcBase:
+    """State and helpers every group of RPCs uses; SpellBookServicer (server/service.py) sets them."""
+
+    config: ServiceConfig
+    pool: SearchPool
+
+    def _cancel_on_done(self, context) -> CancelToken:
+        """A token cancelled when the call ends for any reason (done, cancelled by the client, deadline)."""
+        token = CancelToken()
+        context.add_done_callback(lambda _ctx: token.cancel())
+        return token

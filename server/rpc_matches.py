@@ -1,0 +1,211 @@
+"""Harness and review RPCs: PlayMatch (a streamed bot-vs-bot game) and AnalyzeGame (a finished record).
+
+Both are requested work and go through the SearchPool like any search (one admission for the whole match
+or review).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import replace
+from typing import Callable
+
+import engine_c
+from engine_c.game import SPELLBOOK
+from engine_c.records import RecordError, replay
+from search import CancelToken
+from search.bots import make_bot
+from search.review import review_game
+from server import convert
+from server._gen.spellbook.v1 import service_pb2 as spb
+from server._gen.spellbook.v1 import types_pb2 as pb
+from server.convert import FieldError
+from server.rpc_base import RpcBase, rpc
+
+
+class MatchRpcs(RpcBase):
+    def _match_bots(self, request, players: int):
+        bots, levels = [], []
+        c = self.config
+        for i, spec in enumerate(request.bots):
+            f = f"bots[{i}]"
+            try:
+                bot = make_bot(spec, SPELLBOOK, seed=(request.seed * 1_000_003 + 7919 * (i + 1)) % 2**64)
+            except (ValueError, TypeError) as e:
+                raise FieldError(f, str(e)) from None
+            opts = getattr(bot, "options", None)
+            if opts is not None:
+                for name, cap in (("iterations", c.max_iterations), ("threads", c.max_threads),
+                                  ("time_ms", c.max_time_ms), ("max_nodes", c.max_nodes)):
+                    explicit = re.search(rf"(?:^|[:,])\s*{name}\s*=", spec) is not None
+                    if getattr(opts, name) > cap and (explicit or name != "max_nodes"):
+                        raise FieldError(f, f"{name} at most {cap:g} (server cap), got {getattr(opts, name):g}")
+                opts.max_nodes = min(opts.max_nodes, c.max_nodes)
+                opts.time_ms = min(opts.time_ms or c.max_time_ms, c.max_time_ms)
+            m = re.search(r"level=(\d+)", spec)
+            bots.append(bot)
+            levels.append(int(m.group(1)) if m else 0)
+        return bots, levels
+
+    @rpc
+    async def PlayMatch(self, request, context, log_extra):
+        specs = list(request.bots)
+        if not 2 <= len(specs) <= 4:
+            raise FieldError("bots", f"give one bot spec per seat, 2 to 4, got {len(specs)}")
+        spells = request.spells or "set1"
+        try:
+            state = engine_c.State.new(players=len(specs), spells=spells, seed=request.seed)
+        except ValueError as e:
+            raise FieldError("seed" if str(e).startswith("seed") else "spells", str(e)) from None
+        bots, levels = self._match_bots(request, len(specs))
+        log_extra.update(bots=specs)
+        token = self._cancel_on_done(context)
+
+        def cancel_bots(_ctx=None):
+            for b in bots:
+                if getattr(b, "cancel", None) is not None:
+                    b.cancel.cancel()
+
+        context.add_done_callback(cancel_bots)
+        remaining = context.time_remaining()
+        deadline = 0.0
+        if remaining is not None:
+            deadline = time.monotonic() + max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
+                                              0.001)
+            for b in bots:
+                if getattr(b, "options", None) is not None:
+                    b.options.deadline = deadline
+        started = time.monotonic()
+
+        def work(emit):
+            st, seq, events, moves = state, 0, [], 0
+            while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
+                seat = st.current_player
+                t0 = time.monotonic()
+                move, info = bots[seat].choose(st)
+                think = (time.monotonic() - t0) * 1000.0
+                draws = st.play(move)
+                seq += 1
+                moves += 1
+                item = spb.MatchMove(seq=seq, seat=seat, bot=specs[seat], move=convert.move_pb(move),
+                                     draws=[convert.move_pb(d) for d in draws], forced=bool(info.get("forced")),
+                                     think_ms=think)
+                result = info.get("result")
+                if result is not None:
+                    used = replace(bots[seat].options, seed=result.seed)
+                    item.stats.CopyFrom(convert.search_stats(result, used, levels[seat], result.cut_short))
+                events.append({"seq": seq, "kind": "move", "seat": seat, "move": str(move)})
+                for d in draws:
+                    seq += 1
+                    events.append({"seq": seq, "kind": "draw", "seat": -1, "move": str(d)})
+                emit(spb.PlayMatchResponse(move=item))
+            over = st.is_terminal()
+            scores = [s.total for s in st.scores()]
+            winners = st.winners() if over else []
+            record = {"format": convert.RECORD_FORMAT, "players": len(specs), "spells": st.spells,
+                      "seed": request.seed, "seats": [{"kind": "bot", "spec": sp} for sp in specs],
+                      "status": "finished" if over else "active", "events": events,
+                      "result": {"scores": scores, "winners": winners} if over else None}
+            emit(spb.PlayMatchResponse(end=spb.MatchEnd(
+                finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
+                record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
+
+        async for item in self._stream_job(work, token):
+            yield item
+            if item.HasField("end"):
+                log_extra.update(moves=item.end.moves, finished=item.end.finished)
+
+    async def _stream_job(self, work: Callable, token: CancelToken):
+        """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        done = object()
+
+        def job():
+            work(lambda item: loop.call_soon_threadsafe(queue.put_nowait, item))
+            loop.call_soon_threadsafe(queue.put_nowait, done)
+
+        task = asyncio.ensure_future(self.pool.run(job, token))
+        try:
+            while True:
+                getter = asyncio.ensure_future(queue.get())
+                finished, _ = await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in finished:
+                    getter.cancel()
+                    if queue.empty():
+                        task.result()    # Overloaded, or the worker's error
+                        raise RuntimeError("the job ended without finishing its stream")
+                    continue
+                item = getter.result()
+                if item is done:
+                    break
+                yield item
+            await task
+        finally:
+            if not task.done():
+                token.cancel()
+
+    # ------------------------------------------------------------------ AnalyzeGame
+    def _record_request(self, request) -> tuple[dict, str]:
+        form = request.WhichOneof("game")
+        if form == "record":
+            return convert.record_from_pb(request.record), "record"
+        if form == "record_json":
+            rec = convert.record_from_json(request.record_json)
+            if not 0 <= rec["seed"] < 2**64:
+                raise FieldError("record_json.seed", f"must be 0 to 2^64-1, got {rec['seed']}")
+            return rec, "record_json"
+        raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
+
+    @rpc
+    async def AnalyzeGame(self, request, context, log_extra):
+        rec, field = self._record_request(request)
+        if not 0 <= request.key_moments <= 50:
+            raise FieldError("key_moments", f"must be 0 to 50 (0: 5), got {request.key_moments}")
+        try:
+            final, steps = replay(rec)
+        except RecordError as e:
+            raise FieldError(f"{field}.{e.field}", str(e).split(": ", 1)[-1]) from None
+        if not final.is_terminal():
+            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec['events'])} events: "
+                                                "AnalyzeGame reviews finished games")
+        scores = [s.total for s in final.scores()]
+        if rec.get("result") and list(rec["result"]["scores"]) != scores:
+            raise FieldError(f"{field}.result", f"the events replay to scores {scores}, the record says "
+                                                f"{list(rec['result']['scores'])}")
+        opts, level = convert.search_options(request, self.config.caps())
+        opts.stop_early = False   # a review compares every decision's moves: full statistics
+        decision_events = [i for i, e in enumerate(rec["events"]) if not engine_c.Move.from_text(e["move"]).is_chance]
+        forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
+        # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
+        budget_ms = self.config.max_review_ms
+        remaining = context.time_remaining()
+        if remaining is not None:
+            budget_ms = min(budget_ms, (remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2)) * 1000)
+        # A tenth of the time and about a millisecond per decision (setup, copies) are kept for the overhead.
+        share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
+        time_limited = share_ms < opts.time_ms
+        opts.time_ms = min(opts.time_ms, share_ms)
+        token = self._cancel_on_done(context)
+        started = time.monotonic()
+        review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts, request.key_moments or 5,
+                                                         token), token)
+        cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited
+        log_extra.update(decisions=len(review.decisions), cut_short=cut)
+
+        def dr(d):
+            return spb.DecisionReview(decision=d.index, event_index=decision_events[d.index], seat=d.seat,
+                                      played=convert.move_pb(d.played), best=convert.move_pb(d.best), loss=d.loss_win,
+                                      loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
+                                      win_before=d.win_before, win_after=d.win_after, iterations=d.iterations)
+
+        return spb.AnalyzeGameResponse(
+            decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],
+            players=[spb.PlayerReview(seat=p.seat, expected_start=p.expected_start, final_score=p.final, luck=p.luck,
+                                      decisions=p.decisions, others=p.others) for p in review.players],
+            result=pb.GameResult(scores=scores, winners=final.winners()), total_decisions=len(steps),
+            forced_decisions=forced, options=convert.effective_options(opts, level), cut_short=cut,
+            elapsed_ms=(time.monotonic() - started) * 1000.0)
+

@@ -1,0 +1,197 @@
+"""Search RPCs: GetBestMove, GetHints, Analyze, and the hidden-information insight they can add.
+
+A search's deadline is the call's deadline less a safety margin, so the answer (best move so far,
+`cut_short` set) arrives in time. A cancelled call (or a shutdown) sets the search's CancelToken.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from engine_c.game import SPELLBOOK
+from engine_c.insight import pouch_beliefs, what_if_draw
+from engine_c.reasons import reasons as move_reasons
+from search import ismcts
+from search.hints import top_hints
+from search.insight import value_spread
+from search.search import SearchOptions
+from search.streaming import ismcts_progress
+from server import convert, metrics
+from server._gen.spellbook.v1 import service_pb2 as spb
+from server._gen.spellbook.v1 import types_pb2 as pb
+from server.convert import FieldError
+from server.rpc_base import RpcBase, rpc
+
+
+class SearchRpcs(RpcBase):
+    def _search_setup(self, request, context, settle_early: bool = False):
+        """The parsed state and search options of a search request. A level's `stop_early` is kept only
+        where just the chosen move matters (GetBestMove): hints and analysis report every move's
+        statistics, so they always spend their whole budget."""
+        parsed = convert.parse_state(request.state)
+        st = parsed.state
+        if st.is_terminal():
+            raise FieldError("state", "the game is over: there is no move to search")
+        if st.is_chance():
+            raise FieldError("state", "a Pouch draw is pending: resolve it first (ResolveChance), then search")
+        if request.HasField("seat") and request.seat != st.current_player:
+            raise FieldError("seat", f"seat {request.seat} is not to move; seat {st.current_player} decides "
+                                     f"({st.decision})")
+        opts, level = convert.search_options(request, self.config.caps(),
+                                             knows_discard=False if not parsed.knows_discard else None)
+        opts.stop_early = opts.stop_early and settle_early
+        remaining = context.time_remaining()
+        if remaining is not None:
+            margin = min(self.config.deadline_margin_ms / 1000.0, remaining / 2)
+            opts.deadline = time.monotonic() + max(remaining - margin, 0.001)
+        return parsed, opts, level
+
+    def _run_search(self, state, opts, token):
+        start = time.monotonic()
+        requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")
+        result = ismcts(SPELLBOOK, state, opts, cancel=token)
+        metrics.observe_search(result.iterations, result.elapsed_s)
+        by_deadline = bool(opts.deadline) and opts.deadline < requested_end and time.monotonic() >= opts.deadline
+        return result, result.cut_short or by_deadline or token.cancelled
+
+    @rpc
+    async def GetBestMove(self, request, context, log_extra):
+        parsed, opts, level = self._search_setup(request, context, settle_early=True)
+        token = self._cancel_on_done(context)
+
+        def work():  # the response is built on the worker too, leaving the event loop free for other calls
+            result, cut = self._run_search(parsed.state, opts, token)
+            return result, cut, spb.GetBestMoveResponse(move=convert.move_pb(result.move),
+                                                        stats=convert.search_stats(result, opts, level, cut))
+
+        result, cut, response = await self.pool.run(work, token)
+        log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))
+        return response
+
+    def _top_k(self, value: int, default: int = 3) -> int:
+        if value < 0 or value > self.config.max_top_k:
+            raise FieldError("top_k", f"must be 0 to {self.config.max_top_k} (0: {default}), got {value}")
+        return value or default
+
+    @staticmethod
+    def _hints(state, result, top_k: int, hide_best: bool) -> list[pb.Hint]:
+        return [convert.hint_pb(h, move_reasons(state, h.move), hide_move=hide_best and h.rank == 1)
+                for h in top_hints(result, top_k)]
+
+    # ------------------------------------------------------------------ insight
+    def _insight_setup(self, request, state) -> tuple[convert.InsightSpec | None, Any]:
+        """The validated InsightOptions of a GetHints/Analyze request (None when nothing is asked) and the
+        parsed what-if move (None: the search's best move)."""
+        if not request.HasField("insight"):
+            return None, None
+        spec = convert.insight_options(request.insight)
+        if not spec.any:
+            return None, None
+        move = None
+        if spec.what_if_move:
+            move = convert.parse_move(state, request.insight.what_if_move, "insight.what_if_move")
+        return spec, move
+
+    @staticmethod
+    def _insight(state, result, opts: SearchOptions, spec: convert.InsightSpec, what_if_move,
+                 hide_best: bool) -> pb.Insight:
+        """Beliefs, what-if and value spread for the seat to move, as far as `spec` asks. Uses the search's
+        knows_discard (False for an observation without Discard-box memory) and never the real Pouch order:
+        what-if and value spread work on sampled determinizations."""
+        player, kd = result.player, opts.knows_discard
+        beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
+        wi_move, outcomes = None, None
+        if spec.what_if:
+            # the move hints rank first (most visited), not a level's temperature-sampled result.move
+            wi_move = what_if_move if what_if_move is not None else result.moves[0].move
+            wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=opts.deadline, seed=opts.seed,
+                                  knows_discard=kd, objective=opts.objective, blend=opts.blend,
+                                  margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
+                                  exploration=opts.exploration)
+            outcomes = what_if_draw(state, player, wi_move, wopts, knows_discard=kd, seed=opts.seed)
+        spread = None
+        if spec.value_spread:
+            cands = [m.move for m in result.moves[:spec.spread_moves]]
+            sopts = SearchOptions(seed=opts.seed, knows_discard=kd, margin_scale=opts.margin_scale,
+                                  rollout=opts.rollout, cutoff=opts.cutoff)
+            spread = value_spread(SPELLBOOK, state, cands, spec.worlds, spec.rollouts, sopts)
+        out = convert.insight_pb(player, kd, beliefs, wi_move, outcomes, spread,
+                                 hide_what_if_move=hide_best and what_if_move is None)
+        if hide_best:   # the spread must not name the hidden best move either
+            for ms in out.value_spread:
+                if ms.move.code == result.move.code:
+                    ms.ClearField("move")
+        return out
+
+    @rpc
+    async def GetHints(self, request, context, log_extra):
+        top_k = self._top_k(request.top_k)
+        parsed, opts, level = self._search_setup(request, context)
+        spec, what_if_move = self._insight_setup(request, parsed.state)
+        token = self._cancel_on_done(context)
+
+        def work():
+            result, cut = self._run_search(parsed.state, opts, token)
+            insight = (self._insight(parsed.state, result, opts, spec, what_if_move, request.hide_best)
+                       if spec and not token.cancelled else None)
+            return result, cut, self._hints(parsed.state, result, top_k, request.hide_best), insight
+
+        result, cut, hints, insight = await self.pool.run(work, token)
+        log_extra.update(iterations=result.iterations, cut_short=cut)
+        return spb.GetHintsResponse(hints=hints, stats=convert.search_stats(result, opts, level, cut,
+                                                                             hide_moves=request.hide_best),
+                                    insight=insight)
+
+    @rpc
+    async def Analyze(self, request, context, log_extra):
+        top_k = self._top_k(request.top_k)
+        every = request.report_every_ms or 250
+        if every < self.config.min_report_every_ms:
+            raise FieldError("report_every_ms", f"must be at least {self.config.min_report_every_ms} (0: 250), got {every}")
+        parsed, opts, level = self._search_setup(request, context)
+        spec, what_if_move = self._insight_setup(request, parsed.state)
+        token = self._cancel_on_done(context)
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+
+        def work():
+            start = time.monotonic()
+            requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")
+            try:
+                for result, final in ismcts_progress(SPELLBOOK, parsed.state, opts, every / 1000.0, token):
+                    by_deadline = (bool(opts.deadline) and opts.deadline < requested_end
+                                   and time.monotonic() >= opts.deadline)
+                    hints = self._hints(parsed.state, result, top_k, False)
+                    insight = (self._insight(parsed.state, result, opts, spec, what_if_move, False)
+                               if final and spec and not token.cancelled else None)
+                    item = (result, final, hints, result.cut_short or by_deadline or token.cancelled, insight)
+                    loop.call_soon_threadsafe(queue.put_nowait, item)
+            except BaseException as e:  # surfaced in the handler
+                loop.call_soon_threadsafe(queue.put_nowait, e)
+
+        job = asyncio.ensure_future(self.pool.run(work, token))
+        try:
+            while True:
+                if job.done() and queue.empty():
+                    job.result()  # Overloaded, or a worker error
+                    raise RuntimeError("the analysis ended without a final report")
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getter, job}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()  # the item (if any) stays in the queue
+                    continue
+                item = getter.result()
+                if isinstance(item, BaseException):
+                    raise item
+                result, final, hints, cut, insight = item
+                yield spb.AnalyzeResponse(final=final, best_move=convert.move_pb(result.move),
+                                          stats=convert.search_stats(result, opts, level, cut), hints=hints,
+                                          insight=insight)
+                if final:
+                    log_extra.update(iterations=result.iterations, cut_short=cut)
+                    break
+            await job
+        finally:
+            if not job.done():
+                token.cancel()

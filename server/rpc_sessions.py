@@ -1,0 +1,152 @@
+"""Session RPCs: CreateSession, SubmitMove, GetSession, WatchSession, ExportSession.
+
+The SessionManager (server/sessions.py) runs the sessions; this module turns requests into its calls and
+its events into messages.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import grpc
+
+import engine_c
+from server import convert
+from server._gen.spellbook.v1 import service_pb2 as spb
+from server._gen.spellbook.v1 import types_pb2 as pb
+from server.convert import FieldError
+from server.rpc_base import RpcBase, rpc
+from server.sessions import SeatSpec, SessionError, SessionManager
+
+
+class SessionRpcs(RpcBase):
+    sessions: SessionManager | None
+    _stopping: asyncio.Event
+
+    def _manager(self) -> SessionManager:
+        if self.sessions is None:
+            raise SessionError("FAILED_PRECONDITION", "session_id", "this server runs without sessions")
+        return self.sessions
+
+    @staticmethod
+    def _event_pb(ev) -> pb.SessionEvent:
+        out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
+                              winners=ev.winners)
+        if ev.move:
+            out.move.CopyFrom(convert.move_pb(engine_c.Move.from_text(ev.move)))
+        return out
+
+    @rpc
+    async def CreateSession(self, request, context, log_extra):
+        mgr = self._manager()
+        seats = []
+        for i, seat in enumerate(request.seats):
+            if seat.kind == pb.SEAT_KIND_CLIENT:
+                seats.append(SeatSpec("client"))
+            elif seat.kind == pb.SEAT_KIND_BOT:
+                seats.append(SeatSpec("bot", seat.level))
+            else:
+                raise FieldError(f"seats[{i}].kind", "must be SEAT_KIND_CLIENT or SEAT_KIND_BOT")
+        if request.players < 0:
+            raise FieldError("players", f"must be 2 to 4 (0: the number of seats), got {request.players}")
+        sid = await mgr.create(request.players or len(seats), request.spells or "set1", request.seed, seats)
+        view = mgr.view(sid, 0)
+        log_extra.update(session_id=sid)
+        return spb.CreateSessionResponse(session_id=sid, spells=view["spells"], to_move=view["to_move"])
+
+    @rpc
+    async def SubmitMove(self, request, context, log_extra):
+        mgr = self._manager()
+        log_extra.update(session_id=request.session_id, seat=request.seat)
+        text = request.move.text.strip()
+        if not text:
+            raise FieldError("move.text", "give the move text, e.g. 'take Rc' (GetSession lists the legal moves)")
+        expected = request.expected_seq if request.HasField("expected_seq") else None
+        if expected is not None and expected < 0:
+            raise FieldError("expected_seq", f"must not be negative, got {expected}")
+        try:
+            events = await mgr.submit(request.session_id, request.seat, text, expected)
+        except SessionError as e:
+            replayed = self._replayed(mgr, request, text, expected) if e.field == "expected_seq" else None
+            if replayed is None:
+                raise
+            log_extra.update(replayed=True)
+            return spb.SubmitMoveResponse(events=[self._event_pb(ev) for ev in replayed], seq=replayed[-1].seq,
+                                          to_move=replayed[-1].to_move, replayed=True)
+        return spb.SubmitMoveResponse(events=[self._event_pb(ev) for ev in events], seq=events[-1].seq,
+                                      to_move=events[-1].to_move)
+
+    @staticmethod
+    def _replayed(mgr: SessionManager, request, text: str, expected: int):
+        """A retried submission: when the event right after `expected` is this seat's very same move, the
+        stored events of that submission (the move and its draws); otherwise None."""
+        history = mgr.history(request.session_id, expected + 1)
+        if not history or history[0].seq != expected + 1 or history[0].kind != "move" \
+                or history[0].seat != request.seat:
+            return None
+        try:
+            if engine_c.Move.from_text(text).code != engine_c.Move.from_text(history[0].move).code:
+                return None
+        except (engine_c.NotationError, engine_c.IllegalMoveError, ValueError):
+            return None
+        events = [history[0]]
+        for ev in history[1:]:
+            if ev.kind != "draw":
+                break
+            events.append(ev)
+        return events
+
+    @rpc
+    async def GetSession(self, request, context, log_extra):
+        mgr = self._manager()
+        v = mgr.view(request.session_id, request.seat)
+        # The structured view is built from the observation text alone, so it cannot carry the Pouch order.
+        obs_state = engine_c.State.from_observation(v["observation"])
+        observation = pb.GameState(text=v["observation"], view=convert.state_view(
+            obs_state, convert.ParsedState(obs_state, observer=request.seat, knows_discard=True)))
+        seats = [pb.SessionSeat(kind=pb.SEAT_KIND_BOT if s["kind"] == "bot" else pb.SEAT_KIND_CLIENT,
+                                level=s["level"]) for s in v["seats"]]
+        return spb.GetSessionResponse(
+            session_id=v["session_id"], seq=v["seq"], seat=v["seat"], observation=observation, to_move=v["to_move"],
+            phase=v["phase"], decision=v["decision"], legal_moves=[convert.move_pb(engine_c.Move.from_text(m))
+                                                                   for m in v["legal_moves"]],
+            scores=v["scores"], over=v["over"], winners=v["winners"], seats=seats, players=v["players"],
+            spells=v["spells"])
+
+    @rpc
+    async def WatchSession(self, request, context, log_extra):
+        mgr = self._manager()
+        if request.from_seq < 0:
+            raise FieldError("from_seq", f"must not be negative, got {request.from_seq}")
+        log_extra.update(session_id=request.session_id)
+        events = mgr.watch(request.session_id, max(request.from_seq, 1))
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        last = request.from_seq - 1
+        nxt = None
+        try:
+            while True:
+                nxt = asyncio.ensure_future(events.__anext__())
+                await asyncio.wait({nxt, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if not nxt.done():
+                    nxt.cancel()
+                    await asyncio.gather(nxt, return_exceptions=True)
+                    await context.abort(grpc.StatusCode.UNAVAILABLE,
+                                        f"the server is shutting down; watch again with from_seq={last + 1}")
+                try:
+                    ev = nxt.result()
+                except StopAsyncIteration:
+                    break
+                if ev.kind != "end":
+                    last = ev.seq
+                yield spb.WatchSessionResponse(event=self._event_pb(ev))
+        finally:   # also when the client cancels: stop the pending read first, then close the generator
+            stopping.cancel()
+            if nxt is not None and not nxt.done():
+                nxt.cancel()
+                await asyncio.gather(nxt, return_exceptions=True)
+            await events.aclose()
+
+    @rpc
+    async def ExportSession(self, request, context, log_extra):
+        record = self._manager().export(request.session_id)
+        return spb.ExportSessionResponse(record_json=json.dumps(record), record=convert.record_pb(record))
