@@ -3,7 +3,8 @@
 Configuration: flags, each with an environment variable as its default (flag wins):
 
     --address HOST:PORT     SPELLBOOK_ADDRESS        127.0.0.1:50051 (port 0: any free port)
-    --workers N             SPELLBOOK_WORKERS        CPU count: searches running at once
+    --workers N             SPELLBOOK_WORKERS        CPU count / processes (at least 1): searches running at
+                                                     once in each process
     --queue-size N          SPELLBOOK_QUEUE_SIZE     8: searches waiting beyond those (then RESOURCE_EXHAUSTED)
     --max-iterations N      SPELLBOOK_MAX_ITERATIONS 200000
     --max-time-ms MS        SPELLBOOK_MAX_TIME_MS    10000 (also caps searches that give only iterations)
@@ -14,22 +15,38 @@ Configuration: flags, each with an environment variable as its default (flag win
     --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
     --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
     --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
-    --db PATH               SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
-                                                     the SQLite file of sessions; ":memory:" keeps none
-    --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count (at least 1): threads for session bots
+    --db PATH|URL           SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
+                                                     the SQLite file of sessions (":memory:" keeps none), or
+                                                     postgresql://user@host/dbname (needs the `postgres` extra)
+    --processes N           SPELLBOOK_PROCESSES      CPU count: server processes on the one port
+    --metrics-address H:P   SPELLBOOK_METRICS_ADDRESS '' (none): Prometheus /metrics (server/metrics.py)
+    --bot-lease-s S         SPELLBOOK_BOT_LEASE_S    10: a bot lease's length (a dead replica's bots move on
+                                                     after this long)
+    --session-idle-s S      SPELLBOOK_SESSION_IDLE_S 0 (never): unfinished sessions idle this long expire
+    --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count / processes (at least 1): threads for
+                                                     session bots, in each process
     --max-sessions N        SPELLBOOK_MAX_SESSIONS   10000 unfinished sessions at once
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
 
-Sessions: at start the server opens the database (one server per file: a second one on the same file
-refuses to start) and resumes every unfinished session (bots continue where they were); at shutdown it
-stops the bots and closes it. Session bots search in their own `--bot-workers` threads, not in the
-search pool: a bot's move is never refused for load, and at most that many bot searches run at once
-(each session has at most one pending). A programmatic `ServerConfig()` uses an in-memory database
-unless `db` is given.
+Processes (`--processes N`, N > 1): a supervisor holds the port (SO_REUSEPORT) and starts N server
+processes on it, each with its own search pool and bot threads, all on one database (a SQLite file or
+PostgreSQL; ":memory:" is refused). The kernel spreads new connections over them. SIGTERM/SIGINT to the
+supervisor drains them all; a process that dies is started again; each process reports the overall
+health ("" service) SERVING only while all of them serve; /metrics sums them. If the supervisor itself
+dies, its processes get SIGTERM (PR_SET_PDEATHSIG).
 
-Logs are JSON lines on stderr (one per RPC, plus start/stop). Health (grpc.health.v1) and reflection are
+Sessions: at start the server opens the database and resumes every unfinished session (bots continue
+where they were); at shutdown it stops the bots and closes it. A SQLite file belongs to one server
+(one supervisor with its processes): a second one on the same file refuses to start. Any number of
+servers, on any number of machines, may share a PostgreSQL database (server/sessions.py says how they
+coordinate). Session bots search in their own `--bot-workers` threads, not in the search pool: a bot's
+move is never refused for load, and at most that many bot searches run at once (each session has at most
+one pending). A programmatic `ServerConfig()` uses an in-memory database unless `db` is given.
+
+Logs are JSON lines on stderr (one per RPC, plus start/stop), with the call's `request_id` (the client's
+`x-request-id` metadata, or one the server makes) and, in a group, the `process` index. Health (grpc.health.v1) and reflection are
 served, so `grpcurl -plaintext 127.0.0.1:50051 list` works.
 """
 from __future__ import annotations
@@ -117,7 +134,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     p.add_argument("--address", default=_env("SPELLBOOK_ADDRESS", "127.0.0.1:50051"),
                    help="HOST:PORT to listen on (default 127.0.0.1:50051; env SPELLBOOK_ADDRESS)")
     add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
-    add("--workers", "SPELLBOOK_WORKERS", cpus, int, "searches running at once (default: CPU count)")
+    add("--workers", "SPELLBOOK_WORKERS", None, int,
+        "searches running at once, per process (default: CPU count / processes, at least 1)")
     add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
     add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
     add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
@@ -136,12 +154,17 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         "a bot lease's length: a dead replica's bots move on after this long")
     add("--session-idle-s", "SPELLBOOK_SESSION_IDLE_S", 0.0, float,
         "expire unfinished sessions with no move for this long (0: never)")
-    add("--bot-workers", "SPELLBOOK_BOT_WORKERS", max(1, cpus // 2), int, "threads for session bots' searches")
+    add("--bot-workers", "SPELLBOOK_BOT_WORKERS", None, int,
+        "threads for session bots' searches, per process (default: half the CPU count / processes, at least 1)")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
     a = p.parse_args(argv)
+    if a.workers is None:
+        a.workers = max(1, cpus // max(a.processes, 1))
+    if a.bot_workers is None:
+        a.bot_workers = max(1, cpus // 2 // max(a.processes, 1))
     for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes", "bot_workers",
                  "max_sessions", "processes"):
         if getattr(a, name) < 1:

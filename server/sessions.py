@@ -176,7 +176,8 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
-        if self.store.count_active() >= self.max_sessions:
+        open_now = self.store.count_active()
+        if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
         if len(seats) != players:
@@ -197,6 +198,7 @@ class SessionManager:
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           bot_turn=session.bot_turn())
         self.sessions[sid] = session
+        metrics.SESSIONS_OPEN.set(open_now + 1)
         self._kick_bots(session)
         return sid
 
