@@ -706,9 +706,12 @@ cdef int gen_morning(const SBState* s, int p, int mode, uint64_t* out, int n) no
             if others_room or (room and (s.altar_n > 0 or (L == 3 and can_draw(s)))):
                 n = emit(out, n, mv(K_SHARING, L, 0, 0, 0))
     lvl = lvl_for(s, p, DIVINATION, mode)
-    if lvl and (can_draw(s) or (room and s.altar_n > 0)):
+    if lvl:
+        # C6: the 2 Altar draws and the takes move tokens; L3's discard moves one even when nothing
+        # can be drawn or taken (an empty Pouch and Discard box and a full pool, C10).
         for L in range(3, lvl + 1):
-            n = emit(out, n, mv(K_DIVINATION, L, 0, 0, 0))
+            if can_draw(s) or (room and s.altar_n > 0) or (L == 3 and s.pool_n[p] > 0):
+                n = emit(out, n, mv(K_DIVINATION, L, 0, 0, 0))
     return n
 
 cdef int gen_midday(const SBState* s, int p, int mode, uint64_t* out, int n) noexcept nogil:
@@ -766,16 +769,39 @@ cdef bint clone_has_copy(const SBState* s, int p, int phase) noexcept nogil:
     cdef uint64_t buf[MAX_MOVES]
     return gen_phase(s, p, phase, MODE_CLONE, buf) > 0
 
+cdef void rune_levels(const SBState* s, int p, int spell, int mode, int* levels) noexcept nogil:
+    """levels[r]: the level at which p may use `spell` with rune r (0: not at all). Own action: p's own
+    copy, learned before today (T4). Clone (C4): every other player who learned it, at the highest level
+    among those holding rune r (a lower level is then available too)."""
+    cdef int c = spell_color(s, spell), q, lvl
+    levels[0] = 0
+    levels[1] = 0
+    levels[2] = 0
+    if c < 0:
+        return
+    for q in range(s.nplayers):
+        if mode == MODE_OWN:
+            if q != p:
+                continue
+            lvl = action_level(s, p, spell)
+        else:
+            if q == p:
+                continue
+            lvl = own_level(s, q, spell)
+        if lvl > levels[s.rune[q][c]]:
+            levels[s.rune[q][c]] = lvl
+
+
 cdef int gen_evening(const SBState* s, int p, int mode, uint64_t* out, int n) noexcept nogil:
-    cdef int t, u, L, lvl, c, q, rune, c2
-    cdef bint room = s.pool_n[p] < POOL_LIMIT
-    cdef bint fam_room = s.fam_n[p] < FAMILIAR_SPACES
-    cdef uint8_t done_runes
+    cdef int t, u, L, lvl, c, rune, c2
+    cdef int levels[NRUNE]
     # T3 primary: Learn 1 Spell
     n = gen_learn(s, p, out, n)
     lvl = lvl_for(s, p, GROWTH, mode)
     if lvl:
-        if lvl >= 4 and s.altar_n > 0 and fam_room:
+        # D16: like Storm (C17), Growth L4/L5 is offered whenever the Altar holds a token; at a full
+        # familiar its take-and-store moves nothing (P2), but moving its token down counts (C3, C6).
+        if lvl >= 4 and s.altar_n > 0:
             for L in range(4, lvl + 1):
                 n = emit(out, n, mv(K_GROWTH, L, 0, 0, 0))
         for t in range(NTYPE):
@@ -783,44 +809,18 @@ cdef int gen_evening(const SBState* s, int p, int mode, uint64_t* out, int n) no
                 for u in range(NTYPE):
                     if u != t and s.fam[p][u] > 0:
                         n = emit(out, n, mv(K_GROWTH, 3, 0, t, u))
-    # Focus and Transmutation use the spell's rune: one's own, or (Clone, C4) the copied player's.
-    done_runes = 0
-    for q in range(s.nplayers):
-        if mode == MODE_OWN:
-            if q != p:
-                continue
-            lvl = action_level(s, p, FOCUS)
-        else:
-            if q == p:
-                continue
-            lvl = own_level(s, q, FOCUS)
-        if lvl == 0:
-            continue
-        c = spell_color(s, FOCUS)
-        rune = s.rune[q][c]
-        if (done_runes >> rune) & 1:
-            continue
-        done_runes |= 1 << rune
-        n = gen_focus(s, p, lvl, rune, 0 if mode == MODE_OWN else rune + 1, out, n)
-    done_runes = 0
-    for q in range(s.nplayers):
-        if mode == MODE_OWN:
-            if q != p:
-                continue
-            lvl = action_level(s, p, TRANSMUTATION)
-        else:
-            if q == p:
-                continue
-            lvl = own_level(s, q, TRANSMUTATION)
-        if lvl < 4:
-            continue
-        c = spell_color(s, TRANSMUTATION)
-        rune = s.rune[q][c]
-        if (done_runes >> rune) & 1:
-            continue
-        done_runes |= 1 << rune
-        n = gen_transmute(s, p, rune, lvl - 3, 0 if mode == MODE_OWN else rune + 1, out, n)
+    # Focus and Transmutation use the spell's rune: one's own, or (Clone, C4) the copied player's, at
+    # that player's level or lower: per rune, the highest level any other player holds it at.
+    rune_levels(s, p, FOCUS, mode, levels)
+    for rune in range(NRUNE):
+        if levels[rune]:
+            n = gen_focus(s, p, levels[rune], rune, 0 if mode == MODE_OWN else rune + 1, out, n)
+    rune_levels(s, p, TRANSMUTATION, mode, levels)
+    for rune in range(NRUNE):
+        if levels[rune] >= 4:
+            n = gen_transmute(s, p, rune, levels[rune] - 3, 0 if mode == MODE_OWN else rune + 1, out, n)
     lvl = lvl_for(s, p, STORM, mode)
+    # C17: Storm is offered whenever the Altar holds a token (its own token moving down counts, C6).
     if lvl >= 4 and s.altar_n > 0:
         for L in range(4, lvl + 1):
             n = emit(out, n, mv(K_STORM, L, 0, 0, 0))

@@ -686,3 +686,118 @@ def test_sharing_L4_L5_not_offered_when_they_move_nothing_C6():
     assert spell_moves(st, "Sharing") == ["Sharing 3", "Sharing 4", "Sharing 5"]   # the other player draws
     st = position(spells="set2", altar="", pools={0: "Kc5Kt4"}, learned={0: {"Sharing": 5}})
     assert spell_moves(st, "Sharing") == ["Sharing 3", "Sharing 4", "Sharing 5"]
+
+
+# ------------------------------------------------------------------------------------- issue 12 (rules)
+def test_clone_focus_any_other_player_at_their_level_C4():
+    """C4 (bug fix): two other players hold Focus with the same rune at levels 3 and 5: Clone copies it at
+    the higher level or lower, whichever of them comes first in seat order."""
+    sp = spells_with("Clone", "Focus")
+    for first, second in ((3, 5), (5, 3)):
+        st = position(players=3, spells=sp, at="midday", pools={0: "RsRcGs"}, altar="Ks",
+                      learned={0: {"Clone": 4}, 1: {"Focus": (first, "s")}, 2: {"Focus": (second, "s")}})
+        do(st, "Clone 4")
+        assert spell_moves(st, "Focus") == ["Focus/s 3 store", "Focus/s 4 store", "Focus/s 4 take",
+                                            "Focus/s 5 store", "Focus/s 5 take"]
+        do(st, "Focus/s 5 store", "store Rs", "store Gs")
+        assert size(st, "fam", 0) == 2 and st.decision == "evening"
+
+
+def test_clone_focus_two_runes_each_at_its_players_level_C4():
+    """C4: different runes give different copies, each at the level of the player holding that rune."""
+    sp = spells_with("Clone", "Focus")
+    st = position(players=3, spells=sp, at="midday", pools={0: "RsRc"},
+                  learned={0: {"Clone": 4}, 1: {"Focus": (4, "s")}, 2: {"Focus": (3, "c")}})
+    do(st, "Clone 4")
+    assert spell_moves(st, "Focus") == ["Focus/c 3 store", "Focus/s 3 store", "Focus/s 4 store"]
+
+
+def test_clone_transmutation_any_other_player_at_their_level_C4():
+    """C4 (bug fix): Transmutation held by two other players with the same rune at levels 4 and 5: the copy
+    may use up to 2 rune wilds (L5) whichever player comes first in seat order."""
+    sp = spells_with("Clone")
+    one_wild, two_wilds = "Transmutation/s Sacrifice 3 Rc : Rt Gs", "Transmutation/s Sacrifice 3 Rc : Gs Ks"
+    for levels, expected in (((4, 5), {one_wild, two_wilds}), ((5, 4), {one_wild, two_wilds}),
+                             ((3, 4), {one_wild}), ((4, 3), {one_wild})):
+        st = position(players=3, spells=sp, at="midday", pools={0: "RcRtGsKs"},
+                      learned={0: {"Clone": 4}, 1: {"Transmutation": (levels[0], "s")},
+                               2: {"Transmutation": (levels[1], "s")}})
+        do(st, "Clone 4")
+        assert {one_wild, two_wilds} & moves(st) == expected, levels
+
+
+SET3 = ["Blaze", "Divination", "Growth", "Feast", "Clone", "Mirage", "Communion"]
+
+
+def _table(pool_sizes, fam_sizes, learned, **kw):
+    """All 105 tokens out of the Pouch and Discard box: pools and familiars of the given sizes (tokens in
+    type order), the learned spells' tokens (rune c), the rest on the Altar."""
+    from engine_c.state import spell_id, token_name
+    supply = [token_name(ty) for ty in range(21) for _ in range(5)]
+    for spells_p in learned.values():
+        for name in spells_p:
+            supply.remove("RPGKWBY"[spell_id(name) // 3] + "c")
+    zones = {}
+    for name, sizes in (("pools", pool_sizes), ("fam", fam_sizes)):
+        zones[name] = {}
+        for p, k in enumerate(sizes):
+            zones[name][p], supply = "".join(supply[:k]), supply[k:]
+    return position(players=len(pool_sizes), spells="set3", learned=learned, altar="".join(supply), pouch="",
+                    **zones, **kw)
+
+
+def test_divination_L3_offered_when_only_its_discard_moves_C6_C10():
+    """C6/C10 (bug fix): empty Pouch and Discard box and a full pool: Divination draws and takes nothing,
+    but L3 still discards 1 pool token, so Divination 3 is offered; L4/L5 (take only) are not."""
+    st = _table([9, 9, 9, 9], [15, 15, 15, 15], {0: {"Divination": 5}})
+    assert size(st, "pouch") == 0 and size(st, "discard") == 0 and size(st, "pool", 0) == 9
+    assert size(st, "altar") > 0                     # an Altar token, but no room to take it
+    assert spell_moves(st, "Divination") == ["Divination 3"]
+    do(st, "Divination 3")
+    assert not st.is_chance() and st.decision == "discard"      # no draw, no take: straight to the discard
+    do(st, sorted(moves(st))[0])
+    assert size(st, "pool", 0) == 8 and size(st, "discard") == 1 and st.decision == "midday"
+    st.validate()
+
+
+def test_divination_offered_only_when_something_moves_C6():
+    """C6: with an empty pool, nothing to draw and no Altar token no level of Divination moves a token;
+    one Altar token makes every level take it."""
+    learned = {0: {"Divination": 5}, 1: {n: 3 for n in SET3}, 2: {n: 3 for n in SET3 if n != "Divination"}}
+    st = _table([0, 9, 9, 9], [16, 16, 16, 16], learned, end=True)
+    assert size(st, "altar") == 0 and spell_moves(st, "Divination") == []
+    st = _table([0, 9, 9, 8], [16, 16, 16, 16], learned, end=True)
+    assert size(st, "altar") == 1
+    assert spell_moves(st, "Divination") == ["Divination 3", "Divination 4", "Divination 5"]
+
+
+def test_storm_offered_whenever_the_altar_holds_a_token_C17():
+    """C17: Storm is offered whenever the Altar holds a token, even at a full pool with nothing to discard:
+    its take moves nothing, but its own token moves down (C3), which counts as a move (C6)."""
+    st = position(spells="set2", at="evening", altar="Gc", pools={0: "Rc5Rt4"}, learned={0: {"Storm": 5}})
+    assert spell_moves(st, "Storm") == ["Storm 4", "Storm 5"]
+    do(st, "Storm 5")
+    assert moves(st) == {"pass", "discard Gc"}
+    do(st, "pass")
+    assert level(st, 0, "Storm") == 4 and size(st, "pool", 0) == 9 and size(st, "altar") == 1
+    st = position(spells="set2", at="evening", altar="", pools={0: "Rc"}, learned={0: {"Storm": 5}})
+    assert spell_moves(st, "Storm") == []
+
+
+def test_growth_offered_at_a_full_familiar_like_storm_D16_C17():
+    """D16 (as C17 for Storm): Growth L4/L5 is offered whenever the Altar holds a token; at a full familiar
+    it stores nothing (P2) but its token still moves down (C3), so it moves a token (C6)."""
+    full = "Rc5Rt5Rs5Pc"
+    st = position(spells="set3", at="evening", altar="Gc", fam={0: full}, end=True, learned={0: {"Growth": 5}})
+    assert spell_moves(st, "Growth") == ["Growth 4", "Growth 5"]
+    do(st, "Growth 5")
+    assert level(st, 0, "Growth") == 4 and size(st, "fam", 0) == 16 and size(st, "altar") == 1
+    st = position(spells="set3", at="evening", altar="", fam={0: full}, end=True, learned={0: {"Growth": 5}})
+    assert spell_moves(st, "Growth") == []
+    # Clone copying Growth moves Clone's token down instead (C3)
+    st = position(spells="set3", at="midday", altar="Gc", fam={0: full}, end=True,
+                  learned={0: {"Clone": 5}, 1: {"Growth": 4}})
+    do(st, "Clone 4")
+    assert "Growth 4" in moves(st)
+    do(st, "Growth 4")
+    assert level(st, 0, "Clone") == 4 and level(st, 1, "Growth") == 4 and size(st, "fam", 0) == 16
