@@ -16,6 +16,7 @@ $(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*.pyx engine_c/*.pxd
 	touch $(STAMP)
 
 install: $(STAMP)
+	@echo "Ready in $(VENV): run 'source $(VENV)/bin/activate' (then 'spellbook-ai --help'), or call $(VENV)/bin/spellbook-ai"
 
 test: $(STAMP)
 	$(PY) -m pytest

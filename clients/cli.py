@@ -1,7 +1,7 @@
 """`spellbook-ai`: the command line.
 
     spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
-    spellbook-ai demo       a bot-vs-bot game that prints every move and the final scores
+    spellbook-ai demo       a seeded game between random bots that prints every move and the final scores
     spellbook-ai play       play a game against 1-3 bots in the terminal (clients/play.py)
     spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py)
     spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py)
@@ -15,8 +15,9 @@ import sys
 from engine_c import State
 
 
-def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=sys.stdout) -> State:
+def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -> State:
     """Plays a seeded game between uniformly random bots, printing each move, draw and the result."""
+    out = out or sys.stdout
     state = State.new(players=players, spells=spells, seed=seed)
     rng = random.Random(seed)
     print(f"SpellBook demo: {players} players, spells {', '.join(state.spells)}, seed {seed}", file=out)
@@ -28,25 +29,28 @@ def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=sys.std
         print(f"day {day + 1:3d} seat {seat} {phase:8s} {move}{drawn}", file=out)
     for seat, score in enumerate(state.scores()):
         spells = ", ".join(f"{k} {v}" for k, v in score.spells.items() if v)
-        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}; "
-              f"bonuses feast {score.feast}, knowledge {score.knowledge}, communion {score.communion})", file=out)
-    print(f"winner(s): {state.winners()}", file=out)
+        bonuses = "".join(f"; {name} bonus {getattr(score, name.lower())}" for name in ("Feast", "Knowledge", "Communion")
+                          if name in state.spells)
+        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}{bonuses})",
+              file=out)
+    winners = state.winners()
+    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)}", file=out)
     return state
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["serve"]:  # the server has its own flags (server/main.py)
-        from server.main import main as serve_main
+FORMATTER = argparse.ArgumentDefaultsHelpFormatter    # every --help shows the defaults
+DEMO_HELP = "a seeded game between uniformly random bots (one per seat), printing every move, draw and the final scores"
 
-        return serve_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="spellbook-ai", description="SpellBook AI opponent")
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `spellbook-ai` parser (`serve` has its own: server/main.py parse_args)."""
+    parser = argparse.ArgumentParser(prog="spellbook-ai", description="SpellBook AI opponent", formatter_class=FORMATTER)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("serve", "demo"):
-        p = sub.add_parser(name, help="play a demo bot-vs-bot game" if name == "demo" else "run the gRPC server")
-        p.add_argument("--players", type=int, default=2)
-        p.add_argument("--spells", default="set1")
-        p.add_argument("--seed", type=int, default=0)
+    sub.add_parser("serve", help="run the gRPC server (`spellbook-ai serve --help` lists its flags)", add_help=False)
+    p = sub.add_parser("demo", help=DEMO_HELP, description=DEMO_HELP)
+    p.add_argument("--players", type=int, default=2, help="2 to 4")
+    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices")
     # Each of these lives in its own module; cli.py only routes to it.
     from clients import ladder, play, tournament
 
@@ -56,6 +60,18 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=text, description=(module.__doc__ or "").split("\n\n")[0])
         module.add_arguments(p)
         p.set_defaults(run=module.main)
+    for p in sub.choices.values():       # also for subcommands added above this line later
+        p.formatter_class = FORMATTER
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:  # the server has its own flags (server/main.py)
+        from server.main import main as serve_main
+
+        return serve_main(argv[1:])
+    parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None):
         return args.run(args)

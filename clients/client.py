@@ -168,6 +168,7 @@ class Reason:
     value: float
     items: list[str]
     text: str
+    aspect: str = ""               # "gains", "enables", "gives_up" or "leaves" (engine_c/reasons.py)
 
 
 @dataclass
@@ -181,6 +182,9 @@ class Hint:
     mistake_class: str
     visits: int
     reasons: list[Reason] = field(default_factory=list)
+    about_equal: bool = False      # within the search's noise of the best (rank 1: of the second)
+    loss_margin: float = 0.0       # ~95% half-width of `loss`
+    score_spread: float = 0.0      # std of the final score across the search's simulated games
 
 
 @dataclass
@@ -188,6 +192,7 @@ class Hints:
     hints: list[Hint]
     stats: pb.SearchStats
     insight: pb.Insight | None = None     # when the request asked for insight
+    confidence: pb.HintConfidence | None = None   # GetHints: whether the top move was settled
 
 
 @dataclass
@@ -269,7 +274,8 @@ def _hint(h: pb.Hint) -> Hint:
     return Hint(move=_move(h.move) if h.move.text else None, rank=h.rank, win_probability=h.win_probability,
                 expected_score=h.expected_score, loss=h.loss, loss_points=h.loss_points,
                 mistake_class=MISTAKE_CLASS_NAMES.get(h.mistake_class, "unspecified"), visits=h.visits,
-                reasons=[Reason(r.kind, r.value, list(r.items), r.text) for r in h.reasons])
+                reasons=[Reason(r.kind, r.value, list(r.items), r.text, r.aspect) for r in h.reasons],
+                about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread)
 
 
 def _search_fields(state: StateLike, seat: int | None, level: int, iterations: int, time_ms: float, threads: int,
@@ -439,12 +445,15 @@ class SpellBookClient:
     def hints(self, state: StateLike, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None,
               level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
               options: dict | None = None, seed: int = 0, insight: dict | pb.InsightOptions | None = None,
-              timeout: float | None = None) -> Hints:
-        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread."""
+              timeout: float | None = None, fixed_budget: bool = False) -> Hints:
+        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread.
+        The search grows until its best move is settled unless `fixed_budget`."""
         req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best, insight=_insight_options(insight),
+                                  fixed_budget=fixed_budget,
                                   **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         resp = self._call(self.stub.GetHints, req, timeout)
-        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None)
+        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None,
+                     resp.confidence)
 
     def analyze(self, state: StateLike, *, report_every_ms: int = 250, top_k: int = 3, seat: int | None = None,
                 level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
@@ -639,12 +648,15 @@ class AsyncSpellBookClient:
     async def hints(self, state: StateLike, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None,
                     level: int = 0, iterations: int = 0, time_ms: float = 0.0, threads: int = 0,
                     options: dict | None = None, seed: int = 0, insight: dict | pb.InsightOptions | None = None,
-                    timeout: float | None = None) -> Hints:
-        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread."""
+                    timeout: float | None = None, fixed_budget: bool = False) -> Hints:
+        """Top-k hints; `insight` (InsightOptions or a dict of its fields) adds beliefs / what-if / value spread.
+        The search grows until its best move is settled unless `fixed_budget`."""
         req = spb.GetHintsRequest(top_k=top_k, hide_best=hide_best, insight=_insight_options(insight),
+                                  fixed_budget=fixed_budget,
                                   **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         resp = await self._call(self.stub.GetHints, req, timeout)
-        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None)
+        return Hints([_hint(h) for h in resp.hints], resp.stats, resp.insight if resp.HasField("insight") else None,
+                     resp.confidence)
 
     async def analyze(self, state: StateLike, *, report_every_ms: int = 250, top_k: int = 3,
                       seat: int | None = None, level: int = 0, iterations: int = 0, time_ms: float = 0.0,

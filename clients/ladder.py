@@ -6,8 +6,10 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The default run (levels 1-6, 10 games per pair: 110 games) takes about half a minute on one core; raise
---games and --levels for a publishable table (level 10 spends up to a second per move).
+The defaults are the shipped table's settings (levels 1-9, 8 games a pair), so `spellbook-ai ladder` in the
+repository root re-fits data/ladder.json from the games already in data/ladder.jsonl (seconds) and plays
+only the games missing. A new ladder goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json`
+takes about a minute on one core (level 10 spends up to a second per move).
 """
 from __future__ import annotations
 
@@ -97,18 +99,28 @@ def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0,
     return {"table": table, "summary": summary, "run": run}
 
 
+def _same_ladder(out: str, settings: dict) -> bool | None:
+    """Whether the table at `out` was made with these settings (None: no readable table there)."""
+    try:
+        with open(out, encoding="utf-8") as f:
+            old = json.load(f).get("settings", {})
+    except (OSError, ValueError):
+        return None
+    return all(old.get(k) == v for k, v in settings.items())
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--levels", default="1-6", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
-    p.add_argument("--games", type=int, default=10, help="games per pair (both seat orders of each deal)")
+    p.add_argument("--levels", default="1-9", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
+    p.add_argument("--games", type=int, default=8, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--spells", default="set1")
-    p.add_argument("-j", "--jobs", type=int, default=1)
-    p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
+    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games")
+    p.add_argument("--executor", default=None, help="process (None), inline, or dask://scheduler:8786")
     p.add_argument("--out", default=DEFAULT_OUT, help="the level -> Elo table (JSON)")
-    p.add_argument("--results", default=None, help="the games (JSONL; default: beside --out)")
-    p.add_argument("--resume", action="store_true")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--results", default=None, help="the games (JSONL; None: beside --out)")
+    p.add_argument("--resume", action="store_true", help="add to the games already in --results")
+    p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -120,9 +132,21 @@ def main(args: argparse.Namespace) -> int:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2
     start = time.monotonic()
+    results = args.results or os.path.splitext(args.out)[0] + ".jsonl"
+    resume = args.resume
+    if not resume and os.path.exists(results) and os.path.getsize(results) > 0:
+        settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
+                    "spells": args.spells}
+        if _same_ladder(args.out, settings):
+            print(f"{results} holds this ladder's games: re-fitting {args.out} from them (and playing any missing)")
+            resume = True
+        else:
+            print(f"spellbook-ai ladder: {results} holds the games of another ladder (see {args.out}): pass "
+                  f"--out DIR/ladder.json for a new table, or --resume to add these games to it", file=sys.stderr)
+            return 2
     try:
         res = run_ladder(levels, args.games, args.span, args.seed, args.spells, args.jobs, args.executor, args.out,
-                         args.results, args.resume, progress=False if args.no_progress else None)
+                         args.results, resume, progress=False if args.no_progress else None)
     except FileExistsError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2

@@ -3,16 +3,22 @@
     spellbook-ai play --bots ismcts:level=5 greedy --seat 0 --practice
 
 At your turn the board is shown (the Altar, every pool, every familiar and its value, every spell with
-its level and rune, the score so far, whose turn and which phase) with your legal moves, numbered. Type
-a number or a move in the notation (docs/notation.md). Commands:
+its level and rune, the score so far, whose turn and which phase) with your legal moves, numbered; the
+ways to learn a spell are collapsed to one line per spell (`learn SPELL` lists them by level and
+payment). Type a number or a move in the notation (docs/notation.md). Commands:
 
-    hint [1|2|3]   1: which action or spell to look at; 2: the move; 3: the top 3 with win probability
-                   and expected points (`hint` again goes one level further)
-    undo           take back your last move and the bots' replies (practice games: --practice)
+    hint [1|2|3]   1: where to look; 2: why the best move is good (what it makes possible, what it
+                   gives up, what it leaves the next player); 3: the move and the top 3, every figure
+                   labelled (`hint` again goes one step further). A hint's search grows until its best
+                   move is clearly ahead, or says the top moves are about equal.
+    undo           take back your last move and the bots' replies (practice games: --practice); the
+                   Pouch is shuffled again, so the undone draws do not come back
+    learn SPELL    the ways to learn SPELL;  help SPELL: what SPELL does at each level
     save FILE      write the game record (JSON: seed, players, spells, seats, every move and draw)
     load FILE      continue a saved game
-    board, moves [TEXT], help, quit
+    board, moves [TEXT], help, quit (exit status 0)
 
+The deal's seed is shown when the game ends (it fixes the Pouch order, so it stays hidden until then).
 A saved record replays exactly: the draws are in it, and replaying re-draws them with the state's
 seeded generator so a continued game draws what the original would have.
 """
@@ -21,15 +27,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from typing import Callable, TextIO
 
 from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c import _engine as _E
 from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
+from clients.spell_text import describe, find_spell, points, spell_title
 
 HUMAN = "human"
 RECORD_FORMAT = "spellbook-ai-game"
 MAX_LISTED = 30
+ALTAR_CLEAR_AT = 10          # an Altar holding this many at its resupply is discarded, then refilled with 5
+UNDO_SALT = 0x5EED_0DD0
+_FRAMES = dict(_E.FRAME_NAMES)
+
+
+def _mix(*parts: int) -> int:
+    """A seed for the n-th undo of a game: derived from the game's (secret until the end) seed."""
+    h = 0
+    for x in parts:
+        h = (h * 0x9E3779B97F4A7C15 + x + 1) % 2**63
+    return h
 
 
 def familiar_value(stored: int) -> int:
@@ -58,6 +78,8 @@ class GameSession:
     undo_stack: list[tuple[State, int]] = field(default_factory=list)
     rng_in_sync: bool = True
     auto_forced: bool = True                # play a human's only legal move without asking
+    undos: int = 0
+    _altar_at_move: int = 0
 
     def __post_init__(self) -> None:
         from clients.bots import bot_seed, make_bot
@@ -90,14 +112,14 @@ class GameSession:
         return cp >= 0 and self.seats[cp] == HUMAN
 
     def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
-        """Draws and bot moves until a human decides or the game ends."""
+        """Draws and bot moves until a human decides or the game ends. The draws of one step are reported
+        as one event ("seat 1 draws Rc Gt", "Altar resupplied: ...")."""
         st = self.state
         while not st.is_terminal():
             if st.is_chance():
-                for d in st.resolve_chance():
-                    self.moves.append([-1, str(d)])
+                for text in self._resolve_draws():
                     if on_event:
-                        on_event(Event(-1, str(d)))
+                        on_event(Event(-1, text))
                 continue
             seat = st.current_player
             if self.seats[seat] == HUMAN:
@@ -110,14 +132,45 @@ class GameSession:
                 st = self.state
                 continue
             move, _info = self.bots[seat].choose(st)
+            self._altar_at_move = sum(st._to_raw()["altar"])
             st.apply(move)
             self.moves.append([seat, str(move)])
             if on_event:
                 on_event(Event(seat, str(move)))
 
+    def _resolve_draws(self) -> list[str]:
+        """Resolves the pending draws (recorded one by one) and describes them, one line per step."""
+        st = self.state
+        altar_before = self._altar_at_move      # the Altar before the move that led here (before any resupply)
+        groups: list[list] = []                       # [frame name, seat, tokens]
+        while st.is_chance():
+            top = st._to_raw()["stack"][-1]
+            key = [_FRAMES.get(top[0], ""), top[1]]
+            drawn = st.sample_chance()
+            st.apply(drawn)
+            self.moves.append([-1, str(drawn)])
+            token = str(drawn).split()[-1]
+            if groups and groups[-1][:2] == key:
+                groups[-1][2].append(token)
+            else:
+                groups.append(key + [[token]])
+        return [self._describe_draws(kind, seat, tokens, altar_before) for kind, seat, tokens in groups]
+
+    def _describe_draws(self, kind: str, seat: int, tokens: list[str], altar_before: int) -> str:
+        shown = " ".join(tokens)
+        if kind == "drawaltar":
+            if altar_before >= ALTAR_CLEAR_AT and len(tokens) >= 5:
+                return (f"Altar resupplied: it held {altar_before} tokens, so they were discarded and 5 drawn: "
+                        f"{shown}")
+            return f"Altar resupplied: {shown}"
+        who = "you" if 0 <= seat < self.players and self.seats[seat] == HUMAN else f"seat {seat}"
+        verb = "draw" if who == "you" else "draws"
+        return f"{who} {verb} {shown}" + (" onto the Altar" if kind != "drawpool" else "")
+
     def play_human(self, move: Move) -> None:
         self.undo_stack.append((self.state.clone(), len(self.moves)))
         seat = self.state.current_player
+        self._altar_at_move = sum(self.state._to_raw()["altar"])
         self.state.apply(move)
         self.moves.append([seat, str(move)])
 
@@ -133,7 +186,12 @@ class GameSession:
         if self.auto_forced and len(state.legal_moves()) == 1:
             self.undo_stack.append((state, n))
             raise ValueError("nothing to undo yet: your moves so far were forced")
-        self.state = state
+        # A new Pouch order (what you know stays: the Pouch's contents): replaying the undone move must not
+        # draw the tokens you have just seen, or undo would let practice peek into the Pouch.
+        self.undos += 1
+        self.state = state.determinize(state.current_player, knows_discard=True,
+                                       seed=_mix(self.seed, UNDO_SALT, self.undos))
+        self.rng_in_sync = False
         del self.moves[n:]
 
     # ------------------------------------------------------------------ records
@@ -189,8 +247,20 @@ class GameSession:
 # ----------------------------------------------------------------------------------------------
 # Showing the game
 # ----------------------------------------------------------------------------------------------
+BONUS_SPELLS = {"feast": "Feast", "knowledge": "Knowledge", "communion": "Communion"}
+
+
 def seat_label(sess: GameSession, seat: int) -> str:
-    return f"seat {seat} ({'you' if sess.seats[seat] == HUMAN else sess.seats[seat]})"
+    return f"you (seat {seat})" if sess.seats[seat] == HUMAN else f"seat {seat} ({sess.seats[seat]})"
+
+
+def _bonuses(sess: GameSession, sc) -> list[tuple[str, int]]:
+    """End-game bonuses of the spells in play only (a bonus of a spell not in play is always 0)."""
+    return [(name, getattr(sc, key)) for key, name in BONUS_SPELLS.items() if name in sess.spells]
+
+
+def _pts(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
 
 
 def render_board(sess: GameSession) -> str:
@@ -198,43 +268,93 @@ def render_board(sess: GameSession) -> str:
     raw = st._to_raw()
     scores = st.scores()
     n = st.players
-    rnd = st.day // n + 1
+    over = st.is_terminal()
+    rnd = (st.day + n - 1) // n if over else st.day // n + 1
     lines = []
     cp = st.current_player
-    who = "game over" if cp == -2 else ("a draw" if cp == -1 else seat_label(sess, cp))
-    lines.append(f"=== Round {rnd}, Day of {seat_label(sess, st.active_player)} · {st.phase} · "
-                 f"to decide: {who} ({st.decision}) ===")
-    lines.append("Spells: " + "  ".join(f"{COLORS[c]} {name}" for c, name in enumerate(st.spells)))
+    if over:
+        lines.append(f"=== Final board (after {rnd} rounds) ===")
+    else:
+        who = "a draw" if cp == -1 else seat_label(sess, cp)
+        lines.append(f"=== Round {rnd}, Day of {seat_label(sess, st.active_player)} · {st.phase} · "
+                     f"to decide: {who} ({st.decision}) ===")
+    lines.append("Spells: " + "  ".join(f"{COLORS[c]} {spell_title(name)}" for c, name in enumerate(st.spells)))
     altar_n = sum(raw["altar"])
     lines.append(f"Altar ({altar_n}): {format_counts(raw['altar'])}    Pouch: {sum(raw['pouch'])} tokens    "
                  f"Discard box: {format_counts(raw['discard'])}")
-    if raw["end_triggered"]:
-        lines.append("The end is triggered: this round is the last (E1, E2).")
+    if raw["end_triggered"] and not over:
+        lines.append("The end is triggered: this round is the last.")
     for p in range(n):
         sc = scores[p]
+        you = sess.seats[p] == HUMAN
         marker = "*" if p == cp else " "
         stored = sum(raw["fam"][p])
-        lines.append(f"{marker} {seat_label(sess, p)}: {sc.total} points so far")
-        lines.append(f"    pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
-        lines.append(f"    familiar ({stored}/16 stored, worth {familiar_value(stored)}): {format_counts(raw['fam'][p])}")
-        learned = [f"{st.spells[c]} L{raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
+        lines.append(f"{marker} {seat_label(sess, p)}: {_pts(sc.total)}{'' if over else ' so far'}")
+        lines.append(f"    {'your ' if you else ''}pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
+        lines.append(f"    {'your ' if you else ''}familiar ({stored}/16 stored, worth {familiar_value(stored)}): "
+                     f"{format_counts(raw['fam'][p])}")
+        learned = [f"{spell_title(st.spells[c])} L{raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
                    f"({sc.spells.get(st.spells[c], 0)} pts)"
                    for c in range(len(COLORS)) if raw["level"][p][c]]
         lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
-        bonus = [f"{k} {getattr(sc, k)}" for k in ("feast", "knowledge", "communion") if getattr(sc, k)]
+        bonus = [f"{name} {v}" for name, v in _bonuses(sess, sc) if v]
         if bonus:
-            lines.append(f"    end-game bonuses so far: {', '.join(bonus)}")
+            lines.append(f"    end-game bonuses{'' if over else ' so far'}: {', '.join(bonus)}")
     return "\n".join(lines)
 
 
-def render_moves(moves: list[Move], filt: str | None = None, limit: int | None = MAX_LISTED) -> str:
-    items = [(i, m) for i, m in enumerate(moves, 1) if not filt or filt.lower() in str(m).lower()]
-    shown = items if limit is None else items[:limit]
+def is_learning(move: Move) -> bool:
+    return move.kind == "learn" or move.kind.split("/")[0] == "Transmutation"
+
+
+def learn_key(move: Move) -> tuple[str, int]:
+    """(spell, level) of a learning move: `learn Sacrifice 4 Rc : ...`, `Transmutation Sacrifice 4 Rc : ...`."""
+    words = str(move).split()
+    return words[1], int(words[2])
+
+
+def ordered_moves(state: State) -> list[Move]:
+    """The legal moves as the terminal numbers them: other moves first, in the engine's order, then the
+    learnings grouped by spell (in color order), level and payment."""
+    moves = state.legal_moves()
+    order = {name: i for i, name in enumerate(state.spells)}
+    learns = sorted((m for m in moves if is_learning(m)),
+                    key=lambda m: (order.get(learn_key(m)[0], 99), learn_key(m)[1], str(m)))
+    return [m for m in moves if not is_learning(m)] + learns
+
+
+def render_moves(moves: list[Move], filt: str | None = None, limit: int | None = MAX_LISTED,
+                 expand: str | None = None) -> str:
+    """Numbered moves; learnings collapsed to one line per spell unless `filt` matches them or `expand`
+    names their spell (then grouped by level, every payment listed)."""
+    numbered = list(enumerate(moves, 1))
+    if filt:
+        numbered = [(i, m) for i, m in numbered if filt.lower() in str(m).lower()]
+        if not numbered:
+            return "  (no move contains that text)"
+    plain = [(i, m) for i, m in numbered if not is_learning(m)]
+    learns = [(i, m) for i, m in numbered if is_learning(m)]
+    shown = plain if limit is None else plain[:limit]
     lines = [f"  {i:3d}. {m}" for i, m in shown]
-    if len(shown) < len(items):
-        lines.append(f"  ... {len(items) - len(shown)} more: `moves` lists all, `moves TEXT` those containing TEXT")
-    if not items:
-        lines.append("  (no move contains that text)")
+    if len(shown) < len(plain):
+        lines.append(f"  ... {len(plain) - len(shown)} more: `moves` lists all, `moves TEXT` those containing TEXT")
+    spells: dict[str, list[tuple[int, Move]]] = {}
+    for i, m in learns:
+        spells.setdefault(learn_key(m)[0], []).append((i, m))
+    for spell, items in spells.items():
+        levels: dict[int, list[tuple[int, Move]]] = {}
+        for i, m in items:
+            levels.setdefault(learn_key(m)[1], []).append((i, m))
+        if (expand and expand.lower() == spell.lower()) or (filt and len(spells) == 1 and len(items) <= MAX_LISTED):
+            lines.append(f"  learn {spell_title(spell)}:")
+            for lvl, ms in levels.items():
+                lines.append(f"    level {lvl} ({points(spell, lvl)} pts), {len(ms)} way{'s' if len(ms) > 1 else ''} to pay:")
+                lines += [f"    {i:3d}. {m}" for i, m in ms]
+        else:
+            first, last = items[0][0], items[-1][0]
+            ways = ", ".join(f"level {lvl} ({len(ms)} way{'s' if len(ms) > 1 else ''})" for lvl, ms in levels.items())
+            lines.append(f"  {first:3d}{'-' + str(last) if last != first else ''}. learn {spell_title(spell)}: {ways}"
+                         f"  → `learn {spell}` lists them")
     return "\n".join(lines)
 
 
@@ -242,13 +362,15 @@ def render_final(sess: GameSession) -> str:
     st = sess.state
     lines = ["=== Final score ==="]
     for p, sc in enumerate(st.scores()):
-        spells = ", ".join(f"{k} {v}" for k, v in sc.spells.items() if v) or "none"
-        lines.append(f"{seat_label(sess, p)}: {sc.total} points = spells {sum(sc.spells.values())} ({spells}) "
-                     f"+ familiar {sc.familiar} + Feast {sc.feast} + Knowledge {sc.knowledge} + Communion {sc.communion}")
+        spells = ", ".join(f"{spell_title(k)} {v}" for k, v in sc.spells.items() if v and k in sess.spells) or "none"
+        parts = [f"spells {sum(sc.spells.values())} ({spells})", f"familiar {sc.familiar}"]
+        parts += [f"{name} bonus {v}" for name, v in _bonuses(sess, sc)]
+        lines.append(f"{seat_label(sess, p)}: {_pts(sc.total)} = " + " + ".join(parts))
     winners = st.winners()
     names = " and ".join(seat_label(sess, w) for w in winners)
     you = any(sess.seats[w] == HUMAN for w in winners)
     lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {names}" + (" — well played!" if you else ""))
+    lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
     return "\n".join(lines)
 
 
@@ -270,10 +392,10 @@ def hint_focus(state: State, move: Move) -> str:
         if kind in PHASE_ACTIONS:
             return f"Look at {PHASE_ACTIONS[kind]}."
         if kind == "learn":
-            return f"Look at learning a spell: {words[1]}."
-        if kind == "Transmutation" or text.startswith("Transmutation "):
-            return f"Look at your spell Transmutation (to learn {words[1]})."
-        return f"Look at your spell {kind.split('/')[0]}."
+            return f"Look at learning a spell: {spell_title(words[1])}."
+        if is_learning(move):
+            return f"Look at your spell Transmutation (to learn {spell_title(words[1])})."
+        return f"Look at your spell {spell_title(kind.split('/')[0])}."
     if kind == "pass":
         return "Consider stopping here (pass)."
     tokens = [w for w in words[1:] if len(w) == 2 and w[0] in COLORS and w[1] in RUNES]
@@ -287,46 +409,92 @@ def hint_focus(state: State, move: Move) -> str:
 
 @dataclass
 class Hinter:
+    """The terminal's graduated hints: 1 a nudge (where to look), 2 the reason (what the best move makes
+    possible, gives up and leaves the next player, without naming it), 3 the move, with the top 3 and
+    every figure labelled. The search grows until its best move is separated from the second
+    (search/hints.py), or says the top moves are about equal."""
+
     iterations: int = 1500
     seed: int = 0
+    max_seconds: float = 10.0
     _key: str = ""
-    _result: object = None
+    _grown: object = None
     level: int = 0
 
-    def result(self, state: State):
+    def grown(self, state: State):
         from engine_c.game import SPELLBOOK
         from search import SearchOptions, ismcts
+        from search.hints import grow
 
         key = state.to_text()
         if key != self._key:
             opts = SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
                                  seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
-            self._result, self._key, self.level = ismcts(SPELLBOOK, state, opts), key, 0
-        return self._result
+            deadline = time.monotonic() + self.max_seconds
+            self._grown = grow(lambda it: ismcts(SPELLBOOK, state, replace(opts, iterations=int(it),
+                                                                             deadline=deadline)),
+                               self.iterations, deadline=deadline)
+            self._key, self.level = key, 0
+        return self._grown
 
     def hint(self, state: State, level: int | None) -> str:
-        res = self.result(state)
+        from engine_c.reasons import reasons
+        from search.hints import top_hints
+
+        g = self.grown(state)
+        res = g.result
         level = min(self.level + 1, 3) if level is None else level
         self.level = max(self.level, level)
-        seat = res.player
-        best = res.moves[0]
+        hints = top_hints(res, 3)
+        best = hints[0]
+        equal = ("  Several moves are about equal here: the search cannot tell them apart."
+                 if best.about_equal else "")
         if level == 1:
-            return "Hint 1: " + hint_focus(state, best.move) + "  (`hint` again for the move)"
+            return "Hint 1: " + hint_focus(state, best.move) + equal + "  (`hint` again: why)"
+        why = reasons(state, best.move)
         if level == 2:
-            return (f"Hint 2: play {best.move}  (win probability {best.win_probability[seat]:.0%}, "
-                    f"expected {best.expected_score[seat]:.1f} points)")
-        lines = [f"Hint 3: the search's top moves ({res.iterations} iterations):"]
-        for i, s in enumerate(res.moves[:3], 1):
-            lines.append(f"  {i}. {str(s.move):40s} win {s.win_probability[seat]:4.0%}   "
-                         f"points {s.expected_score[seat]:5.1f} ± {s.score_std[seat]:.1f}   ({s.visits} visits)")
+            lines = ["Hint 2: why the best move is good (`hint` again: the move):"]
+            lines += _reason_lines(why) or ["  - it keeps your options open (no immediate gain or cost)"]
+            if equal:
+                lines.append(equal.strip())
+            return "\n".join(lines)
+        lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
+                 f"  your win probability after it: {best.win_probability:.0%}",
+                 f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
+                 f"(games vary by ± {best.score_spread:.1f}, one standard deviation)"]
+        lines += _reason_lines(why)
+        lines.append(f"The search's top moves ({res.iterations} iterations; {g.separation.text}):")
+        for h in hints:
+            if h.rank == 1:
+                verdict = "best" + (", about equal with the next" if h.about_equal else "")
+            elif h.about_equal:
+                verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
+            else:
+                verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
+            lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
+                         f"est. score {h.expected_score:5.1f}   {verdict}")
         return "\n".join(lines)
+
+
+ASPECT_WORDS = {"gains": "now", "enables": "makes possible", "gives_up": "gives up", "leaves": "leaves"}
+
+
+def _reason_lines(why) -> list[str]:
+    order = ("enables", "gains", "gives_up", "leaves")
+    out = []
+    for aspect in order:
+        for r in why:
+            if r.aspect == aspect:
+                out.append(f"  - {ASPECT_WORDS[aspect]}: {r.text}")
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
 # The terminal client
 # ----------------------------------------------------------------------------------------------
 HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, `pass`). Commands:
-  hint [1|2|3]  graduated help     undo  take back your last move (practice games)
+  hint [1|2|3]  1 where to look, 2 why, 3 the move    undo  take back your last move (practice games)
+  learn SPELL   the ways to learn SPELL, by level     help SPELL  what SPELL does at each level
   save FILE     save the game      load FILE  continue a saved game
   board         show the board     moves [TEXT]  list (matching) legal moves
   help          this text          quit  leave the game"""
@@ -363,12 +531,12 @@ class PlayClient:
     def show(self) -> None:
         self.say(render_board(self.sess))
         self.say("Your moves:")
-        self.say(render_moves(self.sess.state.legal_moves()))
+        self.say(render_moves(ordered_moves(self.sess.state)))
 
     def run(self) -> int:
         sess = self.sess
-        self.say(f"SpellBook: {sess.players} players, spells {', '.join(sess.spells)}, seed {sess.seed}. "
-                 f"Type `help` for commands.")
+        self.say(f"SpellBook: {sess.players} players, spells {', '.join(map(spell_title, sess.spells))}. "
+                 f"Type `help` for commands, `help SPELL` for a spell.")
         while True:
             sess = self.sess
             sess.advance(self._event)
@@ -387,9 +555,22 @@ class PlayClient:
                 done = self.handle(line)
                 if done == "quit":
                     self.say("Bye.")
-                    return 1
+                    return 0
                 if done:
                     break
+
+    @staticmethod
+    def _learn_group(line: str, moves: list[Move]) -> str | None:
+        """The spell of `learn SPELL` (or `learn SPELL LEVEL`) when that is not a whole move: list its payments."""
+        words = line.split()
+        if len(words) not in (2, 3) or words[0].lower() not in ("learn", "transmutation"):
+            return None
+        spell = find_spell(words[1])
+        if spell is None or (len(words) == 3 and not words[2].isdigit()):
+            return None
+        if any(is_learning(m) and learn_key(m)[0] == spell for m in moves):
+            return spell
+        return None
 
     def handle(self, line: str) -> bool | str:
         """True when a move was played (or the game was replaced); 'quit'; False to read again."""
@@ -399,13 +580,20 @@ class PlayClient:
         if cmd in ("quit", "exit"):
             return "quit"
         if cmd in ("help", "?"):
-            self.say(HELP)
+            if not rest:
+                self.say(HELP)
+                return False
+            spell = find_spell(rest)
+            if spell is None:
+                self.say(f"No spell is called {rest!r}; the spells in this game: {', '.join(map(spell_title, sess.spells))}")
+                return False
+            self.say(describe(spell) + ("" if spell in sess.spells else "\n  (not in play in this game)"))
             return False
         if cmd == "board":
             self.show()
             return False
         if cmd == "moves":
-            self.say(render_moves(st.legal_moves(), rest or None, limit=None))
+            self.say(render_moves(ordered_moves(st), rest or None, limit=None))
             return False
         if cmd == "hint":
             if rest and rest not in ("1", "2", "3"):
@@ -446,7 +634,11 @@ class PlayClient:
             self.hinter = Hinter(self.hinter.iterations, new.seed)
             self.say(f"Loaded {rest}: {len(new.moves)} moves and draws replayed.")
             return True
-        moves = st.legal_moves()
+        moves = ordered_moves(st)
+        group = self._learn_group(line, moves)
+        if group:
+            self.say(render_moves(moves, limit=None, expand=group))
+            return False
         if line.isdigit():
             k = int(line)
             if not 1 <= k <= len(moves):
@@ -474,12 +666,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
                    help="1 to 3 opponents by spec (random, greedy, ismcts:level=N, ...)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
-    p.add_argument("--seed", type=int, default=None, help="the deal (default: random)")
+    p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
     p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
-    p.add_argument("--hint-iterations", type=int, default=1500, help="search budget of a hint")
+    p.add_argument("--hint-iterations", type=int, default=1500,
+                   help="a hint's first search budget (it doubles, up to 16x, until the best move is clear)")
 
 
 def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:

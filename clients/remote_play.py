@@ -128,6 +128,13 @@ class RemoteGameSession:
 
         if self.view.seq <= self._seen:
             return
+        draws: list[str] = []                # consecutive draws are reported as one line
+
+        def flush() -> None:
+            if on_event and draws:
+                on_event(Event(-1, "draws: " + " ".join(draws)))
+            draws.clear()
+
         for e in self.client.export_session(self.session_id)["events"]:
             if e["seq"] <= self._seen:
                 continue
@@ -137,7 +144,11 @@ class RemoteGameSession:
             seat = e["seat"] if e["kind"] == "move" else -1
             if e["kind"] == "draw":
                 self.moves.append([-1, e["move"]])
-            elif seat != self.seat:
+                draws.append(e["move"].split()[-1])
+                continue
+            flush()
+            if seat != self.seat:
                 self.moves.append([seat, e["move"]])
             if on_event and seat != self.seat:
                 on_event(Event(seat, e["move"]))
+        flush()

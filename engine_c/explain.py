@@ -1,4 +1,6 @@
-"""Why a move is illegal, in words (used by State.parse_move / apply)."""
+"""Why a move is illegal, in words (used by State.parse_move / apply).
+
+The messages speak to the seat deciding ("you", "your pool") and cite no rule ids: they are shown to players."""
 from __future__ import annotations
 
 from engine_c import _engine as _E
@@ -37,16 +39,16 @@ def explain_illegal(state, move: Move) -> str:
             return f"{text!r}: a Pouch draw must be resolved first (a chance event; use resolve_chance())"
         return f"{text!r}: there is no {token_name(a)} in the Pouch"
     if kind == K.DRAWN:
-        return f"{text!r}: no draw is pending; player {cp} must decide"
+        return f"{text!r}: no draw is pending; seat {cp} must decide"
     decision = state.decision
-    who = f"player {cp}"
+    who = "your"
     if decision in ("morning", "midday", "evening"):
         want = _PHASE_OF_KIND.get(kind)
         if kind in (K.SWAP, K.DISCARD):
-            return f"{text!r}: nothing is being swapped or discarded now; it is {who}'s {decision.capitalize()}"
+            return f"{text!r}: nothing is being swapped or discarded now; it is {who} {decision.capitalize()}"
         if want and want != decision:
             art = "an" if want == "evening" else "a"
-            return f"{text!r} is {art} {want.capitalize()} action; now it is {who}'s {decision.capitalize()}"
+            return f"{text!r} is {art} {want.capitalize()} action; now it is {who} {decision.capitalize()}"
         reason = _spell_reason(raw, cp, kind, level, b)
         if reason:
             return f"{text!r}: {reason}"
@@ -57,12 +59,12 @@ def explain_illegal(state, move: Move) -> str:
         if reason:
             return f"{text!r}: {reason}"
         if kind in _PHASE_OF_KIND and kind not in (K.LEARN, K.TRANSMUTE):
-            return (f"{text!r}: it would move no token now, so it is not offered (C6); "
+            return (f"{text!r}: it would move no token now, so it is not offered; "
                     f"legal: {_sample(state)}")
     elif decision in _SUBDECISION_HINT:
-        return (f"{text!r} is not legal: {who} must now choose {_SUBDECISION_HINT[decision]}; "
+        return (f"{text!r} is not legal: you must now choose {_SUBDECISION_HINT[decision]}; "
                 f"legal: {_sample(state)}")
-    return f"{text!r} is not legal here ({who}, {decision}); legal: {_sample(state)}"
+    return f"{text!r} is not legal here (your {decision} decision); legal: {_sample(state)}"
 
 
 def _sample(state, k: int = 8) -> str:
@@ -78,7 +80,7 @@ def _spell_reason(raw, p, kind, level, b) -> str | None:
         if raw["spell"][c] != b:
             return f"{SPELL_NAMES[b]} is not in play ({COLOR_NAMES[c]} is {SPELL_NAMES[raw['spell'][c]]})"
         if raw["level"][p][c]:
-            return f"{SPELL_NAMES[b]} is already learned by player {p} (L3: a spell is learned once)"
+            return f"you have already learned {SPELL_NAMES[b]} (a spell is learned once)"
         if kind == K.LEARN:
             return None
     if name is None:
@@ -89,9 +91,9 @@ def _spell_reason(raw, p, kind, level, b) -> str | None:
         return f"{name} is not in play in this game ({COLOR_NAMES[c]} is {SPELL_NAMES[raw['spell'][c]]})"
     lvl = raw["level"][p][c]
     if not lvl:
-        return f"{name} is not learned by player {p}"
+        return f"you have not learned {name}"
     if raw["learned_day"][p][c] >= raw["day"]:
-        return f"{name} was learned this Day; its action is available from the next Day on (T4)"
+        return f"{name} was learned this Day; its action is available from the next Day on"
     need = {K.FOCUS: level, K.GROWTH: level, K.STORM: level}.get(kind, level if level >= 3 else 0)
     if kind == K.TRANSMUTE:
         need = 4
@@ -100,7 +102,7 @@ def _spell_reason(raw, p, kind, level, b) -> str | None:
     return None
 
 
-_RUNE_RULE = "[R] L3: c; L4: c or t; L5: any"
+_RUNE_RULE = "level 3: rune c; level 4: c or t; level 5: any rune"
 
 
 def _level_of(raw, p, name) -> int:
@@ -126,7 +128,7 @@ def _effect_reason(raw, p, kind, level, a, b) -> str | None:
         if SPELL_NAMES[b] == "TimeTravel":
             return "Time Travel cannot raise itself; choose another learned spell"
         if not raw["level"][p][c]:
-            return f"{SPELL_NAMES[b]} is not learned by player {p}; Time Travel raises a learned spell"
+            return f"you have not learned {SPELL_NAMES[b]}; Time Travel raises a learned spell"
         if raw["level"][p][c] >= 5:
             return f"{SPELL_NAMES[b]} is already at level 5 (the highest)"
     if kind == K.LEVITATION:
@@ -138,16 +140,16 @@ def _effect_reason(raw, p, kind, level, a, b) -> str | None:
         if a % 3 != raw["rune"][p][c]:
             return f"Clone 5 discards a token with Clone's rune {runes[raw['rune'][p][c]]}, not {token_name(a)}"
     if kind == K.CLONE:
-        return f"no other player has learned a spell whose action Clone {level} could copy now (C6, D7)"
+        return f"no other player has learned a spell whose action Clone {level} could copy now"
     if kind == K.FEAST and level == 3 and not any(raw["fam"][p][(a // 3) * 3 + r] for r in range(3)):
-        return f"Feast 3 takes a token of a color stored on player {p}'s familiar; none is {COLOR_NAMES[a // 3]} (D11)"
+        return f"Feast 3 takes a token of a color stored on your familiar; none is {COLOR_NAMES[a // 3]}"
     if kind == K.GROWTH and level == 3:
         if not pool[a]:
-            return f"player {p}'s pool holds no {token_name(a)}"
+            return f"your pool holds no {token_name(a)}"
         if not raw["fam"][p][b]:
-            return f"player {p}'s familiar holds no {token_name(b)}"
+            return f"your familiar holds no {token_name(b)}"
         if a == b:
-            return "Growth 3 swaps two tokens of different types (D10)"
+            return "Growth 3 swaps two tokens of different types"
     if kind == K.ERUPTION and sum(pool) >= level + 1:
         return f"the pool already holds {sum(pool)} tokens; Eruption {level} draws until it holds {level + 1} (no effect)"
     return None
@@ -156,13 +158,13 @@ def _effect_reason(raw, p, kind, level, a, b) -> str | None:
 def _token_reason(raw, p, kind, a, items) -> str | None:
     pool = raw["pool"][p]
     if kind in (K.TAKE, K.DRAW, K.FEAST) and sum(pool) >= POOL_LIMIT:
-        return f"player {p}'s pool is full ({POOL_LIMIT} tokens, P1)"
+        return f"your pool is full ({POOL_LIMIT} tokens)"
     if kind in (K.TAKE, K.FEAST) and raw["altar"][a] == 0:
         return f"there is no {token_name(a)} on the Altar"
     if kind in (K.STORE, K.SACRIFICE, K.TIMETRAVEL) and pool[a] == 0:
-        return f"player {p}'s pool holds no {token_name(a)}"
+        return f"your pool holds no {token_name(a)}"
     if kind == K.STORE and sum(raw["fam"][p]) >= FAMILIAR_SPACES:
-        return f"player {p}'s familiar is full (P2)"
+        return "your familiar is full"
     if kind in (K.LEARN, K.TRANSMUTE):
         need = [0] * 21
         need[a] += 1
@@ -170,6 +172,7 @@ def _token_reason(raw, p, kind, a, items) -> str | None:
             need[t] += 1
         for t in range(21):
             if need[t] > pool[t]:
-                return f"the learning spends {need[t]} {token_name(t)} but player {p}'s pool holds {pool[t]}"
-        return "the spent tokens do not pay exactly that many Materia of the spell's color (L1, L2, L4)"
+                return f"the learning spends {need[t]} {token_name(t)} but your pool holds {pool[t]}"
+        return ("the spent tokens do not pay exactly that many Materia of the spell's color (a real token of its "
+                "color, and three tokens sharing a rune count as one)")
     return None

@@ -1,28 +1,39 @@
-"""Why a SpellBook move is good, in machine-readable form (for hints).
+"""Why a SpellBook move is good (or what it costs), in a player's terms, for hints.
 
 `reasons(state, move)` compares the mover's situation before the move with the situation right after it,
 before any Pouch draw it causes is resolved (so no hidden information is used or revealed). Each reason
-is a `Reason(kind, value, items, text)`; only the ones that apply are returned, in this order:
+is a `Reason(kind, value, items, text, aspect)`; only the ones that apply are returned, in this order.
+`aspect` groups them: "gains" (what the move does now), "enables" (what it makes possible), "gives_up"
+(what it costs), "leaves" (what the next player finds on the Altar). Texts say "you" for the mover and
+never cite rule ids.
 
-    points_gained     the mover's score (E3, at current levels) rises by `value`
-    spell_learned     the move learns or raises `items[0]` to level `value`
-    familiar_tokens   `value` tokens go onto the familiar board (items: their types)
-    tokens_gained     the pool gains `value` tokens net (items: the types gained)
-    tokens_to_draw    `value` tokens will be drawn into the mover's pool next (a draw is pending)
-    spells_enabled    spells the mover could not learn with its pool before, and can at its next
-                      Evening now (items: the spell names; value: how many)
-    end_triggered     the move triggers the end of the game (E1)
-    opponents_points  the best opponent's score changes by `value` (negative: the move costs them)
+    gains     points_gained     your score (at current levels) rises by `value`
+              spell_learned     the move learns or raises `items[0]` to level `value`
+              familiar_tokens   `value` tokens go onto your familiar (items: their types)
+              tokens_gained     your pool gains `value` tokens net (items: the types gained)
+              tokens_to_draw    `value` tokens will be drawn into your pool next
+    enables   learn_tonight     spells you can learn at this Day's Evening and could not before (items)
+              spells_enabled    spells you can learn at your next Evening and could not before (items)
+              end_triggered     the move triggers the end of the game: this round is the last
+    gives_up  learn_broken      spells you could learn this Evening before the move and no longer can
+                                (e.g. a store that spends the Materia of tonight's learning; items)
+              learn_lost        the same for your next Evening, when tonight's is not in reach (items)
+              opponents_points  the best opponent's score changes by `value` (negative: it costs them)
+    leaves    altar_denied      Altar tokens you take that the next player needed for a spell (items)
+              altar_left        Altar tokens left for the next player that would let them learn a spell
+                                (items: "Rc:Sacrifice"); value 0 and a "nothing" text when none does
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine_c import _engine as _E
-from engine_c.state import K, NTYPE, SPELL_NAMES, Move, State, token_name
+from engine_c.state import K, NTYPE, POOL_LIMIT, SPELL_NAMES, Move, State, token_name
 
 _OP = {name: op for op, name in _E.FRAME_NAMES.items()}
 _EVENING = 3  # PHASES.index("evening")
+GAINS, ENABLES, GIVES_UP, LEAVES = "gains", "enables", "gives_up", "leaves"
 
 
 @dataclass(frozen=True)
@@ -31,6 +42,26 @@ class Reason:
     value: float
     items: tuple[str, ...] = field(default_factory=tuple)
     text: str = ""
+    aspect: str = ""
+
+
+def spell_title(name: str) -> str:
+    """'TimeTravel' -> 'Time Travel' (the names players read on the cards)."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)
+
+
+def _names(ids) -> tuple[str, ...]:
+    return tuple(spell_title(SPELL_NAMES[s]) for s in sorted(ids))
+
+
+def _points(n: float) -> str:
+    n = abs(n)
+    return f"{n:g} point" + ("" if n == 1 else "s")
+
+
+def _and(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _tokens(counts: list[int]) -> tuple[str, ...]:
@@ -54,50 +85,145 @@ def learnable_spells(raw: dict, player: int) -> set[int]:
     return out
 
 
+def _learnable(raw: dict, player: int) -> set[int]:
+    try:
+        return learnable_spells(raw, player)
+    except Exception:  # a hypothetical Evening the engine refuses: no claim rather than a wrong one
+        return set()
+
+
+def _evening_ahead(raw: dict, player: int) -> bool:
+    """Whether `player`'s own Evening of the Day in progress is still to come (or is now)."""
+    return not raw["over"] and raw["active"] == player and 1 <= raw["phase"] <= _EVENING
+
+
+def _altar_gifts(raw: dict, q: int) -> dict[int, set[int]]:
+    """Altar token type -> spells player q could learn with that token added to their pool (and not without)."""
+    if sum(raw["pool"][q]) >= POOL_LIMIT:
+        return {}
+    base = _learnable(raw, q)
+    out = {}
+    for t in range(NTYPE):
+        if raw["altar"][t]:
+            hypo = dict(raw)
+            hypo["pool"] = [list(p) for p in raw["pool"]]
+            hypo["pool"][q][t] += 1
+            gained = _learnable(hypo, q) - base
+            if gained:
+                out[t] = gained
+    return out
+
+
 def reasons(state: State, move: Move | str) -> list[Reason]:
-    """The reasons `move` (legal in `state`) is good for the seat playing it; `state` is not changed."""
+    """The reasons `move` (legal in `state`) is good or costly for the seat playing it; `state` is not changed."""
     player = state.current_player
     if player < 0:
         return []
+    if isinstance(move, str):
+        move = state.parse_move(move)
     after = state.clone()
     after.apply(move)
     b, a = state._to_raw(), after._to_raw()
-    out: list[Reason] = []
-    sb, sa = state.scores(), after.scores()
-    gained = sa[player].total - sb[player].total
-    if gained:
-        out.append(Reason("points_gained", gained, (), f"{'+' if gained > 0 else ''}{gained} points"))
-    for c in range(len(b["spell"])):
-        if a["level"][player][c] != b["level"][player][c]:
-            name = SPELL_NAMES[a["spell"][c]]
-            lvl = a["level"][player][c]
-            out.append(Reason("spell_learned", lvl, (name,), f"learns {name} at level {lvl}"
-                              if not b["level"][player][c] else f"raises {name} to level {lvl}"))
-    fam = [max(0, a["fam"][player][t] - b["fam"][player][t]) for t in range(NTYPE)]
-    if sum(fam):
-        out.append(Reason("familiar_tokens", sum(fam), _tokens(fam), f"stores {sum(fam)} on the familiar"))
-    pool_b, pool_a = b["pool"][player], a["pool"][player]
-    net = sum(pool_a) - sum(pool_b)
-    if net > 0:
-        new = [max(0, pool_a[t] - pool_b[t]) for t in range(NTYPE)]
-        out.append(Reason("tokens_gained", net, _tokens(new), f"+{net} pool tokens"))
-    if after.is_chance() and a["stack"]:
-        top = a["stack"][-1]
-        if _E.FRAME_NAMES[top[0]] == "drawpool" and top[1] == player and top[2] > 0:
-            out.append(Reason("tokens_to_draw", top[2], (), f"draws {top[2]} from the Pouch"))
-    if not b["over"]:
-        try:
-            enabled = learnable_spells(a, player) - learnable_spells(b, player)
-        except Exception:  # a hypothetical Evening the engine refuses: no claim rather than a wrong one
-            enabled = set()
-        if enabled:
-            names = tuple(SPELL_NAMES[s] for s in sorted(enabled))
-            out.append(Reason("spells_enabled", len(names), names, "can learn " + ", ".join(names)))
+    out = _gains(state, after, b, a, player)
+    out += _learning(b, a, player, move)
     if a["end_triggered"] and not b["end_triggered"]:
-        out.append(Reason("end_triggered", 1, (), "triggers the end of the game"))
+        out.append(Reason("end_triggered", 1, (), "triggers the end of the game: this round is the last", ENABLES))
+    sb, sa = state.scores(), after.scores()
     others = [p for p in range(b["players"]) if p != player]
     if others:
         delta = max(sa[p].total for p in others) - max(sb[p].total for p in others)
         if delta:
-            out.append(Reason("opponents_points", delta, (), f"best opponent {'+' if delta > 0 else ''}{delta} points"))
+            out.append(Reason("opponents_points", delta, (),
+                              f"the best opponent's score {'rises' if delta > 0 else 'falls'} by {_points(delta)}",
+                              GIVES_UP if delta > 0 else GAINS))
+    out += _altar(b, a, player)
+    return out
+
+
+def _gains(state: State, after: State, b: dict, a: dict, player: int) -> list[Reason]:
+    out: list[Reason] = []
+    gained = after.scores()[player].total - state.scores()[player].total
+    if gained:
+        out.append(Reason("points_gained", gained, (),
+                          f"you {'gain' if gained > 0 else 'lose'} {_points(gained)} (at current levels)", GAINS))
+    for c in range(len(b["spell"])):
+        if a["level"][player][c] != b["level"][player][c]:
+            name = spell_title(SPELL_NAMES[a["spell"][c]])
+            lvl = a["level"][player][c]
+            out.append(Reason("spell_learned", lvl, (name,), f"you learn {name} at level {lvl}"
+                              if not b["level"][player][c] else f"{name} goes to level {lvl}", GAINS))
+    fam = [max(0, a["fam"][player][t] - b["fam"][player][t]) for t in range(NTYPE)]
+    if sum(fam):
+        stored = sum(a["fam"][player])
+        worth = 18 if stored >= 16 else stored + 1
+        out.append(Reason("familiar_tokens", sum(fam), _tokens(fam),
+                          f"you store {sum(fam)} on your familiar (then worth {_points(worth)})", GAINS))
+    pool_b, pool_a = b["pool"][player], a["pool"][player]
+    net = sum(pool_a) - sum(pool_b)
+    if net > 0:
+        new = [max(0, pool_a[t] - pool_b[t]) for t in range(NTYPE)]
+        out.append(Reason("tokens_gained", net, _tokens(new), f"your pool gains {' '.join(_tokens(new))}", GAINS))
+    if after.is_chance() and a["stack"]:
+        top = a["stack"][-1]
+        if _E.FRAME_NAMES[top[0]] == "drawpool" and top[1] == player and top[2] > 0:
+            out.append(Reason("tokens_to_draw", top[2], (), f"you draw {top[2]} from the Pouch", GAINS))
+    return out
+
+
+def _learning(b: dict, a: dict, player: int, move: Move) -> list[Reason]:
+    """What the move does to the spells the mover can learn: tonight when the Evening of the mover's Day
+    is still ahead, else at the mover's next Evening."""
+    if b["over"]:
+        return []
+    learns = move.kind in ("learn", "Transmutation") or any(
+        a["level"][player][c] and not b["level"][player][c] for c in range(len(b["spell"])))
+    out: list[Reason] = []
+    if _evening_ahead(b, player):
+        before = _learnable(b, player)
+        now = _learnable(a, player) if _evening_ahead(a, player) else set()
+        enabled, broken = now - before, before - now
+        if enabled:
+            out.append(Reason("learn_tonight", len(enabled), _names(enabled),
+                              f"lets you learn {_and(_names(enabled))} this Evening", ENABLES))
+        if broken and not learns:
+            why = ("it spends Materia that learning needs" if b["phase"] < _EVENING
+                   else "you skip this Evening's learning" if move.kind == "pass"
+                   else "an Evening has room for one action")
+            out.append(Reason("learn_broken", len(broken), _names(broken),
+                              f"gives up learning {_and(_names(broken))} this Evening: {why}", GIVES_UP))
+        if before or now or learns:
+            return out
+    before, now = _learnable(b, player), _learnable(a, player)
+    enabled, lost = now - before, before - now
+    if enabled:
+        out.append(Reason("spells_enabled", len(enabled), _names(enabled),
+                          f"puts {_and(_names(enabled))} within reach of your next Evening", ENABLES))
+    if lost and not learns:
+        out.append(Reason("learn_lost", len(lost), _names(lost),
+                          f"you could no longer learn {_and(_names(lost))} at your next Evening", GIVES_UP))
+    return out
+
+
+def _altar(b: dict, a: dict, player: int) -> list[Reason]:
+    """What the next player finds on the Altar, when the move changes it (before the Altar's resupply)."""
+    n = b["players"]
+    if n < 2 or b["over"] or list(a["altar"]) == list(b["altar"]):
+        return []
+    q = (player + 1) % n
+    who = f"the next player (seat {q})"
+    gifts_b, gifts_a = _altar_gifts(b, q), _altar_gifts(a, q)
+    out: list[Reason] = []
+    denied = {t: s for t, s in gifts_b.items() if a["altar"][t] == 0}
+    if denied:
+        items = tuple(f"{token_name(t)}:{'/'.join(_names(s))}" for t, s in sorted(denied.items()))
+        text = "; ".join(f"{token_name(t)} ({_and(_names(s))})" for t, s in sorted(denied.items()))
+        out.append(Reason("altar_denied", len(denied), items,
+                          f"you take from the Altar what {who} needed to learn a spell: {text}", LEAVES))
+    if gifts_a:
+        items = tuple(f"{token_name(t)}:{'/'.join(_names(s))}" for t, s in sorted(gifts_a.items()))
+        text = "; ".join(f"{token_name(t)} would let them learn {_and(_names(s))}" for t, s in sorted(gifts_a.items()))
+        out.append(Reason("altar_left", len(gifts_a), items, f"leaves {who} on the Altar: {text}", LEAVES))
+    else:
+        out.append(Reason("altar_left", 0, (), f"leaves nothing on the Altar that would let {who} learn a spell",
+                          LEAVES))
     return out

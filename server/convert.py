@@ -297,7 +297,9 @@ def mistake_class(name: str) -> int:
 def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False) -> pb.Hint:
     out = pb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
                   loss_points=h.loss_points, mistake_class=_CLASS[h.mistake_class], visits=h.visits,
-                  reasons=[pb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text) for r in reasons])
+                  about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread,
+                  reasons=[pb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text, aspect=r.aspect)
+                           for r in reasons])
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
     return out

@@ -130,12 +130,13 @@ def _env(name: str, default, cast=str):
 
 def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") -> ServerConfig:
     cpus = os.cpu_count() or 1
-    p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.")
+    p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--address", default=_env("SPELLBOOK_ADDRESS", "127.0.0.1:50051"),
-                   help="HOST:PORT to listen on (default 127.0.0.1:50051; env SPELLBOOK_ADDRESS)")
+                   help="HOST:PORT to listen on (env SPELLBOOK_ADDRESS)")
     add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
     add("--workers", "SPELLBOOK_WORKERS", None, int,
-        "searches running at once, per process (default: CPU count / processes, at least 1)")
+        "searches running at once, per process (None: the CPU count / processes, at least 1)")
     add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
     add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
     add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
@@ -145,17 +146,16 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--default-level", "SPELLBOOK_DEFAULT_LEVEL", 5, int, "strength level when a request gives none")
     add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
-    p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"))
-    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str,
-        f"sessions database: a SQLite file (default {DEFAULT_DB}) or postgresql://user@host/dbname")
-    add("--processes", "SPELLBOOK_PROCESSES", cpus, int, "server processes on the one port (default: CPU count)")
+    p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
+    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, "sessions database: a SQLite file, or postgresql://user@host/dbname")
+    add("--processes", "SPELLBOOK_PROCESSES", cpus, int, "server processes on the one port (the CPU count)")
     add("--metrics-address", "SPELLBOOK_METRICS_ADDRESS", "", str, "HOST:PORT serving Prometheus /metrics ('' for none)")
     add("--bot-lease-s", "SPELLBOOK_BOT_LEASE_S", 10.0, float,
         "a bot lease's length: a dead replica's bots move on after this long")
     add("--session-idle-s", "SPELLBOOK_SESSION_IDLE_S", 0.0, float,
         "expire unfinished sessions with no move for this long (0: never)")
     add("--bot-workers", "SPELLBOOK_BOT_WORKERS", None, int,
-        "threads for session bots' searches, per process (default: half the CPU count / processes, at least 1)")
+        "threads for session bots' searches, per process (None: half the CPU count / processes, at least 1)")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,

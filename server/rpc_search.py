@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from typing import Any
 
 from engine_c.game import SPELLBOOK
 from engine_c.insight import pouch_beliefs, what_if_draw
 from engine_c.reasons import reasons as move_reasons
 from search import ismcts
-from search.hints import top_hints
+from search.hints import Grown, grow, separation, top_hints
 from search.insight import value_spread
 from search.search import SearchOptions
 from search.streaming import ismcts_progress
@@ -132,16 +133,45 @@ class SearchRpcs(RpcBase):
         token = self._cancel_on_done(context)
 
         def work():
-            result, cut = self._run_search(parsed.state, opts, token)
-            insight = (self._insight(parsed.state, result, opts, spec, what_if_move, request.hide_best)
+            grown, cut, used = self._grown_search(parsed.state, opts, token, request.fixed_budget)
+            result = grown.result
+            insight = (self._insight(parsed.state, result, used, spec, what_if_move, request.hide_best)
                        if spec and not token.cancelled else None)
-            return result, cut, self._hints(parsed.state, result, top_k, request.hide_best), insight
+            return grown, used, cut, self._hints(parsed.state, result, top_k, request.hide_best), insight
 
-        result, cut, hints, insight = await self.pool.run(work, token)
-        log_extra.update(iterations=result.iterations, cut_short=cut)
-        return spb.GetHintsResponse(hints=hints, stats=convert.search_stats(result, opts, level, cut,
+        grown, used, cut, hints, insight = await self.pool.run(work, token)
+        result = grown.result
+        log_extra.update(iterations=result.iterations, cut_short=cut, hint_budgets=grown.budgets)
+        sep = grown.separation
+        confidence = pb.HintConfidence(separated=sep.separated, gap=sep.gap, margin=min(sep.margin, 1.0),
+                                       budgets=grown.budgets, stopped_by=grown.stopped_by, text=sep.text)
+        return spb.GetHintsResponse(hints=hints, stats=convert.search_stats(result, used, level, cut,
                                                                              hide_moves=request.hide_best),
-                                    insight=insight)
+                                    insight=insight, confidence=confidence)
+
+    def _grown_search(self, state, opts: SearchOptions, token, fixed: bool) -> tuple[Grown, bool, SearchOptions]:
+        """A hint's search (search/hints.py `grow`): the budget asked, doubled until the best move is separated
+        from the second, all within the call's deadline and the server's caps (iterations, and time for
+        the whole growth). Returns the growth, whether the last search was cut short, and its options."""
+        caps = self.config.caps()
+        by_time = not opts.iterations
+        end = time.monotonic() + caps.max_time_ms / 1000.0
+        deadline = min(opts.deadline, end) if opts.deadline else end
+        last: dict = {}
+
+        def run(budget: float):
+            changes = {"time_ms": budget} if by_time else {"iterations": int(budget)}
+            last["opts"] = o = replace(opts, deadline=deadline, **changes)
+            result, last["cut"] = self._run_search(state, o, token)
+            return result
+
+        budget = opts.time_ms if by_time else opts.iterations
+        if fixed:
+            result = run(budget)
+            grown = Grown(result, separation(result), [budget], "fixed")
+        else:
+            grown = grow(run, budget, cap=caps.max_time_ms if by_time else caps.max_iterations, deadline=deadline)
+        return grown, last["cut"], last["opts"]
 
     @rpc
     async def Analyze(self, request, context, log_extra):

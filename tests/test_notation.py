@@ -120,15 +120,15 @@ def test_move_text_errors(text, msg):
 
 
 @pytest.mark.parametrize("setup,move,msg", [
-    (dict(), "Sacrifice Rc", "Sacrifice is not learned by player 0"),
-    (dict(active=1), "Sacrifice Rc", "Sacrifice is not learned by player 1"),
+    (dict(), "Sacrifice Rc", "you have not learned Sacrifice"),
+    (dict(active=1), "Sacrifice Rc", "you have not learned Sacrifice"),
     (dict(learned={0: {"Sacrifice": 3}}, pools={0: "Rt"}), "Sacrifice Rt",
      "Sacrifice at level 3 discards a token with rune c, not Rt"),
     (dict(learned={0: {"Sacrifice": (3, "c", 8)}}, day=8, pools={0: "Rc"}), "Sacrifice Rc", "from the next Day on"),
     (dict(learned={0: {"Levitation": 3}}), "Levitation 4", "is at level 3; the level-4 effect needs level 4"),
     (dict(learned={0: {"Levitation": 3}}, altar="Kt"), "Levitation 3", "no token with rune c"),
     (dict(spells="set2"), "Sacrifice Rc", "Sacrifice is not in play in this game"),
-    (dict(), "store Rc", "is a Midday action; now it is player 0's Morning"),
+    (dict(), "store Rc", "is a Midday action; now it is your Morning"),
     (dict(), "learn Sacrifice 3 Rc : Rc Rc", "is an Evening action"),
     (dict(pools={0: "Rc5Rt4"}, altar="Gc"), "take Gc", "pool is full"),
     (dict(altar="Gc"), "take Gs", "there is no Gs on the Altar"),
@@ -136,13 +136,13 @@ def test_move_text_errors(text, msg):
     (dict(at="evening", pools={0: "RcRt"}), "learn Sacrifice 3 Rc : Rc Rt", "spends 2 Rc"),
     (dict(at="evening", pools={0: "RcRtPc"}), "learn Sacrifice 3 Rc : Rt Pc", "do not pay exactly"),
     (dict(at="evening", pools={0: "RcRcRc"}, learned={0: {"Sacrifice": 3}}), "learn Sacrifice 3 Rc : Rc Rc",
-     "already learned by player 0"),
+     "you have already learned Sacrifice"),
     (dict(at="evening", pools={0: "Rc"}, learned={0: {"TimeTravel": 5, "Sacrifice": 5}}), "TimeTravel Rc Sacrifice",
      "already at level 5"),
     (dict(at="evening", pools={0: "Rc"}, learned={0: {"TimeTravel": 5}}), "TimeTravel Rc TimeTravel",
      "cannot raise itself"),
     (dict(at="evening", pools={0: "Rc"}, learned={0: {"TimeTravel": 5}}), "TimeTravel Rc Sacrifice",
-     "Sacrifice is not learned by player 0; Time Travel raises a learned spell"),
+     "you have not learned Sacrifice; Time Travel raises a learned spell"),
     (dict(at="midday", learned={0: {"Purification": 3}}, pools={0: "Rc"}), "Purification 3", "move no token"),
 ])
 def test_illegal_moves_have_reasons(setup, move, msg):

@@ -1,6 +1,7 @@
 """The terminal play client, driven from scripts of input lines (no terminal needed)."""
 import io
 import json
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from clients import play as P
 from clients.cli import main as cli_main
 from engine_c import State
+from positions import position
 
 
 class Script(io.StringIO):
@@ -33,52 +35,159 @@ def play(lines, then="1", bots=("greedy",), seat=0, seed=3, practice=False, **kw
     return client, out.getvalue(), code
 
 
+RULE_ID = re.compile(r"\((?:[A-Z]\d{1,2}(?:, )?)+\)|\[R\]|\b[STLPAEC]\d{1,2}\b")
+
+
+def session_at(state, bots=("greedy",), practice=False, seed=3):
+    """A terminal session whose game is at `state` (a tests/positions.py position), the human in seat 0."""
+    sess = P.GameSession.new(list(bots), 0, seed, "set1", practice)
+    sess.state = state
+    return sess
+
+
+def run(sess, lines, then=None, hint_iterations=60):
+    out = io.StringIO()
+    client = P.PlayClient(sess, Script(lines, then), out, hint_iterations=hint_iterations, prompt=False)
+    code = client.run()
+    return client, out.getvalue(), code
+
+
 def test_a_whole_game_from_a_script():
     client, text, code = play(["help", "hint", "hint", "hint", "hint 1", "take Zz", "learn Sacrifice 3 Rc : Rc Rt",
                                "999", "undo", "moves take"])
     assert code == 0 and client.sess.over
     assert "Final score" in text and "Winner" in text and "familiar" in text
-    assert "Hint 1: Look at" in text and "Hint 2: play" in text and "Hint 3: the search's top moves" in text
-    assert text.count("win ") >= 3 and "points" in text
     assert "Not a move: 'Zz' is not a token" in text                     # bad input: the reason, then a re-prompt
     assert "Illegal:" in text
     assert "There is no move 999" in text
     assert "undo is for practice games" in text
-    # the board shows what a person needs
-    for part in ("Altar (", "Pouch:", "pool (", "familiar (", "stored, worth", "spells:", "points so far", "Round 1",
-                 "morning", "Your moves:"):
+    # the board shows what a person needs, "you" for the player
+    for part in ("Altar (", "Pouch:", "your pool (", "your familiar (", "stored, worth", "spells:", "points so far",
+                 "Round 1", "morning", "Your moves:", "you (seat 0)"):
         assert part in text
+    assert "player 0" not in text and not RULE_ID.search(text), RULE_ID.search(text)
+    # the deal's seed fixes the Pouch order: shown only once the game is over
+    assert text.index("seed 3") > text.index("Final score")
     # the final breakdown adds up
     st = client.sess.state
     for sc in st.scores():
         assert sc.total == sum(sc.spells.values()) + sc.familiar + sc.feast + sc.knowledge + sc.communion
 
 
-def test_moves_by_text_and_number_and_forced_moves_play_themselves():
-    client, text, code = play(["draw", "2"])
-    human = [m for m in client.sess.moves if m[0] == 0]
-    assert human[0] == [0, "draw"] and code == 0
-    assert "seat 0 (you): pass (forced)" in text                       # e.g. an Evening with nothing to learn
-    assert "> 2\n" in text
+def test_the_hint_ladder_nudges_then_explains_then_names_the_move():
+    client, text, code = play(["hint", "hint", "hint", "quit"], then=None, hint_iterations=200)
+    h1 = text[text.index("Hint 1:"):text.index("Hint 2:")]
+    h2 = text[text.index("Hint 2:"):text.index("Hint 3:")]
+    h3 = text[text.index("Hint 3:"):]
+    best = client.hinter.grown(client.sess.state).result.moves[0].move
+    assert "Look at" in h1 and str(best) not in h1
+    assert "why the best move is good" in h2 and "  - " in h2 and f"play {best}" not in h2
+    assert f"Hint 3: play {best}" in h3
+    assert "your win probability after it:" in h3 and "estimated by simulated play" in h3
+    assert "standard deviation" in h3 and "of win probability" in h3 or "about equal" in h3
+    assert "The search's top moves (" in h3 and ("clearly ahead" in h3 or "about equal" in h3)
+    assert code == 0 and text.rstrip().endswith("Bye.")
 
 
-def test_three_bots_and_a_later_seat():
-    client, text, code = play([], bots=("random", "greedy", "ismcts:iterations=10"), seat=2, seed=5)
-    assert code == 0 and client.sess.players == 4 and client.sess.seats[2] == P.HUMAN
-    assert "seat 2 (you)" in text and "seat 3 (ismcts:iterations=10)" in text
+def test_quit_exits_0_and_the_cli_too():
+    _client, text, code = play(["quit"], then=None)
+    assert code == 0 and "Bye." in text
+    args = SimpleNamespace(server=None, load=None, seed=2, bots=["random"], seat=0, spells="set1", practice=False,
+                           hint_iterations=50)
+    assert P.main(args, Script(["quit"], then=None), io.StringIO()) == 0
+
+
+def test_learn_options_are_grouped_by_spell_then_level_then_payment():
+    st = position(spells="set1", active=0, pools={0: "RcRtRsRcBcBtPcPtGc"}, at="evening")
+    sess = session_at(st)
+    n_learn = sum(P.is_learning(m) for m in st.legal_moves())
+    client, text, _ = run(sess, ["learn Sacrifice", "help sacrifice", "quit"])
+    board = text[:text.index("> learn Sacrifice")]
+    listed = [line for line in board.splitlines() if line.strip().startswith(tuple("0123456789"))]
+    assert n_learn > 40 and len(listed) < 6                               # one line per spell, collapsed
+    assert re.search(r"\d+-\d+\. learn Sacrifice: level 3 \(\d+ ways\), level 4 \(\d+ ways\)", board)
+    expanded = text[text.index("> learn Sacrifice"):text.index("> help sacrifice")]
+    assert "level 3 (1 pts)" in expanded and "level 4 (2 pts)" in expanded
+    assert expanded.index("level 3") < expanded.index("level 4")
+    numbers = [int(m) for m in re.findall(r"^\s+(\d+)\. learn Sacrifice 4", expanded, flags=re.M)]
+    assert numbers and all(str(P.ordered_moves(st)[k - 1]).startswith("learn Sacrifice 4") for k in numbers)
+    # help SPELL: its text at each level
+    helped = text[text.index("> help sacrifice"):]
+    for lvl, pts in ((3, 1), (4, 2), (5, 3)):
+        assert f"level {lvl} ({pts} point" in helped
+    assert "rune c, then draw 4" in helped and "rune c or t" in helped
+
+
+def test_a_number_plays_the_move_it_lists():
+    st = position(spells="set1", active=0, pools={0: "RcRtRsRcBcBtPcPtGc"}, at="evening")
+    moves = P.ordered_moves(st)
+    k = next(i for i, m in enumerate(moves, 1) if str(m).startswith("learn Sacrifice 4"))
+    client, text, _ = run(session_at(st), [str(k), "quit"])
+    assert [0, str(moves[k - 1])] in client.sess.moves
+
+
+def test_an_altar_reset_is_one_line():
+    st = position(spells="set1", active=0, altar="RcRtRsPcPtPsGcGtGsKc", pools={0: "Ws"}, at="evening")
+    client, text, _ = run(session_at(st), ["pass", "quit"])
+    lines = [line for line in text.splitlines() if "Altar resupplied" in line]
+    assert len(lines) >= 1 and "it held 10 tokens, so they were discarded and 5 drawn:" in lines[0]
+    assert len(lines[0].split(":")[-1].split()) == 5
+    assert not any(line.strip().startswith("drawn ") for line in text.splitlines())
+
+
+def test_the_final_board_and_score_line():
+    client, text, code = play([], seed=5)
+    final = text[text.index("=== Final board"):]
+    assert "points so far" not in final and "bonuses so far" not in final
+    # set1 has none of Feast, Knowledge, Communion: no bonus of theirs in the score line
+    assert "Feast" not in final and "Knowledge" not in final and "Communion" not in final
+    sess = P.GameSession.new(["random"], 0, 2, "set3")
+    sess.advance()
+    while not sess.over:
+        sess.play_human(sess.state.legal_moves()[-1])
+        sess.advance()
+    line = P.render_final(sess).splitlines()[1]
+    assert "Feast bonus" in line and "Communion bonus" in line and "Knowledge" not in line
+
+
+def test_illegal_moves_speak_to_you_without_rule_ids():
+    st = position(spells="set1", active=0, pools={0: "Rc4Rt4"}, altar="Gc")
+    _client, text, _ = run(session_at(st), ["take Gs", "store Rc", "Sacrifice Rc", "quit"])
+    assert "there is no Gs on the Altar" in text and "now it is your Morning" in text
+    assert "you have not learned Sacrifice" in text
+    assert not RULE_ID.search(text) and "player 0" not in text
+
+
+def test_undo_redraws_from_a_new_pouch_order():
+    """Practice undo must not let you peek: redoing the same move draws from a reshuffled Pouch."""
+    sess = P.GameSession.new(["greedy"], 0, 7, practice=True)
+    sess.advance()
+    seen_before = sess.state.observation(0)
+    sess.play_human(sess.state.parse_move("draw"))
+    sess.advance()
+    first = [m for m in sess.moves if m[0] == -1]
+    sess.undo()
+    assert sess.state.observation(0) == seen_before                      # what you know is unchanged
+    sess.play_human(sess.state.parse_move("draw"))
+    sess.advance()
+    again = [m for m in sess.moves if m[0] == -1]
+    assert again != first and not sess.rng_in_sync
+    # through the terminal: the undo is announced and the board redrawn
+    client, text, _ = run(P.GameSession.new(["greedy"], 0, 7, practice=True), ["draw", "undo", "quit"])
+    assert "Undone: back to your previous decision." in text
 
 
 def test_undo_in_a_practice_game():
     sess = P.GameSession.new(["greedy"], 0, 7, practice=True)
     sess.advance()
-    before = sess.state.to_text()
+    before = sess.state.observation(0)
     n = len(sess.moves)
     sess.play_human(sess.state.legal_moves()[1])
     sess.advance()
     sess.play_human(sess.state.legal_moves()[-1])
     sess.undo()
     sess.undo()
-    assert sess.state.to_text() == before and len(sess.moves) == n
+    assert sess.state.observation(0) == before and len(sess.moves) == n
     with pytest.raises(ValueError, match="nothing to undo"):
         sess.undo()
 

@@ -206,7 +206,7 @@ class GetBestMoveResponse(_message.Message):
     def __init__(self, move: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ...) -> None: ...
 
 class GetHintsRequest(_message.Message):
-    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "top_k", "hide_best", "insight")
+    __slots__ = ("state", "seat", "limits", "level", "options", "seed", "top_k", "hide_best", "insight", "fixed_budget")
     STATE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -216,6 +216,7 @@ class GetHintsRequest(_message.Message):
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     HIDE_BEST_FIELD_NUMBER: _ClassVar[int]
     INSIGHT_FIELD_NUMBER: _ClassVar[int]
+    FIXED_BUDGET_FIELD_NUMBER: _ClassVar[int]
     state: _types_pb2.StateInput
     seat: int
     limits: _types_pb2.SearchLimits
@@ -225,17 +226,20 @@ class GetHintsRequest(_message.Message):
     top_k: int
     hide_best: bool
     insight: _types_pb2.InsightOptions
-    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., top_k: _Optional[int] = ..., hide_best: _Optional[bool] = ..., insight: _Optional[_Union[_types_pb2.InsightOptions, _Mapping]] = ...) -> None: ...
+    fixed_budget: bool
+    def __init__(self, state: _Optional[_Union[_types_pb2.StateInput, _Mapping]] = ..., seat: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., top_k: _Optional[int] = ..., hide_best: _Optional[bool] = ..., insight: _Optional[_Union[_types_pb2.InsightOptions, _Mapping]] = ..., fixed_budget: _Optional[bool] = ...) -> None: ...
 
 class GetHintsResponse(_message.Message):
-    __slots__ = ("hints", "stats", "insight")
+    __slots__ = ("hints", "stats", "insight", "confidence")
     HINTS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     INSIGHT_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     hints: _containers.RepeatedCompositeFieldContainer[_types_pb2.Hint]
     stats: _types_pb2.SearchStats
     insight: _types_pb2.Insight
-    def __init__(self, hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., insight: _Optional[_Union[_types_pb2.Insight, _Mapping]] = ...) -> None: ...
+    confidence: _types_pb2.HintConfidence
+    def __init__(self, hints: _Optional[_Iterable[_Union[_types_pb2.Hint, _Mapping]]] = ..., stats: _Optional[_Union[_types_pb2.SearchStats, _Mapping]] = ..., insight: _Optional[_Union[_types_pb2.Insight, _Mapping]] = ..., confidence: _Optional[_Union[_types_pb2.HintConfidence, _Mapping]] = ...) -> None: ...
 
 class AnalyzeRequest(_message.Message):
     __slots__ = ("state", "seat", "limits", "level", "options", "seed", "report_every_ms", "top_k", "insight")

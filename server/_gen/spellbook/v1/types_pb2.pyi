@@ -285,19 +285,21 @@ class EffectiveOptions(_message.Message):
     def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ...) -> None: ...
 
 class Reason(_message.Message):
-    __slots__ = ("kind", "value", "items", "text")
+    __slots__ = ("kind", "value", "items", "text", "aspect")
     KIND_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     ITEMS_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    ASPECT_FIELD_NUMBER: _ClassVar[int]
     kind: str
     value: float
     items: _containers.RepeatedScalarFieldContainer[str]
     text: str
-    def __init__(self, kind: _Optional[str] = ..., value: _Optional[float] = ..., items: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ...) -> None: ...
+    aspect: str
+    def __init__(self, kind: _Optional[str] = ..., value: _Optional[float] = ..., items: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., aspect: _Optional[str] = ...) -> None: ...
 
 class Hint(_message.Message):
-    __slots__ = ("move", "rank", "win_probability", "expected_score", "loss", "loss_points", "mistake_class", "reasons", "visits")
+    __slots__ = ("move", "rank", "win_probability", "expected_score", "loss", "loss_points", "mistake_class", "reasons", "visits", "about_equal", "loss_margin", "score_spread")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -307,6 +309,9 @@ class Hint(_message.Message):
     MISTAKE_CLASS_FIELD_NUMBER: _ClassVar[int]
     REASONS_FIELD_NUMBER: _ClassVar[int]
     VISITS_FIELD_NUMBER: _ClassVar[int]
+    ABOUT_EQUAL_FIELD_NUMBER: _ClassVar[int]
+    LOSS_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SPREAD_FIELD_NUMBER: _ClassVar[int]
     move: Move
     rank: int
     win_probability: float
@@ -316,7 +321,26 @@ class Hint(_message.Message):
     mistake_class: MistakeClass
     reasons: _containers.RepeatedCompositeFieldContainer[Reason]
     visits: int
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., rank: _Optional[int] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., visits: _Optional[int] = ...) -> None: ...
+    about_equal: bool
+    loss_margin: float
+    score_spread: float
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., rank: _Optional[int] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., loss_margin: _Optional[float] = ..., score_spread: _Optional[float] = ...) -> None: ...
+
+class HintConfidence(_message.Message):
+    __slots__ = ("separated", "gap", "margin", "budgets", "stopped_by", "text")
+    SEPARATED_FIELD_NUMBER: _ClassVar[int]
+    GAP_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_FIELD_NUMBER: _ClassVar[int]
+    BUDGETS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_BY_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    separated: bool
+    gap: float
+    margin: float
+    budgets: _containers.RepeatedScalarFieldContainer[float]
+    stopped_by: str
+    text: str
+    def __init__(self, separated: _Optional[bool] = ..., gap: _Optional[float] = ..., margin: _Optional[float] = ..., budgets: _Optional[_Iterable[float]] = ..., stopped_by: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class InsightOptions(_message.Message):
     __slots__ = ("beliefs", "within_draws", "what_if", "what_if_move", "what_if_iterations", "value_spread", "spread_moves", "worlds", "rollouts")
