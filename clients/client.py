@@ -27,10 +27,17 @@ the request fields; FAILED_PRECONDITION carries `precondition_violations`, (type
 
 Sessions:
 
-    sid = client.create_session(["client", "bot:3"], seed=7)
+    sid = client.create_session(["client", "bot:3"])  # the server draws a secret seed (seed=7: fixed)
     view = client.get_session(sid, seat=0)          # .observation, .legal_moves, .seq, .to_move, ...
     client.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
     for event in client.watch_session(sid): ...     # moves, draws, then the "end" event
+
+Credentials. `create_session` returns a `CreatedSession` (a str: the id) that also holds the secret token
+of each client seat (`.seat_tokens`) and the read-only `.spectator_token`; the client remembers them and
+sends the right one with each session call (metadata `spellbook-session-token`). Give a seat's token to
+that seat's player only: another process joins with `client.add_session_token(sid, token, seat=1)` (or
+passes `token=` to a call). A server with API keys needs `api_key=`; TLS: `tls=True` (system roots) or
+`root_certificates=` (PEM bytes), and for mutual TLS `client_certificate=` / `client_key=`.
 """
 from __future__ import annotations
 
@@ -54,36 +61,10 @@ from server._gen.spellbook.v1 import types_pb2 as pb
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+SESSION_TOKEN_HEADER = "spellbook-session-token"
 MISTAKE_CLASS_NAMES = {pb.MISTAKE_CLASS_BEST: "best", pb.MISTAKE_CLASS_GOOD: "good",
                        pb.MISTAKE_CLASS_INACCURACY: "inaccuracy", pb.MISTAKE_CLASS_MISTAKE: "mistake",
                        pb.MISTAKE_CLASS_BLUNDER: "blunder"}
-
-
-def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
-    """The gRPC target and channel options for one address, several (a list or comma-separated), or a
-    `dns:///name:port`: round-robin over every address. Several addresses must be IP literals of one family
-    (`ipv4:`/`ipv6:` targets); give a DNS name once to use all of its addresses."""
-    addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
-    if not addresses:
-        raise ValueError("give at least one server address (HOST:PORT)")
-    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
-    if len(addresses) == 1:
-        return addresses[0], options
-    families = set()
-    for a in addresses:
-        host = a.rpartition(":")[0].strip("[]")
-        try:
-            families.add(ipaddress.ip_address(host).version)
-        except ValueError:
-            raise ValueError(f"several addresses must be IP:PORT (got {a!r}); for a DNS name with several "
-                             f"addresses give it alone, as dns:///NAME:PORT") from None
-    if len(families) != 1:
-        raise ValueError("several addresses must all be IPv4 or all IPv6")
-    return f"ipv{families.pop()}:{','.join(addresses)}", options
-
-
-def _metadata() -> tuple[tuple[str, str], ...]:
-    return (("x-request-id", secrets.token_hex(8)),)
 
 
 @dataclass(frozen=True)
@@ -239,6 +220,104 @@ class SessionView:
     seats: list[Seat]
     players: int
     spells: list[str]
+    fixed_seed: bool = False       # True: the creator fixed the seed (replay / tournament mode)
+
+
+class CreatedSession(str):
+    """A new session's id (use it as the id) with its credentials and seed mode."""
+
+    seat_tokens: dict[int, str]
+    spectator_token: str
+    fixed_seed: bool
+
+    def __new__(cls, session_id: str, seat_tokens: dict[int, str], spectator_token: str, fixed_seed: bool):
+        out = super().__new__(cls, session_id)
+        out.seat_tokens, out.spectator_token, out.fixed_seed = dict(seat_tokens), spectator_token, fixed_seed
+        return out
+
+    def __repr__(self) -> str:   # never print the tokens
+        return f"CreatedSession({str(self)!r}, seats={sorted(self.seat_tokens)}, fixed_seed={self.fixed_seed})"
+
+
+class _SessionTokens:
+    """The session tokens a client holds: per session, the seat tokens and the spectator token."""
+
+    def __init__(self):
+        self._by_session: dict[str, dict] = {}
+
+    def add(self, session_id: str, token: str, seat: int | None = None) -> None:
+        entry = self._by_session.setdefault(str(session_id), {"seats": {}, "spectator": None})
+        if seat is None:
+            entry["spectator"] = token
+        else:
+            entry["seats"][seat] = token
+
+    def remember(self, created: CreatedSession) -> None:
+        for seat, token in created.seat_tokens.items():
+            self.add(created, token, seat)
+        self.add(created, created.spectator_token)
+
+    def pick(self, session_id: str, seat: int | None = None, moves: bool = False) -> str | None:
+        """The token for a call: the seat's own; for reads without a seat, the spectator's or any seat's."""
+        entry = self._by_session.get(str(session_id))
+        if entry is None:
+            return None
+        if seat is not None and seat in entry["seats"]:
+            return entry["seats"][seat]
+        if moves:
+            return None
+        return entry["spectator"] or next(iter(entry["seats"].values()), None)
+
+
+def _channel_credentials(tls: bool, root_certificates: bytes | None, client_certificate: bytes | None,
+                         client_key: bytes | None) -> grpc.ChannelCredentials | None:
+    if not (tls or root_certificates or client_certificate):
+        return None
+    return grpc.ssl_channel_credentials(root_certificates=root_certificates, private_key=client_key,
+                                        certificate_chain=client_certificate)
+
+
+def _session_metadata(base: tuple, token: str | None) -> tuple:
+    return base + (((SESSION_TOKEN_HEADER, token),) if token else ())
+
+
+def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
+    """The gRPC target and channel options for one address, several (a list or comma-separated), or a
+    `dns:///name:port`: round-robin over every address. Several addresses must be IP literals of one family
+    (`ipv4:`/`ipv6:` targets); give a DNS name once to use all of its addresses."""
+    addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
+    if not addresses:
+        raise ValueError("give at least one server address (HOST:PORT)")
+    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
+    if len(addresses) == 1:
+        return addresses[0], options
+    families = set()
+    for a in addresses:
+        host = a.rpartition(":")[0].strip("[]")
+        try:
+            families.add(ipaddress.ip_address(host).version)
+        except ValueError:
+            raise ValueError(f"several addresses must be IP:PORT (got {a!r}); for a DNS name with several "
+                             f"addresses give it alone, as dns:///NAME:PORT") from None
+    if len(families) != 1:
+        raise ValueError("several addresses must all be IPv4 or all IPv6")
+    return f"ipv{families.pop()}:{','.join(addresses)}", options
+
+
+def _request_id() -> tuple[tuple[str, str], ...]:
+    """A call's x-request-id metadata (the same on its retries): the server's log lines carry it."""
+    return (("x-request-id", secrets.token_hex(8)),)
+
+
+def _created(r: spb.CreateSessionResponse) -> CreatedSession:
+    return CreatedSession(r.session_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_token, r.fixed_seed)
+
+
+def _create_request(seats, players: int, spells: str, seed: int | None) -> spb.CreateSessionRequest:
+    req = spb.CreateSessionRequest(players=players, spells=spells, seats=[_seat_pb(s) for s in seats])
+    if seed is not None:
+        req.seed = seed
+    return req
 
 
 @dataclass
@@ -316,7 +395,7 @@ def _session_view(r: spb.GetSessionResponse) -> SessionView:
     return SessionView(r.session_id, r.seq, r.seat, Observation(r.observation.text), r.to_move, r.phase, r.decision,
                        [_move(m) for m in r.legal_moves], list(r.scores), r.over, list(r.winners),
                        [Seat("bot" if s.kind == pb.SEAT_KIND_BOT else "client", s.level) for s in r.seats],
-                       r.players, list(r.spells))
+                       r.players, list(r.spells), r.fixed_seed)
 
 
 def _submitted(r: spb.SubmitMoveResponse) -> Submitted:
@@ -363,12 +442,20 @@ class SpellBookClient:
     """Blocking client. `timeout` is the default deadline of a call in seconds."""
 
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
-                 backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None):
+                 backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
+                 api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
+                 client_certificate: bytes | None = None, client_key: bytes | None = None,
+                 channel_options: Sequence[tuple[str, Any]] = ()):
         self.timeout = timeout
         self._retry = _Retry(retries, backoff_s, max_backoff_s)
+        self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
+        self.tokens = _SessionTokens()
+        creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
         if channel is None:
             address, options = channel_target(target)
-            channel = grpc.insecure_channel(address, options=options)
+            options += list(channel_options)
+            channel = (grpc.secure_channel(address, creds, options=options) if creds else
+                       grpc.insecure_channel(address, options=options))
         self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
@@ -381,13 +468,21 @@ class SpellBookClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
+    def add_session_token(self, session_id: str, token: str, seat: int | None = None) -> None:
+        """Use `token` for session calls: a seat's (seat given) or the spectator's."""
+        self.tokens.add(session_id, token, seat)
+
+    def remember_session(self, created: CreatedSession) -> None:
+        """Use the tokens of a session another client created (`CreatedSession`, e.g. after a reconnect)."""
+        self.tokens.remember(created)
+
+    def _call(self, method: Callable, request, timeout: float | None, retry: bool = True, token: str | None = None):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
         attempt = 0
+        metadata = _session_metadata(self._metadata, token) + _request_id()
         while True:
             try:
-                return method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+                return method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
             except grpc.RpcError as e:
                 err = _error_from(e)
                 if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
@@ -464,11 +559,11 @@ class SpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
             try:
                 for r in call:
                     received = True
@@ -490,15 +585,16 @@ class SpellBookClient:
 
     # -------------------------------------------------------------- sessions, matches, review
     def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
-                resumable: bool) -> Iterator[Any]:
+                resumable: bool, token: str | None = None) -> Iterator[Any]:
         """A server stream with retries: before its first message always; after it only when `resumable`
         (make_request() then builds the request that continues where the stream broke)."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
+                          metadata=_session_metadata(self._metadata, token) + md)
             try:
                 for r in call:
                     received = True
@@ -516,25 +612,33 @@ class SpellBookClient:
             finally:
                 call.cancel()
 
-    def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1", seed: int = 0,
-                       timeout: float | None = None) -> str:
-        """A new session; `seats` in seat order: "client", "bot:3" or Seat(...). Returns its id. Not retried."""
-        req = spb.CreateSessionRequest(players=players, spells=spells, seed=seed, seats=[_seat_pb(s) for s in seats])
-        return self._call(self.stub.CreateSession, req, timeout, retry=False).session_id
+    def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1",
+                       seed: int | None = None, timeout: float | None = None) -> CreatedSession:
+        """A new session; `seats` in seat order: "client", "bot:3" or Seat(...). Returns its id with its tokens
+        (remembered by this client). `seed` None: the server draws a secret one; an int fixes it (replay /
+        tournament mode, shown to every seat). Not retried."""
+        req = _create_request(seats, players, spells, seed)
+        created = _created(self._call(self.stub.CreateSession, req, timeout, retry=False))
+        self.tokens.remember(created)
+        return created
 
     def submit_move(self, session_id: str, seat: int, move: Move | str, expected_seq: int | None = None,
-                    timeout: float | None = None) -> Submitted:
-        """A client seat's move. With `expected_seq` (SessionView.seq) it is retried safely: a repeat of an
-        applied move is answered from the history (`replayed`), never applied twice."""
+                    timeout: float | None = None, token: str | None = None) -> Submitted:
+        """A client seat's move (with that seat's token). With `expected_seq` (SessionView.seq) it is retried
+        safely: a repeat of an applied move is answered from the history (`replayed`), never applied twice."""
         req = _submit_request(session_id, seat, move, expected_seq)
-        return _submitted(self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None))
+        token = token or self.tokens.pick(session_id, seat, moves=True)
+        return _submitted(self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None, token=token))
 
-    def get_session(self, session_id: str, seat: int, timeout: float | None = None) -> SessionView:
+    def get_session(self, session_id: str, seat: int, timeout: float | None = None,
+                    token: str | None = None) -> SessionView:
         """The session as `seat` observes it (never the Pouch order)."""
         req = spb.GetSessionRequest(session_id=session_id, seat=seat)
-        return _session_view(self._call(self.stub.GetSession, req, timeout))
+        token = token or self.tokens.pick(session_id, seat)
+        return _session_view(self._call(self.stub.GetSession, req, timeout, token=token))
 
-    def watch_session(self, session_id: str, from_seq: int = 0, timeout: float | None = None) -> Iterator[SessionEvent]:
+    def watch_session(self, session_id: str, from_seq: int = 0, timeout: float | None = None,
+                      token: str | None = None) -> Iterator[SessionEvent]:
         """Events from `from_seq` until the "end" event; a broken stream resumes from the next event. The
         deadline (`timeout`) covers the whole watch: give one as long as the game may last."""
         nxt = [from_seq]
@@ -542,15 +646,18 @@ class SpellBookClient:
         def request():
             return spb.WatchSessionRequest(session_id=session_id, from_seq=nxt[0])
 
-        for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True):
+        token = token or self.tokens.pick(session_id)
+        for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True, token=token):
             ev = _session_event(r.event)
             if ev.kind != "end":
                 nxt[0] = ev.seq + 1
             yield ev
 
-    def export_session(self, session_id: str, timeout: float | None = None) -> dict:
-        """The session's game record (finished or not) as a dict (format spellbook-record/1)."""
-        resp = self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout)
+    def export_session(self, session_id: str, timeout: float | None = None, token: str | None = None) -> dict:
+        """The session's game record (finished or not) as a dict (format spellbook-record/1; its seed is None
+        until the game is over)."""
+        resp = self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout,
+                          token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
     def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
@@ -574,12 +681,20 @@ class AsyncSpellBookClient:
     """asyncio client (grpc.aio); the same methods as SpellBookClient, as coroutines."""
 
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
-                 backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.aio.Channel | None = None):
+                 backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.aio.Channel | None = None,
+                 api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
+                 client_certificate: bytes | None = None, client_key: bytes | None = None,
+                 channel_options: Sequence[tuple[str, Any]] = ()):
         self.timeout = timeout
         self._retry = _Retry(retries, backoff_s, max_backoff_s)
+        self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
+        self.tokens = _SessionTokens()
+        creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
         if channel is None:
             address, options = channel_target(target)
-            channel = grpc.aio.insecure_channel(address, options=options)
+            options += list(channel_options)
+            channel = (grpc.aio.secure_channel(address, creds, options=options) if creds else
+                       grpc.aio.insecure_channel(address, options=options))
         self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
@@ -592,13 +707,22 @@ class AsyncSpellBookClient:
     async def __aexit__(self, *exc) -> None:
         await self.close()
 
-    async def _call(self, method: Callable, request, timeout: float | None, retry: bool = True):
+    def add_session_token(self, session_id: str, token: str, seat: int | None = None) -> None:
+        """Use `token` for session calls: a seat's (seat given) or the spectator's."""
+        self.tokens.add(session_id, token, seat)
+
+    def remember_session(self, created: CreatedSession) -> None:
+        """Use the tokens of a session another client created (`CreatedSession`, e.g. after a reconnect)."""
+        self.tokens.remember(created)
+
+    async def _call(self, method: Callable, request, timeout: float | None, retry: bool = True,
+                    token: str | None = None):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
         attempt = 0
+        metadata = _session_metadata(self._metadata, token) + _request_id()
         while True:
             try:
-                return await method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+                return await method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
             except grpc.RpcError as e:
                 err = _error_from(e)
                 if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
@@ -666,11 +790,11 @@ class AsyncSpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
             try:
                 async for r in call:
                     received = True
@@ -692,13 +816,14 @@ class AsyncSpellBookClient:
 
     # -------------------------------------------------------------- sessions, matches, review
     async def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
-                      resumable: bool) -> AsyncIterator[Any]:
+                      resumable: bool, token: str | None = None) -> AsyncIterator[Any]:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _metadata()
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0), metadata=md)
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
+                          metadata=_session_metadata(self._metadata, token) + md)
             try:
                 async for r in call:
                     received = True
@@ -717,34 +842,42 @@ class AsyncSpellBookClient:
                 call.cancel()
 
     async def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1",
-                             seed: int = 0, timeout: float | None = None) -> str:
-        req = spb.CreateSessionRequest(players=players, spells=spells, seed=seed, seats=[_seat_pb(s) for s in seats])
-        return (await self._call(self.stub.CreateSession, req, timeout, retry=False)).session_id
+                             seed: int | None = None, timeout: float | None = None) -> CreatedSession:
+        req = _create_request(seats, players, spells, seed)
+        created = _created(await self._call(self.stub.CreateSession, req, timeout, retry=False))
+        self.tokens.remember(created)
+        return created
 
     async def submit_move(self, session_id: str, seat: int, move: Move | str, expected_seq: int | None = None,
-                          timeout: float | None = None) -> Submitted:
+                          timeout: float | None = None, token: str | None = None) -> Submitted:
         req = _submit_request(session_id, seat, move, expected_seq)
-        return _submitted(await self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None))
+        token = token or self.tokens.pick(session_id, seat, moves=True)
+        return _submitted(await self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None,
+                                           token=token))
 
-    async def get_session(self, session_id: str, seat: int, timeout: float | None = None) -> SessionView:
+    async def get_session(self, session_id: str, seat: int, timeout: float | None = None,
+                          token: str | None = None) -> SessionView:
         req = spb.GetSessionRequest(session_id=session_id, seat=seat)
-        return _session_view(await self._call(self.stub.GetSession, req, timeout))
+        token = token or self.tokens.pick(session_id, seat)
+        return _session_view(await self._call(self.stub.GetSession, req, timeout, token=token))
 
-    async def watch_session(self, session_id: str, from_seq: int = 0,
-                            timeout: float | None = None) -> AsyncIterator[SessionEvent]:
+    async def watch_session(self, session_id: str, from_seq: int = 0, timeout: float | None = None,
+                            token: str | None = None) -> AsyncIterator[SessionEvent]:
         nxt = [from_seq]
 
         def request():
             return spb.WatchSessionRequest(session_id=session_id, from_seq=nxt[0])
 
-        async for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True):
+        token = token or self.tokens.pick(session_id)
+        async for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True, token=token):
             ev = _session_event(r.event)
             if ev.kind != "end":
                 nxt[0] = ev.seq + 1
             yield ev
 
-    async def export_session(self, session_id: str, timeout: float | None = None) -> dict:
-        resp = await self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout)
+    async def export_session(self, session_id: str, timeout: float | None = None, token: str | None = None) -> dict:
+        resp = await self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout,
+                                token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
     async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,

@@ -702,15 +702,13 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
 
 def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     """The same game in a server session (clients/remote_play.py): the server runs the bots and the Pouch."""
-    import random
-
     from clients.client import ServiceError, SpellBookClient
     from clients.remote_play import RemoteGameSession
 
     if args.load:
         print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    seed = args.seed     # None: the server draws a secret seed; --seed fixes it (replay mode)
     try:
         with SpellBookClient(args.server, timeout=60) as client:
             sess = RemoteGameSession.create(client, args.bots, args.seat, seed, args.spells)

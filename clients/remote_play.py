@@ -2,10 +2,14 @@
 
 The server runs the Pouch and the bot seats (CreateSession); this side shows the seat's observation
 (never the Pouch order), submits the player's moves (SubmitMove with expected_seq, so a retried call is
-never applied twice) and reports the other seats' moves and the draws as they happen.
+never applied twice) and reports the other seats' moves and the draws as they happen. The client keeps
+the seat's secret token from CreateSession and sends it with every call. Without `--seed` the server
+draws a secret seed; a game saved before its end then cannot be continued locally (the seed, which
+fixes the Pouch, stays on the server until the game is over).
 """
 from __future__ import annotations
 
+import random
 import time
 from typing import Callable
 
@@ -31,8 +35,11 @@ class RemoteGameSession:
     practice = False
     auto_forced = True
 
-    def __init__(self, client, session_id: str, seat: int, seed: int, poll_s: float = 0.05):
-        self.client, self.session_id, self.seat, self.seed, self.poll_s = client, session_id, seat, seed, poll_s
+    def __init__(self, client, session_id: str, seat: int, seed: int | None, poll_s: float = 0.05):
+        # `seed` (None when secret) only seeds this side's sampled Pouch order for display and local hints
+        self.seed = seed if seed is not None else random.randrange(2**31)
+        self.fixed_seed = seed
+        self.client, self.session_id, self.seat, self.poll_s = client, session_id, seat, poll_s
         self.moves: list[list] = []
         self._seen = 0
         self._mine: set[int] = set()
@@ -43,7 +50,8 @@ class RemoteGameSession:
                       for i, s in enumerate(self.view.seats)]
 
     @classmethod
-    def create(cls, client, bots: list[str], seat: int, seed: int, spells: str) -> "RemoteGameSession":
+    def create(cls, client, bots: list[str], seat: int, seed: int | None, spells: str) -> "RemoteGameSession":
+        """A new server session with this seat as its client; `seed` None lets the server draw a secret one."""
         if not 1 <= len(bots) <= 3:
             raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
         if not 0 <= seat <= len(bots):
@@ -91,9 +99,13 @@ class RemoteGameSession:
         from clients.play import RECORD_FORMAT
 
         rec = self.client.export_session(self.session_id)
+        seed = rec["seed"] if rec["seed"] is not None else self.fixed_seed   # hidden by the server until the end
+        if seed is None:
+            raise ValueError("the server keeps this game's seed secret until the game is over, so it cannot be "
+                             "saved to continue locally yet (start with --seed to play a replayable game)")
         seats = [HUMAN if i == self.seat else f"ismcts:level={s['level']}" if s["kind"] == "bot" else HUMAN
                  for i, s in enumerate(rec["seats"])]
-        out = {"format": RECORD_FORMAT, "version": 1, "seed": rec["seed"], "players": rec["players"],
+        out = {"format": RECORD_FORMAT, "version": 1, "seed": seed, "players": rec["players"],
                "spells": rec["spells"], "seats": seats, "practice": False, "server_session": self.session_id,
                "moves": [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"]],
                "over": rec["status"] == "finished"}

@@ -377,7 +377,7 @@ RECORD_FORMAT = "spellbook-record/1"
 def record_pb(rec: dict) -> pb.GameRecord:
     """A record dict (SessionManager.export, PlayMatch) as a GameRecord message."""
     out = pb.GameRecord(format=rec.get("format", RECORD_FORMAT), session_id=rec.get("session_id") or "",
-                        players=rec["players"], spells=rec["spells"], seed=rec["seed"],
+                        players=rec["players"], spells=rec["spells"], seed=rec.get("seed") or 0,
                         status=rec.get("status", ""))
     for s in rec.get("seats") or []:
         out.seats.add(kind=s.get("kind", ""), level=s.get("level", 0), spec=s.get("spec", ""))

@@ -29,6 +29,17 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
+    --api-keys-file PATH    SPELLBOOK_API_KEYS_FILE  API keys, one a line; also SPELLBOOK_API_KEYS (comma-separated).
+                                                     With keys, every call needs `authorization: Bearer KEY`
+    --tls-cert PATH         SPELLBOOK_TLS_CERT       PEM certificate chain: serve TLS (with --tls-key)
+    --tls-key PATH          SPELLBOOK_TLS_KEY        PEM private key
+    --tls-client-ca PATH    SPELLBOOK_TLS_CLIENT_CA  PEM CA bundle: require client certificates it signed (mutual TLS)
+    --insecure              SPELLBOOK_INSECURE=1     allow a non-loopback address without TLS and client
+                                                     authentication (API keys or mutual TLS)
+
+Exposure (server/auth.py): on a loopback address the server may run without credentials. On any other
+address it needs TLS and a way to authenticate clients (API keys or mutual TLS), or an explicit
+`--insecure`: a key sent in clear text would protect nothing.
 
 Processes (`--processes N`, N > 1): a supervisor holds the port (SO_REUSEPORT) and starts N server
 processes on it, each with its own search pool and bot threads, all on one database (a SQLite file or
@@ -72,7 +83,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server import metrics
+from server import auth, metrics
 from server._gen.spellbook.v1 import service_pb2, service_pb2_grpc
 from server.service import ServiceConfig, SpellBookServicer
 from server.sessions import Coordination, SessionManager
@@ -121,6 +132,8 @@ class ServerConfig:
     coordination: Coordination = field(default_factory=Coordination)
     reuse_port: bool = False      # SO_REUSEPORT: set for the processes of a group
     lock_db: bool = True          # the SQLite file lock (a group's supervisor holds it for its processes)
+    api_keys: frozenset = frozenset()     # empty: no API key needed (server/auth.py)
+    tls: auth.TlsConfig = field(default_factory=auth.TlsConfig)
 
 
 def _env(name: str, default, cast=str):
@@ -160,6 +173,13 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
+    add("--api-keys-file", "SPELLBOOK_API_KEYS_FILE", "", str,
+        "file of API keys, one a line (also env SPELLBOOK_API_KEYS, comma-separated)")
+    add("--tls-cert", "SPELLBOOK_TLS_CERT", "", str, "PEM certificate chain: serve TLS")
+    add("--tls-key", "SPELLBOOK_TLS_KEY", "", str, "PEM private key of --tls-cert")
+    add("--tls-client-ca", "SPELLBOOK_TLS_CLIENT_CA", "", str, "PEM CA bundle: require client certificates (mTLS)")
+    p.add_argument("--insecure", action="store_true", default=_env("SPELLBOOK_INSECURE", "") in ("1", "true", "yes"),
+                   help="allow a non-loopback address without TLS and client authentication")
     a = p.parse_args(argv)
     if a.workers is None:
         a.workers = max(1, cpus // max(a.processes, 1))
@@ -183,6 +203,22 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--bot-lease-s must be positive and --session-idle-s not negative")
     if a.processes > 1 and a.db == ":memory:":
         p.error("--processes above 1 needs a shared database: a SQLite file or postgresql://..., not :memory:")
+    try:
+        keys = auth.load_api_keys(a.api_keys_file or None, auth.env_api_keys())
+    except (OSError, ValueError) as e:
+        p.error(f"--api-keys-file / SPELLBOOK_API_KEYS: {e}")
+    tls = auth.TlsConfig(a.tls_cert, a.tls_key, a.tls_client_ca)
+    if bool(a.tls_cert) != bool(a.tls_key):
+        p.error("--tls-cert and --tls-key go together")
+    if a.tls_client_ca and not a.tls_cert:
+        p.error("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
+    for path in (a.tls_cert, a.tls_key, a.tls_client_ca):
+        if path and not os.path.isfile(path):
+            p.error(f"no such file: {path}")
+    if not auth.is_loopback(a.address) and not a.insecure and not (tls.enabled and (keys or tls.client_ca)):
+        p.error(f"serving on {a.address} (not loopback) needs TLS (--tls-cert/--tls-key) and client "
+                "authentication (--api-keys-file / SPELLBOOK_API_KEYS, or --tls-client-ca); "
+                "--insecure allows it without")
     svc = ServiceConfig(workers=a.workers, queue_size=a.queue_size, max_iterations=a.max_iterations,
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
@@ -190,7 +226,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder)
     coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2), idle_expiry_s=a.session_idle_s)
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
-                        processes=a.processes, metrics_address=a.metrics_address, coordination=coord)
+                        processes=a.processes, metrics_address=a.metrics_address, coordination=coord,
+                        api_keys=keys, tls=tls)
 
 
 class Server:
@@ -212,17 +249,22 @@ class Server:
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
-        self.grpc = grpc.aio.server(interceptors=[metrics.ServerInterceptor()],
-                                    options=[("grpc.max_receive_message_length", size),
+        self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
                                              ("grpc.max_send_message_length", max(size, 4 << 20)),
-                                             ("grpc.so_reuseport", int(config.reuse_port))])
+                                             ("grpc.so_reuseport", int(config.reuse_port))],
+                                    # metrics outermost: refused credentials are counted too
+                                    interceptors=[metrics.ServerInterceptor()]
+                                    + ([auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else []))
         service_pb2_grpc.add_SpellBookServiceServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
         self.port = 0
 
     async def start(self) -> int:
-        self.port = self.grpc.add_insecure_port(self.config.address)
+        if self.config.tls.enabled:
+            self.port = self.grpc.add_secure_port(self.config.address, self.config.tls.credentials())
+        else:
+            self.port = self.grpc.add_insecure_port(self.config.address)
         if not self.port:
             raise OSError(f"cannot listen on {self.config.address}")
         resumed = await self.sessions.resume_all()
@@ -234,8 +276,10 @@ class Server:
         host = self.config.address.rsplit(":", 1)[0]
         log.info("serving", extra={"fields": {"address": f"{host}:{self.port}", "workers": self.config.service.workers,
                                               "queue_size": self.config.service.queue_size,
-                                              "db": _redact_db(self.config.db), "resumed_sessions": resumed,
-                                              "pid": os.getpid()}})
+                                              "db": _redact_db(self.config.db),
+                                              "tls": self.config.tls.enabled, "mtls": bool(self.config.tls.client_ca),
+                                              "api_keys": len(self.config.api_keys),
+                                              "resumed_sessions": resumed, "pid": os.getpid()}})
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:

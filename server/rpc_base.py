@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import time
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from grpc_status import rpc_status
 
 from search import CancelToken
 from server.convert import FieldError
+from server.auth import AuthError
 from server.fairshare import Overloaded
 from server.sessions import SessionError
 
@@ -32,7 +34,20 @@ if TYPE_CHECKING:
 log = logging.getLogger("spellbook.server")
 
 
+QUOTE_LIMIT = 100      # characters of the caller's input an error message may quote
+MESSAGE_LIMIT = 300    # characters of one description
+_QUOTED = re.compile("'[^']{%d,}'|\"[^\"]{%d,}\"" % (QUOTE_LIMIT + 1, QUOTE_LIMIT + 1))
+
+
+def bounded(text: str) -> str:
+    """`text` with every quoted piece of input cut to QUOTE_LIMIT characters and the whole to MESSAGE_LIMIT:
+    a long bad input must not come back as huge trailers (RESOURCE_EXHAUSTED instead of the refusal)."""
+    text = _QUOTED.sub(lambda m: m.group(0)[:QUOTE_LIMIT + 1] + "…" + m.group(0)[-1], text)
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 1] + "…"
+
+
 def _bad_request(violations: list[tuple[str, str]]) -> grpc.Status:
+    violations = [(bounded(f), bounded(d)) for f, d in violations]
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=[
         error_details_pb2.BadRequest.FieldViolation(field=f, description=d) for f, d in violations]))
@@ -57,6 +72,7 @@ _SESSION_FIELDS = {"move": "move.text"}
 def _session_status(e: SessionError) -> grpc.Status:
     """A refused session call as a rich status: BadRequest / PreconditionFailure / ResourceInfo."""
     field = _SESSION_FIELDS.get(e.field, e.field)
+    e = SessionError(e.code, e.field, bounded(e.message))
     if e.code == "INVALID_ARGUMENT":
         return _bad_request([(field or "request", e.message)])
     detail = any_pb2.Any()
@@ -87,6 +103,9 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
     elif isinstance(e, Overloaded):
         await finish(context, started, "RESOURCE_EXHAUSTED", extra)
         await context.abort_with_status(_exhausted(e.retry_after_ms))
+    elif isinstance(e, AuthError):
+        await finish(context, started, e.code, extra)
+        await context.abort(getattr(grpc.StatusCode, e.code), e.message)
     elif isinstance(e, SessionError):
         await finish(context, started, e.code, {"field": e.field, **extra})
         await context.abort_with_status(_session_status(e))

@@ -188,11 +188,23 @@ class MatchRpcs(RpcBase):
         share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
         time_limited = share_ms < opts.time_ms
         opts.time_ms = min(opts.time_ms, share_ms)
+        if time_limited and opts.iterations:
+            # A played move the tree never expanded is evaluated with iterations/4 rollouts and no clock
+            # (search/review.py): hold the iterations to what the time share can run (~30 a millisecond).
+            opts.iterations = min(opts.iterations, max(int(share_ms * 30), 50))
         token = self._cancel_on_done(context)
         started = time.monotonic()
-        review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts, request.key_moments or 5,
-                                                         token), token)
+        opts.deadline = started + budget_ms / 1000.0
+        # At the end of the budget the review stops (between decisions, or inside the running search) and
+        # answers with the decisions reviewed so far, marked cut_short.
+        timer = asyncio.get_running_loop().call_later(budget_ms / 1000.0, token.cancel)
+        try:
+            review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
+                                                             request.key_moments or 5, token), token)
+        finally:
+            timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited
+        cut = cut or len(review.decisions) < len(steps) - forced   # the budget ran out first
         log_extra.update(decisions=len(review.decisions), cut_short=cut)
 
         def dr(d):

@@ -11,7 +11,7 @@ import json
 import grpc
 
 import engine_c
-from server import convert
+from server import auth, convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
@@ -27,6 +27,33 @@ class SessionRpcs(RpcBase):
         if self.sessions is None:
             raise SessionError("FAILED_PRECONDITION", "session_id", "this server runs without sessions")
         return self.sessions
+
+    def _authorize(self, context, sid: str, seat: int | None = None, moves: bool = False) -> str:
+        """The caller's role in session `sid` from its token (server/auth.py): NOT_FOUND for an unknown
+        session, INVALID_ARGUMENT for a seat that does not exist (or a bot seat, when the call `moves`),
+        UNAUTHENTICATED without a token, PERMISSION_DENIED for a token of another session, another
+        seat's (when `seat` is given) or the spectator's when the call `moves`."""
+        mgr = self._manager()
+        seats = mgr.seats(sid)
+        if seat is not None:     # a request that can never succeed says so whoever asks
+            if not 0 <= seat < len(seats):
+                raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {len(seats) - 1}, got {seat}")
+            if moves and seats[seat].kind != "client":
+                raise SessionError("INVALID_ARGUMENT", "seat",
+                                   f"seat {seat} is a bot seat; clients move only their own seats")
+        token = auth.metadata_value(context, auth.SESSION_TOKEN_HEADER)
+        if not token:
+            raise auth.AuthError("UNAUTHENTICATED", f"this call needs the session's token in the metadata "
+                                                    f"`{auth.SESSION_TOKEN_HEADER}` (CreateSession returns it)")
+        role = mgr.role(sid, auth.token_hash(token))
+        if role is None:
+            raise auth.AuthError("PERMISSION_DENIED", "the token is not one of this session's")
+        if role == auth.SPECTATOR:
+            if moves:
+                raise auth.AuthError("PERMISSION_DENIED", "the spectator token only reads; moves need the seat's token")
+        elif seat is not None and role != auth.seat_role(seat):
+            raise auth.AuthError("PERMISSION_DENIED", f"the token is {role.replace(':', ' ')}'s, not seat {seat}'s")
+        return role
 
     @staticmethod
     def _event_pb(ev) -> pb.SessionEvent:
@@ -49,15 +76,22 @@ class SessionRpcs(RpcBase):
                 raise FieldError(f"seats[{i}].kind", "must be SEAT_KIND_CLIENT or SEAT_KIND_BOT")
         if request.players < 0:
             raise FieldError("players", f"must be 2 to 4 (0: the number of seats), got {request.players}")
-        sid = await mgr.create(request.players or len(seats), request.spells or "set1", request.seed, seats)
+        seat_tokens, spectator, roles = auth.issue_session_tokens(
+            [i for i, s in enumerate(seats) if s.kind == "client"])
+        seed = request.seed if request.HasField("seed") else None
+        sid = await mgr.create(request.players or len(seats), request.spells or "set1", seed, seats, roles)
         view = mgr.view(sid, 0)
-        log_extra.update(session_id=sid)
-        return spb.CreateSessionResponse(session_id=sid, spells=view["spells"], to_move=view["to_move"])
+        log_extra.update(session=auth.redact(sid), fixed_seed=seed is not None)
+        return spb.CreateSessionResponse(
+            session_id=sid, spells=view["spells"], to_move=view["to_move"], fixed_seed=view["fixed_seed"],
+            seat_tokens=[spb.SeatToken(seat=s, token=t) for s, t in sorted(seat_tokens.items())],
+            spectator_token=spectator)
 
     @rpc
     async def SubmitMove(self, request, context, log_extra):
         mgr = self._manager()
-        log_extra.update(session_id=request.session_id, seat=request.seat)
+        log_extra.update(session=auth.redact(request.session_id), seat=request.seat)
+        self._authorize(context, request.session_id, request.seat, moves=True)
         text = request.move.text.strip()
         if not text:
             raise FieldError("move.text", "give the move text, e.g. 'take Rc' (GetSession lists the legal moves)")
@@ -99,6 +133,8 @@ class SessionRpcs(RpcBase):
     @rpc
     async def GetSession(self, request, context, log_extra):
         mgr = self._manager()
+        log_extra.update(session=auth.redact(request.session_id), seat=request.seat)
+        self._authorize(context, request.session_id, request.seat)
         v = mgr.view(request.session_id, request.seat)
         # The structured view is built from the observation text alone, so it cannot carry the Pouch order.
         obs_state = engine_c.State.from_observation(v["observation"])
@@ -111,14 +147,19 @@ class SessionRpcs(RpcBase):
             phase=v["phase"], decision=v["decision"], legal_moves=[convert.move_pb(engine_c.Move.from_text(m))
                                                                    for m in v["legal_moves"]],
             scores=v["scores"], over=v["over"], winners=v["winners"], seats=seats, players=v["players"],
-            spells=v["spells"])
+            spells=v["spells"], fixed_seed=v["fixed_seed"])
 
     @rpc
     async def WatchSession(self, request, context, log_extra):
         mgr = self._manager()
         if request.from_seq < 0:
             raise FieldError("from_seq", f"must not be negative, got {request.from_seq}")
-        log_extra.update(session_id=request.session_id)
+        log_extra.update(session=auth.redact(request.session_id))
+        self._authorize(context, request.session_id)
+        end = mgr.last_seq(request.session_id) + 1
+        if request.from_seq > end:
+            raise SessionError("OUT_OF_RANGE", "from_seq", f"the session's next event is {end}; from_seq "
+                                                           f"{request.from_seq} is beyond it")
         events = mgr.watch(request.session_id, max(request.from_seq, 1))
         stopping = asyncio.ensure_future(self._stopping.wait())
         last = request.from_seq - 1
@@ -148,5 +189,8 @@ class SessionRpcs(RpcBase):
 
     @rpc
     async def ExportSession(self, request, context, log_extra):
+        log_extra.update(session=auth.redact(request.session_id))
+        self._authorize(context, request.session_id)
         record = self._manager().export(request.session_id)
-        return spb.ExportSessionResponse(record_json=json.dumps(record), record=convert.record_pb(record))
+        return spb.ExportSessionResponse(record_json=json.dumps(record), record=convert.record_pb(record),
+                                         fixed_seed=bool(record.get("fixed_seed")))

@@ -2,7 +2,12 @@
 
 The server runs the Pouch (draws use the session's seeded generator), bot seats move by themselves
 (ISMCTS at their strength level, seeded from the session seed and the event number, so a session replays
-the same way after a restart), and every event is stored before it is acknowledged or published.
+the same way after a restart), and every event is stored before it changes the session in memory, is
+acknowledged or published.
+
+The seed is secret: unless the creator fixes it (replay / tournament mode, `fixed_seed`, shown to every
+seat), it is drawn from the OS's secure generator, and neither it nor anything derived from it (the bots'
+search seeds) leaves the server before the game is over: `export` gives the seed only then.
 
 Several replicas (processes or machines) may share one database. The database is the truth; what a
 manager keeps in memory (`sessions`) is a cache that it brings up to date whenever the database is ahead:
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import os
 import secrets
@@ -31,7 +37,7 @@ from engine_c import IllegalMoveError, NotationError, State
 from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
-from server import metrics
+from server import auth, metrics
 from server.store import Advance, SessionStore
 
 
@@ -41,7 +47,7 @@ log = logging.getLogger("spellbook.server")
 def _log_task_failure(what: str, sid: str, task: asyncio.Task) -> None:
     """A background loop that died of an error: say so (a bot resumes through the sweeper)."""
     if not task.cancelled() and task.exception() is not None:
-        log.error(f"{what} failed", exc_info=task.exception(), extra={"fields": {"session_id": sid}})
+        log.error(f"{what} failed", exc_info=task.exception(), extra={"fields": {"session": auth.redact(sid)}})
 
 
 class SessionError(Exception):
@@ -71,8 +77,9 @@ class Event:
 
 class _Session:
     def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
-                 state: State, seq: int):
+                 state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
+        self.fixed_seed = fixed_seed
         self.state, self.seq = state, seq
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
@@ -97,7 +104,15 @@ class _StaleSeq(Exception):
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
-    return (session_seed * 1_000_003 + seq * 7919) % 2**64
+    """A bot's search seed at event `seq`: a keyed hash of the session seed, so that even a bot seed that
+    could be inferred from its play says nothing about the session seed (and so the Pouch)."""
+    digest = hashlib.blake2b(seq.to_bytes(8, "little"), key=session_seed.to_bytes(8, "little"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
+
+
+def secret_seed() -> int:
+    """A session seed from the OS's secure generator."""
+    return secrets.randbits(64)
 
 
 @dataclass
@@ -175,7 +190,10 @@ class SessionManager:
             self._background.append(asyncio.get_running_loop().create_task(self._poller()))
 
     # ---------------------------------------------------------------- calls
-    async def create(self, players: int, spells: str | list[str], seed: int, seats: list[SeatSpec]) -> str:
+    async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
+                     credentials: dict[str, str] | None = None) -> str:
+        """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
+        are stored with it in one transaction."""
         open_now = self.store.count_active()
         if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
@@ -187,6 +205,9 @@ class SessionManager:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
             if seat.kind == "bot" and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
+        fixed_seed = seed is not None
+        if seed is None:
+            seed = secret_seed()
         try:
             state = State.new(players=players, spells=spells, seed=seed)
         except ValueError as e:
@@ -194,9 +215,9 @@ class SessionManager:
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
         names = state.spells
-        session = _Session(sid, players, names, seed, list(seats), state, 0)
+        session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
-                          bot_turn=session.bot_turn())
+                          bot_turn=session.bot_turn(), fixed_seed=fixed_seed, credentials=credentials)
         self.sessions[sid] = session
         metrics.SESSIONS_OPEN.set(open_now + 1)
         self._kick_bots(session)
@@ -240,7 +261,8 @@ class SessionManager:
                 "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
                 "scores": [s.total for s in st.scores()], "over": st.is_terminal(),
                 "winners": st.winners() if st.is_terminal() else [],
-                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells}
+                "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells,
+                "fixed_seed": session.fixed_seed}
 
     async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
         """Stored events from `from_seq`, then live ones (from any replica) until the game ends."""
@@ -273,6 +295,20 @@ class SessionManager:
         finally:
             session.subscribers.remove(queue)
 
+    def role(self, sid: str, token_hash: str) -> str | None:
+        """The role of a credential (by its token's hash, server/auth.py) in session `sid`; NOT_FOUND for an
+        unknown session."""
+        self._get(sid)
+        return self.store.credential_role(sid, token_hash)
+
+    def seats(self, sid: str) -> list[SeatSpec]:
+        """The session's seats; NOT_FOUND for an unknown session."""
+        return list(self._get(sid).seats)
+
+    def last_seq(self, sid: str) -> int:
+        """The number of the session's last stored event (by any replica)."""
+        return self._get(sid, fresh=True).seq
+
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
         self._get(sid)
@@ -285,8 +321,10 @@ class SessionManager:
             raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
         events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
                   for e in self.store.events(sid) if e.kind != "setup"]
+        over = row.status == "finished"
         return {"format": "spellbook-record/1", "session_id": sid, "players": row.players, "spells": row.spells,
-                "seed": row.seed, "seats": row.seats, "status": row.status, "events": events,
+                "seed": row.seed if over else None,   # secret until the game is over
+                "fixed_seed": row.fixed_seed, "seats": row.seats, "status": row.status, "events": events,
                 "result": row.result}
 
     # ---------------------------------------------------------------- internals
@@ -297,7 +335,7 @@ class SessionManager:
         if row is None or last is None:
             return None
         session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
-                           State.from_text(last.state_after), last.seq)
+                           State.from_text(last.state_after), last.seq, row.fixed_seed)
         if row.status == "active":
             self.sessions[sid] = session
         return session
@@ -426,7 +464,7 @@ class SessionManager:
         while True:
             await asyncio.sleep(self.coord.lease_s / 3)
             if not self.store.take_lease(sid, self.holder, self.coord.lease_s):
-                log.warning("bot lease lost", extra={"fields": {"session_id": sid}})
+                log.warning("bot lease lost", extra={"fields": {"session": auth.redact(sid)}})
                 return
 
     async def _run_bots(self, session: _Session) -> None:
@@ -474,7 +512,7 @@ class SessionManager:
         for sid in self.store.waiting_for_bots():
             session = self.sessions.get(sid) or self._load(sid)
             if session is not None and sid in self.sessions and (session.bot_task is None or session.bot_task.done()):
-                log.info("taking over bots", extra={"fields": {"session_id": sid}})
+                log.info("taking over bots", extra={"fields": {"session": auth.redact(sid)}})
                 self._catch_up(session)
                 self._kick_bots(session)
         if self.coord.idle_expiry_s > 0:

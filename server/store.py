@@ -15,8 +15,13 @@ Several server processes, on one machine or many, may share one database (`open_
 - New events are announced: PostgreSQL NOTIFY on channel `spellbook_events` (payload `session_id:seq`),
   which `listen()` delivers; SQLite has no notifications, so readers poll `seqs()`.
 
-The schema is versioned (`schema_version` table, `SCHEMA_VERSION`); opening a store runs the migrations
-it lacks, in one transaction each.
+The schema is versioned (`schema_version` table, `SCHEMA_VERSION`; 1: sessions and events, 2: shared
+serving, 3: secret seeds and session credentials); opening a store runs the migrations it lacks, in one
+transaction. A database from before versioning counts as version 1 (the columns of version 3 that it may
+already have are kept).
+
+Seeds are 64-bit unsigned; SQLite stores them as signed 64-bit integers (read back modulo 2^64). A seed
+that was drawn, not fixed, is secret until the game is over (server/sessions.py).
 """
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 DEFAULT_DB = os.path.join(os.path.expanduser("~"), ".spellbook-ai", "sessions.db")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 NOTIFY_CHANNEL = "spellbook_events"
 
 
@@ -44,6 +49,7 @@ class SessionRow:
     seats: list[dict]
     status: str               # active | finished | expired
     result: dict | None
+    fixed_seed: bool = True   # the creator chose the seed (False: drawn by the OS, secret until the end)
     seq: int = 0              # the last event's seq
     updated: float = 0.0      # when the last event was stored
     bot_turn: bool = False    # a bot seat decides next
@@ -90,8 +96,14 @@ class SessionStore(ABC):
 
     @abstractmethod
     def create(self, sid: str, players: int, spells: list[str], seed: int, seats: list[dict],
-               initial_state: str, bot_turn: bool = False) -> None:
-        """The session row and its seq-0 'setup' event (the state after setup) in one transaction."""
+               initial_state: str, bot_turn: bool = False, fixed_seed: bool = True,
+               credentials: dict[str, str] | None = None) -> None:
+        """The session row, its seq-0 'setup' event (the state after setup) and its credentials (token hash
+        -> role) in one transaction."""
+
+    @abstractmethod
+    def credential_role(self, sid: str, token_hash: str) -> str | None:
+        """The role a token (by its hash) has in session `sid`, or None."""
 
     @abstractmethod
     def advance(self, sid: str, step: Step) -> Advance:
@@ -193,9 +205,20 @@ CREATE TABLE IF NOT EXISTS bot_leases (
     expires REAL NOT NULL
 );
 """,
+    3: """
+CREATE TABLE IF NOT EXISTS credentials (
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    token_hash TEXT NOT NULL,     -- SHA-256 of the token (the token itself is never stored)
+    role TEXT NOT NULL,           -- "seat:N" or "spectator" (server/auth.py)
+    PRIMARY KEY (session_id, token_hash)
+);
+""",
 }
+# Migration 3 also adds sessions.fixed_seed (1: the creator chose the seed; 0: drawn, secret) where missing:
+# SQLite has no ADD COLUMN IF NOT EXISTS, and databases of the first credentials release already have it.
+_FIXED_SEED_COLUMN = "fixed_seed INTEGER NOT NULL DEFAULT 1"
 
-_SESSION_COLS = "id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn"
+_SESSION_COLS = "id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn, fixed_seed"
 
 
 class SqliteStore(SessionStore):
@@ -233,6 +256,8 @@ class SqliteStore(SessionStore):
                     self._db.execute(statement)
                 if v == 2:
                     _backfill_bot_turn(self._db, "?")
+                if v == 3 and "fixed_seed" not in {r[1] for r in self._db.execute("PRAGMA table_info(sessions)")}:
+                    self._db.execute(f"ALTER TABLE sessions ADD COLUMN {_FIXED_SEED_COLUMN}")
                 self._db.execute("INSERT INTO schema_version VALUES (?)", (v,))
 
     def close(self) -> None:
@@ -243,14 +268,23 @@ class SqliteStore(SessionStore):
         with self._lock:
             return self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
 
-    def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False) -> None:
+    def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
+               credentials=None) -> None:
         now = time.time()
         with self._lock, self._tx():
-            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?)",
-                             (sid, now, players, json.dumps(spells), seed, json.dumps(seats), "active", now,
-                              int(bot_turn)))
+            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?)",
+                             (sid, now, players, json.dumps(spells), _signed64(seed), json.dumps(seats), "active",
+                              now, int(bot_turn), int(fixed_seed)))
             self._db.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?)",
                              (sid, 0, "setup", -1, "", initial_state, now))
+            self._db.executemany("INSERT INTO credentials VALUES (?,?,?)",
+                                 [(sid, h, role) for h, role in (credentials or {}).items()])
+
+    def credential_role(self, sid, token_hash):
+        with self._lock:
+            row = self._db.execute("SELECT role FROM credentials WHERE session_id=? AND token_hash=?",
+                                   (sid, token_hash)).fetchone()
+        return row[0] if row else None
 
     def advance(self, sid: str, step: Step) -> Advance:
         with self._lock, self._tx():
@@ -374,6 +408,15 @@ CREATE TABLE IF NOT EXISTS bot_leases (
     expires DOUBLE PRECISION NOT NULL
 );
 """,
+    3: """
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS fixed_seed BOOLEAN NOT NULL DEFAULT TRUE;
+CREATE TABLE IF NOT EXISTS credentials (
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    token_hash TEXT NOT NULL,
+    role TEXT NOT NULL,
+    PRIMARY KEY (session_id, token_hash)
+);
+""",
 }
 _PG_NOW = "extract(epoch from clock_timestamp())"   # the database's clock: one clock for every machine
 
@@ -425,14 +468,24 @@ class PostgresStore(SessionStore):
     def schema_version(self) -> int:
         return self._query("SELECT MAX(version) FROM schema_version", one=True)[0]
 
-    def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False) -> None:
+    def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
+               credentials=None) -> None:
         now = time.time()
         with self._lock, self._db.transaction():
-            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s)",
+            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES "
+                             f"(%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s,%s)",
                              (sid, now, players, json.dumps(spells), seed, json.dumps(seats), "active", now,
-                              bool(bot_turn)))
+                              bool(bot_turn), bool(fixed_seed)))
             self._db.execute("INSERT INTO events VALUES (%s,%s,%s,%s,%s,%s,%s)",
                              (sid, 0, "setup", -1, "", initial_state, now))
+            if credentials:
+                self._db.cursor().executemany("INSERT INTO credentials VALUES (%s,%s,%s)",
+                                              [(sid, h, role) for h, role in credentials.items()])
+
+    def credential_role(self, sid, token_hash):
+        row = self._query("SELECT role FROM credentials WHERE session_id=%s AND token_hash=%s", (sid, token_hash),
+                          one=True)
+        return row[0] if row else None
 
     def advance(self, sid: str, step: Step) -> Advance:
         with self._lock, self._db.transaction():
@@ -550,7 +603,12 @@ def _backfill_bot_turn(db, ph: str) -> None:
         db.execute(f"UPDATE sessions SET bot_turn={ph} WHERE id={ph}", (bot if ph == "%s" else int(bot), sid))
 
 
+def _signed64(seed: int) -> int:
+    """A 64-bit unsigned seed as the signed 64-bit integer SQLite stores (read back modulo 2^64)."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
 def _session_row(r) -> SessionRow:
-    return SessionRow(id=r[0], created=r[1], players=r[2], spells=json.loads(r[3]), seed=int(r[4]),
+    return SessionRow(id=r[0], created=r[1], players=r[2], spells=json.loads(r[3]), seed=int(r[4]) % 2**64,
                       seats=json.loads(r[5]), status=r[6], result=json.loads(r[7]) if r[7] else None,
-                      seq=r[8], updated=r[9], bot_turn=bool(r[10]))
+                      seq=r[8], updated=r[9], bot_turn=bool(r[10]), fixed_seed=bool(r[11]))

@@ -147,6 +147,7 @@ def test_duplicate_submits_racing_on_two_replicas_are_applied_once(two_replicas)
     ca, cb = _clients(a, b)
     with ca, cb:
         sid = ca.create_session(["client", "client"], seed=11)
+        cb.remember_session(sid)              # the seats' tokens (issue 12), valid on every replica
         for _ in range(8):
             view = cb.get_session(sid, ca.get_session(sid, 0).to_move)
             barrier = threading.Barrier(2)
@@ -177,6 +178,7 @@ def test_different_moves_racing_on_two_replicas_one_wins(two_replicas):
     ca, cb = _clients(a, b)
     with ca, cb:
         sid = ca.create_session(["client", "client"], seed=12)
+        cb.remember_session(sid)
         view = ca.get_session(sid, 0)
         assert len(view.legal_moves) > 1
         barrier, outcomes = threading.Barrier(2), []
@@ -204,6 +206,7 @@ def test_watch_on_one_replica_streams_moves_applied_on_another(two_replicas):
     ca, cb = _clients(a, b)
     with ca, cb:
         sid = ca.create_session(["client", "client"], seed=13)
+        cb.remember_session(sid)
         cb.get_session(sid, 0)                 # b knows the session before the moves
         seen: list = []
         watcher = threading.Thread(target=lambda: seen.extend(itertools.islice(cb.watch_session(sid, timeout=20), 6)))
@@ -241,6 +244,7 @@ def test_bot_seats_move_exactly_once_with_two_replicas(two_replicas, tmp_path):
     seats = ["bot:1", "client"]
     with ca, cb:
         sid = ca.create_session(seats, seed=21)
+        cb.remember_session(sid)
         record = _play([ca, cb], sid, [1])
     with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "ref.db"))) as ref, \
             SpellBookClient(f"127.0.0.1:{ref.port}", timeout=20) as c:

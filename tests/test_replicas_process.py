@@ -21,6 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import SpellBookClient
 from engine_c import State
+from server import auth
 from server.main import ServerConfig, ServerThread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,6 +126,7 @@ def test_bot_lease_moves_to_the_survivor_when_its_holder_dies(postgres_url, tmp_
             a.proc.wait(timeout=10)
             assert db.execute("SELECT seq FROM sessions WHERE id=%s", (sid,)).fetchone()[0] == 0
         with SpellBookClient(b.address(), timeout=30) as cb:
+            cb.remember_session(sid)
             for _ in range(3000):
                 if cb.get_session(sid, 1).seq > 0:
                     break
@@ -133,7 +135,7 @@ def test_bot_lease_moves_to_the_survivor_when_its_holder_dies(postgres_url, tmp_
     finally:
         a.stop()
         b.stop()
-    took_over = [e for e in b.logs if e.get("msg") == "taking over bots" and e.get("session_id") == sid]
+    took_over = [e for e in b.logs if e.get("msg") == "taking over bots" and e.get("session") == auth.redact(sid)]
     assert took_over, b.logs
     bot_moves = [e for e in record["events"] if e["seat"] == 0]
     assert len(bot_moves) == 1 and record["events"][0]["seq"] == 1
@@ -169,6 +171,7 @@ def test_processes_share_one_port_and_one_sqlite_database(tmp_path):
             with SpellBookClient(address, timeout=30) as c:
                 if sid is None:
                     sid = c.create_session(["client", "bot:1"], seed=9)
+                c.remember_session(sid)
                 _play(c, sid, 0, moves=1)
             served = {e.get("process") for e in group.logs if e.get("msg") == "rpc"}
             if served == {0, 1} and i >= 3:
@@ -187,6 +190,7 @@ def test_processes_share_one_port_and_one_sqlite_database(tmp_path):
         else:
             raise AssertionError(f"process 0 was not restarted: {group.logs[-5:]}")
         with SpellBookClient(address, timeout=30) as c:
+            c.remember_session(sid)
             record = _play(c, sid, 0)
         assert record["status"] == "finished"
         group.proc.send_signal(signal.SIGTERM)

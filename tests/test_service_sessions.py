@@ -139,7 +139,8 @@ def test_get_session_never_reveals_the_pouch_order(client, server, stub):
     state = server.servicer.sessions.sessions[sid].state
     rng = f"{state._to_raw()['rng']:016x}"
     for seat in range(3):
-        resp = stub.GetSession(spb.GetSessionRequest(session_id=sid, seat=seat), timeout=5)
+        resp = stub.GetSession(spb.GetSessionRequest(session_id=sid, seat=seat), timeout=5,
+                               metadata=[("spellbook-session-token", sid.seat_tokens[seat])])
         assert "rng=" not in resp.observation.text and resp.observation.view.rng == ""
         assert rng not in str(resp) and rng not in resp.SerializeToString().hex()
         assert resp.observation.view.observer == seat
@@ -157,7 +158,8 @@ def test_watch_ends_with_unavailable_and_the_resume_seq_on_shutdown(tmp_path):
             c.submit_move(sid, 0, "pass", expected_seq=0)
             with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
                 call = service_pb2_grpc.SpellBookServiceStub(ch).WatchSession(
-                    spb.WatchSessionRequest(session_id=sid), timeout=10)
+                    spb.WatchSessionRequest(session_id=sid), timeout=10,
+                    metadata=[("spellbook-session-token", sid.seat_tokens[1])])
                 first = next(call)
                 assert first.event.seq == 1
                 stopper.start()
@@ -397,7 +399,8 @@ def test_async_client_sessions_match_and_review(server):
 
 def test_a_cancelled_watch_unsubscribes(client, stub, server):
     sid = client.create_session(["client", "client"], seed=6)
-    call = stub.WatchSession(spb.WatchSessionRequest(session_id=sid), timeout=10)
+    call = stub.WatchSession(spb.WatchSessionRequest(session_id=sid), timeout=10,
+                             metadata=[("spellbook-session-token", sid.spectator_token)])
     client.submit_move(sid, 0, "pass")
     assert next(call).event.seq == 1
     call.cancel()

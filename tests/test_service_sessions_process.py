@@ -93,6 +93,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
         assert any("another server" in str(e.get("error", "")) for e in third.logs)
 
         with SpellBookClient(address, timeout=20) as client:
+            client.remember_session(sid)           # a new client: the session's tokens survive the restart
             record = client.export_session(sid)
             stored = {e["seq"]: (e["kind"], e["seat"], e["move"]) for e in record["events"]}
             for ev in acked.events:                                      # nothing acknowledged was lost

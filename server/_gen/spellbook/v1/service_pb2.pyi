@@ -289,15 +289,29 @@ class CreateSessionRequest(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[_types_pb2.SessionSeat]
     def __init__(self, players: _Optional[int] = ..., spells: _Optional[str] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[_types_pb2.SessionSeat, _Mapping]]] = ...) -> None: ...
 
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
 class CreateSessionResponse(_message.Message):
-    __slots__ = ("session_id", "spells", "to_move")
+    __slots__ = ("session_id", "spells", "to_move", "fixed_seed", "seat_tokens", "spectator_token")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SPELLS_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    FIXED_SEED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     spells: _containers.RepeatedScalarFieldContainer[str]
     to_move: int
-    def __init__(self, session_id: _Optional[str] = ..., spells: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ...) -> None: ...
+    fixed_seed: bool
+    seat_tokens: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    spectator_token: str
+    def __init__(self, session_id: _Optional[str] = ..., spells: _Optional[_Iterable[str]] = ..., to_move: _Optional[int] = ..., fixed_seed: _Optional[bool] = ..., seat_tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
     __slots__ = ("session_id", "seat", "move", "expected_seq")
@@ -332,7 +346,7 @@ class GetSessionRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetSessionResponse(_message.Message):
-    __slots__ = ("session_id", "seq", "seat", "observation", "to_move", "phase", "decision", "legal_moves", "scores", "over", "winners", "seats", "players", "spells")
+    __slots__ = ("session_id", "seq", "seat", "observation", "to_move", "phase", "decision", "legal_moves", "scores", "over", "winners", "seats", "players", "spells", "fixed_seed")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -347,6 +361,7 @@ class GetSessionResponse(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SPELLS_FIELD_NUMBER: _ClassVar[int]
+    FIXED_SEED_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     seq: int
     seat: int
@@ -361,7 +376,8 @@ class GetSessionResponse(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[_types_pb2.SessionSeat]
     players: int
     spells: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, session_id: _Optional[str] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[_types_pb2.GameState, _Mapping]] = ..., to_move: _Optional[int] = ..., phase: _Optional[str] = ..., decision: _Optional[str] = ..., legal_moves: _Optional[_Iterable[_Union[_types_pb2.Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_types_pb2.SessionSeat, _Mapping]]] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ...) -> None: ...
+    fixed_seed: bool
+    def __init__(self, session_id: _Optional[str] = ..., seq: _Optional[int] = ..., seat: _Optional[int] = ..., observation: _Optional[_Union[_types_pb2.GameState, _Mapping]] = ..., to_move: _Optional[int] = ..., phase: _Optional[str] = ..., decision: _Optional[str] = ..., legal_moves: _Optional[_Iterable[_Union[_types_pb2.Move, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., over: _Optional[bool] = ..., winners: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_types_pb2.SessionSeat, _Mapping]]] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ..., fixed_seed: _Optional[bool] = ...) -> None: ...
 
 class WatchSessionRequest(_message.Message):
     __slots__ = ("session_id", "from_seq")
@@ -384,12 +400,14 @@ class ExportSessionRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ...) -> None: ...
 
 class ExportSessionResponse(_message.Message):
-    __slots__ = ("record_json", "record")
+    __slots__ = ("record_json", "record", "fixed_seed")
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
+    FIXED_SEED_FIELD_NUMBER: _ClassVar[int]
     record_json: str
     record: _types_pb2.GameRecord
-    def __init__(self, record_json: _Optional[str] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ...) -> None: ...
+    fixed_seed: bool
+    def __init__(self, record_json: _Optional[str] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., fixed_seed: _Optional[bool] = ...) -> None: ...
 
 class PlayMatchRequest(_message.Message):
     __slots__ = ("bots", "spells", "seed")

@@ -1,0 +1,280 @@
+"""Adversarial tests of the service (issue 12): what an outside client can and cannot do.
+
+A second client with only a session id, a seat token used for another seat, prediction of the Pouch's
+draws from everything a seat sees, API keys, TLS and mutual TLS (throwaway CA from `cryptography`),
+and what the logs hold. Servers listen on 127.0.0.1, port 0; every loop is bounded.
+"""
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import logging
+import math
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from clients.client import ServiceError, SpellBookClient
+from engine_c import State
+from engine_c.insight import pouch_beliefs
+from server.main import JsonFormatter, ServerConfig, ServerThread, parse_args
+from server._gen.spellbook.v1 import service_pb2 as spb
+from server._gen.spellbook.v1 import service_pb2_grpc
+
+TOKEN = "spellbook-session-token"
+KEY = "k3y-for-tests-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture()
+def client(server):
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=20) as c:
+        yield c
+
+
+def _code(call) -> grpc.StatusCode:
+    with pytest.raises(ServiceError) as e:
+        call()
+    return e.value.code
+
+
+# ------------------------------------------------------------------------------------------ 1. secret seed
+def _seed_search(view_text: str, players: int, candidates) -> int | None:
+    """The attack on the old server: find a seed whose setup is what the seat sees."""
+    for seed in candidates:
+        if State.new(players=players, spells="set1", seed=seed).observation(0) == view_text:
+            return seed
+    return None
+
+
+def _predict_first_draws(client, sessions) -> tuple[int, float, float]:
+    """For each session: seat 0 predicts the first token of its Morning draw from everything it can see
+    (its view; a seed search over small seeds, the old default 0 among them); falls back to the most likely
+    token by the Pouch beliefs. Returns (hits, expected hits of the belief guess, its variance)."""
+    hits, expected, variance = 0, 0.0, 0.0
+    for sid in sessions:
+        view = client.get_session(sid, 0)
+        seen = State.from_observation(view.observation.text)
+        beliefs = pouch_beliefs(seen, knows_discard=True, max_k=1)
+        best = max(beliefs, key=lambda b: b.p_next)
+        expected += best.p_next
+        variance += best.p_next * (1 - best.p_next)
+        guess = best.token
+        seed = _seed_search(view.observation.text, 2, range(64))
+        if seed is not None:                       # the setup gave the seed away: replay the Pouch
+            st = State.new(players=2, spells="set1", seed=seed)
+            guess = str(st.play("draw")[0]).split()[-1]
+        drawn = client.submit_move(sid, 0, "draw", expected_seq=view.seq).events[1].move
+        hits += str(drawn).split()[-1] == guess
+    return hits, expected, variance
+
+
+def test_the_next_draw_is_predicted_no_better_than_the_beliefs_allow(client):
+    secret = [client.create_session(["client", "client"]) for _ in range(24)]
+    assert not any(s.fixed_seed for s in secret)
+    hits, expected, variance = _predict_first_draws(client, secret)
+    assert hits <= expected + 3 * math.sqrt(variance) + 1, (hits, expected)
+    # the same attack against fixed seeds (replay mode, flagged) predicts every draw: the test has teeth
+    fixed = [client.create_session(["client", "client"], seed=s) for s in range(8)]
+    assert all(s.fixed_seed for s in fixed) and client.get_session(fixed[0], 1).fixed_seed
+    assert _predict_first_draws(client, fixed)[0] == 8
+
+
+def test_the_seed_never_leaves_the_server_before_the_end(client, server):
+    sid = client.create_session(["client", "bot:1"])
+    seed = server.servicer.sessions.sessions[sid].seed
+    forms = {str(seed), f"{seed:x}", f"{seed:016x}"}
+    view = client.get_session(sid, 0)
+    client.submit_move(sid, 0, view.legal_moves[-1], expected_seq=view.seq)
+    record = client.export_session(sid)
+    assert record["seed"] is None and record["status"] == "active" and record["fixed_seed"] is False
+    stub = client.stub
+    md = [(TOKEN, sid.seat_tokens[0])]
+    blobs = [stub.GetSession(spb.GetSessionRequest(session_id=sid, seat=0), metadata=md).SerializeToString(),
+             stub.ExportSession(spb.ExportSessionRequest(session_id=sid), metadata=md).SerializeToString()]
+    watch = stub.WatchSession(spb.WatchSessionRequest(session_id=sid), metadata=md, timeout=5)
+    blobs.append(next(watch).SerializeToString())
+    watch.cancel()
+    for blob in blobs:
+        assert not any(f.encode() in blob for f in forms)
+        assert seed.to_bytes(8, "little") not in blob and seed.to_bytes(8, "big") not in blob
+    # the end reveals it (a finished game's record replays exactly)
+    for _ in range(3000):
+        view = client.get_session(sid, 0)
+        if view.over:
+            break
+        if view.to_move == 0:
+            client.submit_move(sid, 0, view.legal_moves[-1], expected_seq=view.seq)
+    assert view.over and client.export_session(sid)["seed"] == seed
+
+
+# ------------------------------------------------------------------------------------------ 2. credentials
+def test_a_second_client_with_only_the_session_id_gets_nothing(client, server):
+    sid = client.create_session(["client", "client"])
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as stranger:
+        assert _code(lambda: stranger.get_session(str(sid), 0)) == grpc.StatusCode.UNAUTHENTICATED
+        assert _code(lambda: stranger.submit_move(str(sid), 0, "draw")) == grpc.StatusCode.UNAUTHENTICATED
+        assert _code(lambda: stranger.export_session(str(sid))) == grpc.StatusCode.UNAUTHENTICATED
+        assert _code(lambda: list(stranger.watch_session(str(sid), timeout=5))) == grpc.StatusCode.UNAUTHENTICATED
+        # another session's token is no key to this one
+        other = client.create_session(["client", "client"])
+        stranger.add_session_token(str(sid), other.seat_tokens[0], seat=0)
+        assert _code(lambda: stranger.get_session(str(sid), 0)) == grpc.StatusCode.PERMISSION_DENIED
+    assert client.get_session(sid, 0).seq == 0        # nothing was played
+
+
+def test_a_seat_token_moves_and_reads_only_its_own_seat(client, server):
+    sid = client.create_session(["client", "client", "bot:1"])
+    assert set(sid.seat_tokens) == {0, 1} and sid.spectator_token
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as seat1:
+        seat1.add_session_token(str(sid), sid.seat_tokens[1], seat=1)
+        assert seat1.get_session(str(sid), 1).seat == 1
+        denied = grpc.StatusCode.PERMISSION_DENIED
+        assert _code(lambda: seat1.get_session(str(sid), 0, token=sid.seat_tokens[1])) == denied
+        assert _code(lambda: seat1.submit_move(str(sid), 0, "draw", token=sid.seat_tokens[1])) == denied
+        assert seat1.export_session(str(sid))["status"] == "active"           # a seat reads the public record
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as watcher:
+        watcher.add_session_token(str(sid), sid.spectator_token)
+        assert watcher.get_session(str(sid), 0).seat == 0                   # the spectator reads any view
+        assert _code(lambda: watcher.submit_move(str(sid), 0, "draw", token=sid.spectator_token)) == \
+            grpc.StatusCode.PERMISSION_DENIED
+    assert client.submit_move(sid, 0, "draw", expected_seq=0).seq >= 1     # the owner of seat 0 still moves
+
+
+def test_logs_hold_no_token_and_no_full_session_id(server):
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("spellbook.server")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as c:
+            sid = c.create_session(["client", "client"])
+            view = c.get_session(sid, 0)
+            c.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
+            c.export_session(sid)
+            with pytest.raises(ServiceError):
+                c.get_session(str(sid), 1, token="sbt_wrong")
+        seed = server.servicer.sessions.sessions[sid].seed
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    text = stream.getvalue()
+    assert "SubmitMove" in text and sid[:4] in text
+    assert str(sid) not in text and str(seed) not in text
+    assert not any(t in text for t in [*sid.seat_tokens.values(), sid.spectator_token, "sbt_wrong"])
+
+
+# ------------------------------------------------------------------------------------------ service-wide
+def test_api_keys_guard_the_service_but_not_health():
+    cfg = ServerConfig(address="127.0.0.1:0", api_keys=frozenset({KEY}))
+    with ServerThread(cfg) as srv:
+        target = f"127.0.0.1:{srv.port}"
+        with SpellBookClient(target, timeout=10) as anonymous:
+            assert _code(anonymous.server_info) == grpc.StatusCode.UNAUTHENTICATED
+            assert _code(lambda: list(anonymous.play_match(["random", "random"]))) == grpc.StatusCode.UNAUTHENTICATED
+        with SpellBookClient(target, timeout=10, api_key="not-the-key-0123456789") as wrong:
+            assert _code(wrong.server_info) == grpc.StatusCode.UNAUTHENTICATED
+        with SpellBookClient(target, timeout=10, api_key=KEY) as keyed:
+            assert keyed.server_info().rules.version
+            sid = keyed.create_session(["client", "client"])
+            assert keyed.get_session(sid, 0).seq == 0
+        with grpc.insecure_channel(target) as ch:
+            health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            assert health.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_a_public_address_needs_tls_and_client_auth_or_insecure(tmp_path, monkeypatch):
+    monkeypatch.delenv("SPELLBOOK_API_KEYS", raising=False)
+    with pytest.raises(SystemExit):
+        parse_args(["--address", "0.0.0.0:0", "--db", ":memory:"])
+    cert, key, _, _, _ = _pki(tmp_path)
+    with pytest.raises(SystemExit):       # TLS alone does not say who the clients are
+        parse_args(["--address", "0.0.0.0:0", "--tls-cert", cert, "--tls-key", key])
+    monkeypatch.setenv("SPELLBOOK_API_KEYS", KEY)
+    cfg = parse_args(["--address", "0.0.0.0:0", "--tls-cert", cert, "--tls-key", key])
+    assert cfg.api_keys == frozenset({KEY}) and cfg.tls.enabled
+    monkeypatch.delenv("SPELLBOOK_API_KEYS")
+    assert parse_args(["--address", "0.0.0.0:0", "--insecure"]).address == "0.0.0.0:0"
+    keys = tmp_path / "keys"
+    keys.write_text("# clients\nshort\n")
+    with pytest.raises(SystemExit):       # a short key is refused
+        parse_args(["--api-keys-file", str(keys)])
+    keys.write_text(f"# clients\n{KEY}\n\n")
+    assert parse_args(["--api-keys-file", str(keys)]).api_keys == frozenset({KEY})
+
+
+def _pki(tmp_path):
+    """A throwaway CA, a server certificate for 127.0.0.1 and a client certificate, as PEM files."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    import ipaddress
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def make(name, issuer_name, issuer_key, ca=False, san=None):
+        key = ec.generate_private_key(ec.SECP256R1())
+        b = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+             .issuer_name(issuer_name or x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+             .public_key(key.public_key()).serial_number(x509.random_serial_number())
+             .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if san:
+            b = b.add_extension(x509.SubjectAlternativeName(san), critical=False)
+        cert = b.sign(issuer_key or key, hashes.SHA256())
+        return key, cert
+
+    def write(name, key, cert):
+        kp, cp = tmp_path / f"{name}.key", tmp_path / f"{name}.pem"
+        kp.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                         serialization.NoEncryption()))
+        cp.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        return str(cp), str(kp)
+
+    ca_key, ca = make("test-ca", None, None, ca=True)
+    skey, scert = make("localhost", ca.subject, ca_key,
+                       san=[x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
+    ckey, ccert = make("client-1", ca.subject, ca_key)
+    server_cert, server_key = write("server", skey, scert)
+    client_cert, client_key = write("client", ckey, ccert)
+    ca_path, _ = write("ca", ca_key, ca)
+    return server_cert, server_key, ca_path, client_cert, client_key
+
+
+def test_tls_and_mutual_tls(tmp_path):
+    from server.auth import TlsConfig
+
+    cert, key, ca, ccert, ckey = _pki(tmp_path)
+    read = lambda p: open(p, "rb").read()
+    with ServerThread(ServerConfig(address="127.0.0.1:0", tls=TlsConfig(cert, key))) as srv:
+        target = f"127.0.0.1:{srv.port}"
+        with SpellBookClient(target, timeout=10, root_certificates=read(ca)) as c:
+            assert c.server_info().rules.version
+        with SpellBookClient(target, timeout=3, retries=0) as plain:     # clear text to a TLS port fails
+            assert _code(plain.server_info) == grpc.StatusCode.UNAVAILABLE
+    with ServerThread(ServerConfig(address="127.0.0.1:0", tls=TlsConfig(cert, key, ca))) as srv:
+        target = f"127.0.0.1:{srv.port}"
+        with SpellBookClient(target, timeout=10, root_certificates=read(ca), client_certificate=read(ccert),
+                             client_key=read(ckey)) as c:
+            assert c.server_info().rules.version
+        with SpellBookClient(target, timeout=3, retries=0, root_certificates=read(ca)) as no_cert:
+            assert _code(no_cert.server_info) == grpc.StatusCode.UNAVAILABLE
+
+
+def test_created_session_never_prints_its_tokens(client):
+    sid = client.create_session(["client", "client"])
+    assert sid.seat_tokens[0] not in repr(sid) and sid.spectator_token not in repr(sid)
+    assert json.dumps(sid) == json.dumps(str(sid))
