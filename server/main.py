@@ -18,7 +18,8 @@ Configuration: flags, each with an environment variable as its default (flag win
     --db PATH|URL           SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
                                                      the SQLite file of sessions (":memory:" keeps none), or
                                                      postgresql://user@host/dbname (needs the `postgres` extra)
-    --processes N           SPELLBOOK_PROCESSES      CPU count: server processes on the one port
+    --processes N           SPELLBOOK_PROCESSES      CPU count (1 with --db :memory:): server processes on
+                                                     the one port
     --metrics-address H:P   SPELLBOOK_METRICS_ADDRESS '' (none): Prometheus /metrics (server/metrics.py)
     --bot-lease-s S         SPELLBOOK_BOT_LEASE_S    10: a bot lease's length (a dead replica's bots move on
                                                      after this long)
@@ -161,7 +162,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
     p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
     add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, "sessions database: a SQLite file, or postgresql://user@host/dbname")
-    add("--processes", "SPELLBOOK_PROCESSES", cpus, int, "server processes on the one port (the CPU count)")
+    add("--processes", "SPELLBOOK_PROCESSES", None, int,
+        "server processes on the one port (None: the CPU count; 1 with --db :memory:)")
     add("--metrics-address", "SPELLBOOK_METRICS_ADDRESS", "", str, "HOST:PORT serving Prometheus /metrics ('' for none)")
     add("--bot-lease-s", "SPELLBOOK_BOT_LEASE_S", 10.0, float,
         "a bot lease's length: a dead replica's bots move on after this long")
@@ -181,6 +183,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     p.add_argument("--insecure", action="store_true", default=_env("SPELLBOOK_INSECURE", "") in ("1", "true", "yes"),
                    help="allow a non-loopback address without TLS and client authentication")
     a = p.parse_args(argv)
+    if a.processes is None:     # an in-memory database cannot be shared: one process unless asked for more
+        a.processes = 1 if a.db == ":memory:" else cpus
     if a.workers is None:
         a.workers = max(1, cpus // max(a.processes, 1))
     if a.bot_workers is None:
@@ -310,7 +314,8 @@ class Server:
 
 def _lock_db(path: str):
     """An exclusive lock beside the database file, held while the server runs (released by the OS when the
-    process dies, also on SIGKILL): two servers resuming the same sessions would both drive their bots."""
+    process dies, also on SIGKILL): a SQLite file belongs to one server and its processes (D21); servers
+    on several machines share PostgreSQL instead."""
     if path == ":memory:" or path.startswith(("postgresql://", "postgres://")):
         return None
     lock_path = os.path.abspath(path) + ".lock"
