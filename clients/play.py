@@ -326,7 +326,7 @@ def ordered_moves(state: State) -> list[Move]:
 def render_moves(moves: list[Move], filt: str | None = None, limit: int | None = MAX_LISTED,
                  expand: str | None = None) -> str:
     """Numbered moves; learnings collapsed to one line per spell unless `filt` matches them or `expand`
-    names their spell (then grouped by level, every payment listed)."""
+    names their spell, "Sacrifice" or "Sacrifice 4" (then grouped by level, every payment listed)."""
     numbered = list(enumerate(moves, 1))
     if filt:
         numbered = [(i, m) for i, m in numbered if filt.lower() in str(m).lower()]
@@ -345,9 +345,13 @@ def render_moves(moves: list[Move], filt: str | None = None, limit: int | None =
         levels: dict[int, list[tuple[int, Move]]] = {}
         for i, m in items:
             levels.setdefault(learn_key(m)[1], []).append((i, m))
-        if (expand and expand.lower() == spell.lower()) or (filt and len(spells) == 1 and len(items) <= MAX_LISTED):
+        want_spell, _, want_level = (expand or "").partition(" ")
+        if (want_spell.lower() == spell.lower()) or (filt and len(spells) == 1 and len(items) <= MAX_LISTED):
             lines.append(f"  learn {spell_title(spell)}:")
             for lvl, ms in levels.items():
+                if want_level and str(lvl) != want_level:
+                    lines.append(f"    level {lvl}: {len(ms)} way{'s' if len(ms) > 1 else ''} (`learn {spell} {lvl}`)")
+                    continue
                 lines.append(f"    level {lvl} ({points(spell, lvl)} pts), {len(ms)} way{'s' if len(ms) > 1 else ''} to pay:")
                 lines += [f"    {i:3d}. {m}" for i, m in ms]
         else:
@@ -494,7 +498,7 @@ def _reason_lines(why) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, `pass`). Commands:
   hint [1|2|3]  1 where to look, 2 why, 3 the move    undo  take back your last move (practice games)
-  learn SPELL   the ways to learn SPELL, by level     help SPELL  what SPELL does at each level
+  learn SPELL [LEVEL]  the ways to learn SPELL       help SPELL  what SPELL does at each level
   save FILE     save the game      load FILE  continue a saved game
   board         show the board     moves [TEXT]  list (matching) legal moves
   help          this text          quit  leave the game"""
@@ -569,7 +573,7 @@ class PlayClient:
         if spell is None or (len(words) == 3 and not words[2].isdigit()):
             return None
         if any(is_learning(m) and learn_key(m)[0] == spell for m in moves):
-            return spell
+            return spell + (f" {words[2]}" if len(words) == 3 else "")
         return None
 
     def handle(self, line: str) -> bool | str:

@@ -476,13 +476,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="continue the file: skip the games already in it")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="head-to-head: stop early when the SPRT of elo0 against elo1 decides")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
+    p.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate")
     p.add_argument("--anchor", default=None, help="bot rated 0 Elo in the Bradley-Terry fit (default: the mean)")
     p.add_argument("--plots", default=None, metavar="DIR", help="write elo.png, pairwise.png (and sprt.png)")
     p.add_argument("--summary", default=None, metavar="FILE", help="write the results as JSON too")
     p.add_argument("--no-moves", action="store_true", help="leave the move lists out of the JSONL")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
 def preflight(specs: Sequence[str], seats: int) -> None:

@@ -205,9 +205,12 @@ def _learning(b: dict, a: dict, player: int, move: Move) -> list[Reason]:
 
 
 def _altar(b: dict, a: dict, player: int) -> list[Reason]:
-    """What the next player finds on the Altar, when the move changes it (before the Altar's resupply)."""
+    """What the next player finds on the Altar (before the Altar's resupply), when the move changes the
+    Altar or is the mover's Morning choice (taking from the Altar or not)."""
     n = b["players"]
-    if n < 2 or b["over"] or list(a["altar"]) == list(b["altar"]):
+    changed = list(a["altar"]) != list(b["altar"])
+    morning = b["active"] == player and b["phase"] == 1
+    if n < 2 or b["over"] or not (changed or morning):
         return []
     q = (player + 1) % n
     who = f"the next player (seat {q})"
@@ -223,7 +226,7 @@ def _altar(b: dict, a: dict, player: int) -> list[Reason]:
         items = tuple(f"{token_name(t)}:{'/'.join(_names(s))}" for t, s in sorted(gifts_a.items()))
         text = "; ".join(f"{token_name(t)} would let them learn {_and(_names(s))}" for t, s in sorted(gifts_a.items()))
         out.append(Reason("altar_left", len(gifts_a), items, f"leaves {who} on the Altar: {text}", LEAVES))
-    else:
+    elif changed:
         out.append(Reason("altar_left", 0, (), f"leaves nothing on the Altar that would let {who} learn a spell",
                           LEAVES))
     return out

@@ -404,6 +404,8 @@ def record_from_json(text: str, field: str = "record_json") -> dict:
         rec = json.loads(text)
     except ValueError as e:
         raise FieldError(field, f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise FieldError(field, "nested too deeply (a record is a flat object of events)") from None
     if not isinstance(rec, dict):
         raise FieldError(field, "must be a JSON object (a spellbook-record/1)")
     for key, typ in (("players", int), ("seed", int)):
@@ -414,7 +416,9 @@ def record_from_json(text: str, field: str = "record_json") -> dict:
     spells = rec.get("spells")
     if not (isinstance(spells, str) or (isinstance(spells, list) and all(isinstance(s, str) for s in spells))):
         raise FieldError(f"{field}.spells", "must be a spell set name or a list of spell names")
-    events = rec.get("events", [])
+    if "events" not in rec:
+        raise FieldError(f"{field}.events", "missing from the record (the list of moves and draws)")
+    events = rec["events"]
     if not isinstance(events, list):
         raise FieldError(f"{field}.events", "must be a list")
     for i, e in enumerate(events):

@@ -85,12 +85,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from server import auth, metrics
-from server._gen.spellbook.v1 import service_pb2, service_pb2_grpc
+from server._gen.spellbook.v1 import service_pb2
+from server.rpc_base import service_handler
 from server.service import ServiceConfig, SpellBookServicer
 from server.sessions import Coordination, SessionManager
 from server.store import DEFAULT_DB, StoreError, open_store
 
-SERVICE_NAME = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"].full_name
+SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"]
+SERVICE_NAME = SERVICE_DESCRIPTOR.full_name
 log = logging.getLogger("spellbook.server")
 
 
@@ -259,7 +261,8 @@ class Server:
                                     # metrics outermost: refused credentials are counted too
                                     interceptors=[metrics.ServerInterceptor()]
                                     + ([auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else []))
-        service_pb2_grpc.add_SpellBookServiceServicer_to_server(self.servicer, self.grpc)
+        # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
+        self.grpc.add_generic_rpc_handlers((service_handler(self.servicer, SERVICE_DESCRIPTOR),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
         self.port = 0

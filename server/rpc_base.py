@@ -175,3 +175,50 @@ class RpcBase:
         token = CancelToken()
         context.add_done_callback(lambda _ctx: token.cancel())
         return token
+
+
+# ------------------------------------------------------------------------------------------ request decoding
+def service_handler(servicer, service) -> grpc.GenericRpcHandler:
+    """The handlers of `service` (a ServiceDescriptor) on `servicer`, decoding requests themselves: bytes that
+    are not a valid request message get INVALID_ARGUMENT with a BadRequest (grpc's own deserializer would
+    answer UNKNOWN naming a Python exception class)."""
+    from google.protobuf import message_factory
+
+    handlers = {}
+    for method in service.methods:
+        request_cls = message_factory.GetMessageClass(method.input_type)
+        response_cls = message_factory.GetMessageClass(method.output_type)
+        fn = getattr(servicer, method.name)
+        if method.server_streaming:
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _decoding_stream(fn, request_cls), response_serializer=response_cls.SerializeToString)
+        else:
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                _decoding_unary(fn, request_cls), response_serializer=response_cls.SerializeToString)
+    return grpc.method_handlers_generic_handler(service.full_name, handlers)
+
+
+async def _decode(raw: bytes, request_cls, context):
+    try:
+        return request_cls.FromString(raw)
+    except Exception as e:   # DecodeError, or a RecursionError on absurd nesting
+        log.info("rpc", extra={"fields": {"method": request_cls.DESCRIPTOR.name.removesuffix("Request"),
+                                          "code": "INVALID_ARGUMENT", "error": type(e).__name__,
+                                          "peer": context.peer()}})
+        await context.abort_with_status(_bad_request([(
+            "request", f"not a valid {request_cls.DESCRIPTOR.full_name} message ({len(raw)} bytes): the wire "
+                       "format is corrupt")]))
+
+
+def _decoding_unary(fn, request_cls):
+    async def handler(raw, context):
+        return await fn(await _decode(raw, request_cls, context), context)
+    return handler
+
+
+def _decoding_stream(fn, request_cls):
+    async def handler(raw, context):
+        request = await _decode(raw, request_cls, context)
+        async for response in fn(request, context):
+            yield response
+    return handler

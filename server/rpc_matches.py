@@ -169,7 +169,7 @@ class MatchRpcs(RpcBase):
         except RecordError as e:
             raise FieldError(f"{field}.{e.field}", str(e).split(": ", 1)[-1]) from None
         if not final.is_terminal():
-            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec['events'])} events: "
+            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
                                                 "AnalyzeGame reviews finished games")
         scores = [s.total for s in final.scores()]
         if rec.get("result") and list(rec["result"]["scores"]) != scores:

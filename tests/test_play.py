@@ -101,7 +101,7 @@ def test_learn_options_are_grouped_by_spell_then_level_then_payment():
     st = position(spells="set1", active=0, pools={0: "RcRtRsRcBcBtPcPtGc"}, at="evening")
     sess = session_at(st)
     n_learn = sum(P.is_learning(m) for m in st.legal_moves())
-    client, text, _ = run(sess, ["learn Sacrifice", "help sacrifice", "quit"])
+    client, text, _ = run(sess, ["learn Sacrifice", "help sacrifice", "learn Sacrifice 5", "quit"])
     board = text[:text.index("> learn Sacrifice")]
     listed = [line for line in board.splitlines() if line.strip().startswith(tuple("0123456789"))]
     assert n_learn > 40 and len(listed) < 6                               # one line per spell, collapsed
@@ -112,7 +112,10 @@ def test_learn_options_are_grouped_by_spell_then_level_then_payment():
     numbers = [int(m) for m in re.findall(r"^\s+(\d+)\. learn Sacrifice 4", expanded, flags=re.M)]
     assert numbers and all(str(P.ordered_moves(st)[k - 1]).startswith("learn Sacrifice 4") for k in numbers)
     # help SPELL: its text at each level
-    helped = text[text.index("> help sacrifice"):]
+    one_level = text[text.index("> learn Sacrifice 5"):]
+    assert re.search(r"level 3: \d+ ways \(`learn Sacrifice 3`\)", one_level) and "level 5 (3 pts)" in one_level
+    assert "learn Sacrifice 3 R" not in one_level
+    helped = text[text.index("> help sacrifice"):text.index("> learn Sacrifice 5")]
     for lvl, pts in ((3, 1), (4, 2), (5, 3)):
         assert f"level {lvl} ({pts} point" in helped
     assert "rune c, then draw 4" in helped and "rune c or t" in helped
