@@ -345,7 +345,9 @@ class GroupHealth:
     while it serves, and reports the overall health ("" service) SERVING only while every slot is set, so a
     health check answered by any process covers them all."""
 
-    def __init__(self, slots, index: int, interval_s: float = 0.5):
+    INTERVAL_S = 0.1
+
+    def __init__(self, slots, index: int, interval_s: float = INTERVAL_S):
         self.slots, self.index, self.interval_s = slots, index, interval_s
         self._task: asyncio.Task | None = None
 
@@ -551,6 +553,7 @@ class Supervisor:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and not self._stop.is_set():
             if all(self.slots[i] for i in range(len(self.procs))):
+                time.sleep(3 * GroupHealth.INTERVAL_S)     # every process has seen the others serve
                 return True
             if any(p.exitcode is not None for p in self.procs):
                 return False
