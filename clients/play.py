@@ -477,20 +477,16 @@ class Hinter:
                 verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
             lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
                          f"est. score {h.expected_score:5.1f}   {verdict}")
+            if h.rank > 1:      # what a runner-up costs, e.g. a store that breaks tonight's learning
+                lines += [f"       {r.text}" for r in reasons(state, h.move) if r.aspect == "gives_up"]
         return "\n".join(lines)
 
 
-ASPECT_WORDS = {"gains": "now", "enables": "makes possible", "gives_up": "gives up", "leaves": "leaves"}
+ASPECT_ORDER = ("enables", "gains", "gives_up", "leaves")   # what it makes possible first, the Altar last
 
 
 def _reason_lines(why) -> list[str]:
-    order = ("enables", "gains", "gives_up", "leaves")
-    out = []
-    for aspect in order:
-        for r in why:
-            if r.aspect == aspect:
-                out.append(f"  - {ASPECT_WORDS[aspect]}: {r.text}")
-    return out
+    return [f"  - {r.text}" for aspect in ASPECT_ORDER for r in why if r.aspect == aspect]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -23,13 +23,18 @@ Configuration: flags, each with an environment variable as its default (flag win
     --metrics-address H:P   SPELLBOOK_METRICS_ADDRESS '' (none): Prometheus /metrics (server/metrics.py)
     --bot-lease-s S         SPELLBOOK_BOT_LEASE_S    10: a bot lease's length (a dead replica's bots move on
                                                      after this long)
-    --session-idle-s S      SPELLBOOK_SESSION_IDLE_S 0 (never): unfinished sessions idle this long expire
     --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count / processes (at least 1): threads for
                                                      session bots, in each process
     --max-sessions N        SPELLBOOK_MAX_SESSIONS   10000 unfinished sessions at once
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
+    --per-client-searches N SPELLBOOK_PER_CLIENT_SEARCHES 0 (half the workers): one client's searches at once
+    --per-client-queued-ms MS SPELLBOOK_PER_CLIENT_QUEUED_MS 900000: one client's admitted search time
+    --per-client-sessions N SPELLBOOK_PER_CLIENT_SESSIONS 100: unfinished sessions one client created
+    --session-idle-s S      SPELLBOOK_SESSION_IDLE_S 86400: an unfinished session untouched this long expires
+                                                     (0: never)
+    --max-match-ms MS       SPELLBOOK_MAX_MATCH_MS   300000: cap on one PlayMatch
     --api-keys-file PATH    SPELLBOOK_API_KEYS_FILE  API keys, one a line; also SPELLBOOK_API_KEYS (comma-separated).
                                                      With keys, every call needs `authorization: Bearer KEY`
     --tls-cert PATH         SPELLBOOK_TLS_CERT       PEM certificate chain: serve TLS (with --tls-key)
@@ -169,14 +174,20 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--metrics-address", "SPELLBOOK_METRICS_ADDRESS", "", str, "HOST:PORT serving Prometheus /metrics ('' for none)")
     add("--bot-lease-s", "SPELLBOOK_BOT_LEASE_S", 10.0, float,
         "a bot lease's length: a dead replica's bots move on after this long")
-    add("--session-idle-s", "SPELLBOOK_SESSION_IDLE_S", 0.0, float,
-        "expire unfinished sessions with no move for this long (0: never)")
     add("--bot-workers", "SPELLBOOK_BOT_WORKERS", None, int,
         "threads for session bots' searches, per process (None: half the CPU count / processes, at least 1)")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
+    add("--per-client-searches", "SPELLBOOK_PER_CLIENT_SEARCHES", 0, int,
+        "searches one client (API key, else address) runs at once (0: half the workers)")
+    add("--per-client-queued-ms", "SPELLBOOK_PER_CLIENT_QUEUED_MS", 900_000.0, float,
+        "time budgets of one client's admitted searches, running or waiting")
+    add("--per-client-sessions", "SPELLBOOK_PER_CLIENT_SESSIONS", 100, int, "unfinished sessions one client creates")
+    add("--session-idle-s", "SPELLBOOK_SESSION_IDLE_S", 86_400.0, float,
+        "an unfinished session with no move this long expires (0: never)")
+    add("--max-match-ms", "SPELLBOOK_MAX_MATCH_MS", 300_000.0, float, "cap on one PlayMatch's time")
     add("--api-keys-file", "SPELLBOOK_API_KEYS_FILE", "", str,
         "file of API keys, one a line (also env SPELLBOOK_API_KEYS, comma-separated)")
     add("--tls-cert", "SPELLBOOK_TLS_CERT", "", str, "PEM certificate chain: serve TLS")
@@ -195,8 +206,10 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                  "max_sessions", "processes"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
-    if a.max_review_ms <= 0:
-        p.error("--max-review-ms must be positive")
+    if a.max_review_ms <= 0 or a.max_match_ms <= 0 or a.per_client_queued_ms <= 0:
+        p.error("--max-review-ms, --max-match-ms and --per-client-queued-ms must be positive")
+    if a.per_client_searches < 0 or a.per_client_sessions < 1 or a.session_idle_s < 0:
+        p.error("--per-client-searches and --session-idle-s must not be negative; --per-client-sessions at least 1")
     if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
         p.error("--queue-size, --grace-s and --deadline-margin-ms must not be negative; --max-time-ms must be positive")
     if not 1 <= a.default_level <= 10:
@@ -205,8 +218,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--address must be HOST:PORT")
     if a.metrics_address and ":" not in a.metrics_address:
         p.error("--metrics-address must be HOST:PORT")
-    if a.bot_lease_s <= 0 or a.session_idle_s < 0:
-        p.error("--bot-lease-s must be positive and --session-idle-s not negative")
+    if a.bot_lease_s <= 0:
+        p.error("--bot-lease-s must be positive")
     if a.processes > 1 and a.db == ":memory:":
         p.error("--processes above 1 needs a shared database: a SQLite file or postgresql://..., not :memory:")
     try:
@@ -229,8 +242,11 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
-                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder)
-    coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2), idle_expiry_s=a.session_idle_s)
+                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder,
+                        per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
+                        per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,
+                        max_match_ms=a.max_match_ms)
+    coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2))
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
                         processes=a.processes, metrics_address=a.metrics_address, coordination=coord,
                         api_keys=keys, tls=tls)
@@ -250,7 +266,9 @@ class Server:
             raise OSError(str(e)) from None
         self.bot_executor = ThreadPoolExecutor(max_workers=config.service.bot_workers, thread_name_prefix="bot")
         self.sessions = SessionManager(self.store, self.bot_executor, config.service.max_sessions,
+                                       config.service.per_client_sessions, config.service.session_idle_s,
                                        config.coordination)
+        config.service.keyed_clients = bool(config.api_keys)
         self.servicer = SpellBookServicer(config.service, self.sessions)
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
@@ -275,6 +293,7 @@ class Server:
         if not self.port:
             raise OSError(f"cannot listen on {self.config.address}")
         resumed = await self.sessions.resume_all()
+        self.sessions.start_expiry()
         await self.grpc.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -59,6 +59,11 @@ def search_waiting() -> None:
     QUEUE_DEPTH.inc()
 
 
+def search_left_queue() -> None:
+    """A waiting search whose caller went away before it started."""
+    QUEUE_DEPTH.dec()
+
+
 def search_started(waited_s: float) -> None:
     QUEUE_DEPTH.dec()
     QUEUE_WAIT.observe(waited_s)

@@ -23,8 +23,9 @@ from grpc_status import rpc_status
 
 from search import CancelToken
 from server.convert import FieldError
+from server import auth
 from server.auth import AuthError
-from server.fairshare import Overloaded
+from server.fairshare import Overloaded, client_of, current_client
 from server.sessions import SessionError
 
 if TYPE_CHECKING:
@@ -55,12 +56,12 @@ def _bad_request(violations: list[tuple[str, str]]) -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail]))
 
 
-def _exhausted(retry_ms: int) -> grpc.Status:
+def _exhausted(retry_ms: int, reason: str = "search queue full") -> grpc.Status:
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.RetryInfo(retry_delay=duration_pb2.Duration(
         seconds=retry_ms // 1000, nanos=(retry_ms % 1000) * 1_000_000)))
     st = rpc_status.to_status(status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED,
-                                                message=f"server busy: search queue full; retry after {retry_ms} ms",
+                                                message=f"server busy: {reason}; retry after {retry_ms} ms",
                                                 details=[detail]))
     return _WithMetadata(st, (("grpc-retry-pushback-ms", str(retry_ms)),))
 
@@ -102,7 +103,7 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
         await context.abort_with_status(_bad_request([(e.field, e.description)]))
     elif isinstance(e, Overloaded):
         await finish(context, started, "RESOURCE_EXHAUSTED", extra)
-        await context.abort_with_status(_exhausted(e.retry_after_ms))
+        await context.abort_with_status(_exhausted(e.retry_after_ms, e.reason))
     elif isinstance(e, AuthError):
         await finish(context, started, e.code, extra)
         await context.abort(getattr(grpc.StatusCode, e.code), e.message)
@@ -113,6 +114,13 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
         log.exception("rpc failed", extra={"fields": {"method": name}})
         await finish(context, started, "INTERNAL", {"error": type(e).__name__, **extra})
         await context.abort(grpc.StatusCode.INTERNAL, f"internal error ({type(e).__name__}); see the server log")
+
+
+def _identify(servicer, context) -> None:
+    """Sets the call's fair-share client (server/fairshare.py): its API key when the server has keys (the
+    interceptor has checked it), else its peer address."""
+    key = auth.bearer_key(context.invocation_metadata()) if servicer.config.keyed_clients else None
+    current_client.set(client_of(context, auth.key_id(key) if key else None))
 
 
 def rpc(method):
@@ -130,6 +138,7 @@ def rpc(method):
         @functools.wraps(method)
         async def unary(self, request, context):
             started, extra = time.monotonic(), {}
+            _identify(self, context)
             try:
                 response = await method(self, request, context, extra)
             except asyncio.CancelledError:
@@ -149,6 +158,7 @@ def rpc(method):
     @functools.wraps(method)
     async def stream(self, request, context):
         started, extra = time.monotonic(), {}
+        _identify(self, context)
         try:
             async for response in method(self, request, context, extra):
                 yield response

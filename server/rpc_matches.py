@@ -69,14 +69,16 @@ class MatchRpcs(RpcBase):
                     b.cancel.cancel()
 
         context.add_done_callback(cancel_bots)
+        # A match ends by the call's deadline (less the margin) or the server's cap, whichever comes first.
+        budget_s = self.config.max_match_ms / 1000.0
         remaining = context.time_remaining()
-        deadline = 0.0
         if remaining is not None:
-            deadline = time.monotonic() + max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
-                                              0.001)
-            for b in bots:
-                if getattr(b, "options", None) is not None:
-                    b.options.deadline = deadline
+            budget_s = min(budget_s, max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
+                                         0.001))
+        deadline = time.monotonic() + budget_s
+        for b in bots:
+            if getattr(b, "options", None) is not None:
+                b.options.deadline = deadline
         started = time.monotonic()
 
         def work(emit):
@@ -112,12 +114,12 @@ class MatchRpcs(RpcBase):
                 finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
 
-        async for item in self._stream_job(work, token):
+        async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
             yield item
             if item.HasField("end"):
                 log_extra.update(moves=item.end.moves, finished=item.end.finished)
 
-    async def _stream_job(self, work: Callable, token: CancelToken):
+    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0):
         """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -127,7 +129,7 @@ class MatchRpcs(RpcBase):
             work(lambda item: loop.call_soon_threadsafe(queue.put_nowait, item))
             loop.call_soon_threadsafe(queue.put_nowait, done)
 
-        task = asyncio.ensure_future(self.pool.run(job, token))
+        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms))
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -200,7 +202,8 @@ class MatchRpcs(RpcBase):
         timer = asyncio.get_running_loop().call_later(budget_ms / 1000.0, token.cancel)
         try:
             review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
-                                                             request.key_moments or 5, token), token)
+                                                             request.key_moments or 5, token), token,
+                                         cost_ms=budget_ms)
         finally:
             timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited

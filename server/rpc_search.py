@@ -13,9 +13,9 @@ from typing import Any
 from engine_c.game import SPELLBOOK
 from engine_c.insight import pouch_beliefs, what_if_draw
 from engine_c.reasons import reasons as move_reasons
-from search import ismcts
 from search.hints import Grown, grow, separation, top_hints
-from search.insight import value_spread
+from search import CancelToken, ismcts
+from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions
 from search.streaming import ismcts_progress
 from server import convert, metrics
@@ -23,6 +23,41 @@ from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
 from server.rpc_base import RpcBase, rpc
+
+
+def bounded_value_spread(state, moves, worlds: int, rollouts: int, opts: SearchOptions, deadline: float,
+                         cancel: CancelToken | None) -> list[MoveSpread]:
+    """search.insight.value_spread over `worlds` sampled worlds, run one world at a time (world w seeded
+    opts.seed + w) so that the deadline and the cancel token stop it between worlds: value_spread itself runs
+    all its worlds in one compiled call that nothing interrupts. The spread of the worlds that ran is
+    merged exactly (quantiles over every world's values; best share over the worlds run)."""
+    tables: list[list[float]] = []
+    for w in range(worlds):
+        if (cancel is not None and cancel.cancelled) or time.monotonic() >= deadline:
+            break
+        one = value_spread(SPELLBOOK, state, moves, 1, rollouts, replace(opts, seed=(opts.seed + w) % 2**64))
+        by_code = {SPELLBOOK.code(ms.move): ms.margin_q50 for ms in one}   # one world: every quantile is its value
+        tables.append([by_code[SPELLBOOK.code(m)] for m in moves])
+    if not tables:
+        return []
+    best = [0] * len(moves)
+    for row in tables:
+        best[max(range(len(moves)), key=lambda k: (row[k], -k))] += 1
+    out = []
+    for k, move in enumerate(moves):
+        values = sorted(row[k] for row in tables)
+        out.append(MoveSpread(move, _quantile(values, 0.05), _quantile(values, 0.5), _quantile(values, 0.95),
+                              best[k] / len(tables)))
+    out.sort(key=lambda s: (-s.best_share, -s.margin_q50))
+    return out
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (as search/insight.py)."""
+    pos = q * (len(sorted_values) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
 class SearchRpcs(RpcBase):
@@ -66,7 +101,7 @@ class SearchRpcs(RpcBase):
             return result, cut, spb.GetBestMoveResponse(move=convert.move_pb(result.move),
                                                         stats=convert.search_stats(result, opts, level, cut))
 
-        result, cut, response = await self.pool.run(work, token)
+        result, cut, response = await self.pool.run(work, token, cost_ms=opts.time_ms)
         log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))
         return response
 
@@ -94,19 +129,21 @@ class SearchRpcs(RpcBase):
             move = convert.parse_move(state, request.insight.what_if_move, "insight.what_if_move")
         return spec, move
 
-    @staticmethod
-    def _insight(state, result, opts: SearchOptions, spec: convert.InsightSpec, what_if_move,
-                 hide_best: bool) -> pb.Insight:
+    def _insight(self, state, result, opts: SearchOptions, spec: convert.InsightSpec, what_if_move,
+                 hide_best: bool, cancel: CancelToken | None = None) -> pb.Insight:
         """Beliefs, what-if and value spread for the seat to move, as far as `spec` asks. Uses the search's
         knows_discard (False for an observation without Discard-box memory) and never the real Pouch order:
-        what-if and value spread work on sampled determinizations."""
+        what-if and value spread work on sampled determinizations. What-if and value spread stop at the
+        call's deadline, or the server's max_time_ms from their start when the call has none, and when the
+        call is cancelled."""
         player, kd = result.player, opts.knows_discard
+        deadline = opts.deadline or time.monotonic() + self.config.max_time_ms / 1000.0
         beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
         wi_move, outcomes = None, None
         if spec.what_if:
             # the move hints rank first (most visited), not a level's temperature-sampled result.move
             wi_move = what_if_move if what_if_move is not None else result.moves[0].move
-            wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=opts.deadline, seed=opts.seed,
+            wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=deadline, seed=opts.seed,
                                   knows_discard=kd, objective=opts.objective, blend=opts.blend,
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                   exploration=opts.exploration)
@@ -116,7 +153,7 @@ class SearchRpcs(RpcBase):
             cands = [m.move for m in result.moves[:spec.spread_moves]]
             sopts = SearchOptions(seed=opts.seed, knows_discard=kd, margin_scale=opts.margin_scale,
                                   rollout=opts.rollout, cutoff=opts.cutoff)
-            spread = value_spread(SPELLBOOK, state, cands, spec.worlds, spec.rollouts, sopts)
+            spread = bounded_value_spread(state, cands, spec.worlds, spec.rollouts, sopts, deadline, cancel)
         out = convert.insight_pb(player, kd, beliefs, wi_move, outcomes, spread,
                                  hide_what_if_move=hide_best and what_if_move is None)
         if hide_best:   # the spread must not name the hidden best move either
@@ -135,11 +172,11 @@ class SearchRpcs(RpcBase):
         def work():
             grown, cut, used = self._grown_search(parsed.state, opts, token, request.fixed_budget)
             result = grown.result
-            insight = (self._insight(parsed.state, result, used, spec, what_if_move, request.hide_best)
+            insight = (self._insight(parsed.state, result, used, spec, what_if_move, request.hide_best, token)
                        if spec and not token.cancelled else None)
             return grown, used, cut, self._hints(parsed.state, result, top_k, request.hide_best), insight
 
-        grown, used, cut, hints, insight = await self.pool.run(work, token)
+        grown, used, cut, hints, insight = await self.pool.run(work, token, cost_ms=opts.time_ms)
         result = grown.result
         log_extra.update(iterations=result.iterations, cut_short=cut, hint_budgets=grown.budgets)
         sep = grown.separation
@@ -193,14 +230,14 @@ class SearchRpcs(RpcBase):
                     by_deadline = (bool(opts.deadline) and opts.deadline < requested_end
                                    and time.monotonic() >= opts.deadline)
                     hints = self._hints(parsed.state, result, top_k, False)
-                    insight = (self._insight(parsed.state, result, opts, spec, what_if_move, False)
+                    insight = (self._insight(parsed.state, result, opts, spec, what_if_move, False, token)
                                if final and spec and not token.cancelled else None)
                     item = (result, final, hints, result.cut_short or by_deadline or token.cancelled, insight)
                     loop.call_soon_threadsafe(queue.put_nowait, item)
             except BaseException as e:  # surfaced in the handler
                 loop.call_soon_threadsafe(queue.put_nowait, e)
 
-        job = asyncio.ensure_future(self.pool.run(work, token))
+        job = asyncio.ensure_future(self.pool.run(work, token, cost_ms=opts.time_ms))
         try:
             while True:
                 if job.done() and queue.empty():

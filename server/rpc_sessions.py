@@ -15,6 +15,7 @@ from server import auth, convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
+from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
 from server.sessions import SeatSpec, SessionError, SessionManager
 
@@ -79,7 +80,8 @@ class SessionRpcs(RpcBase):
         seat_tokens, spectator, roles = auth.issue_session_tokens(
             [i for i, s in enumerate(seats) if s.kind == "client"])
         seed = request.seed if request.HasField("seed") else None
-        sid = await mgr.create(request.players or len(seats), request.spells or "set1", seed, seats, roles)
+        sid = await mgr.create(request.players or len(seats), request.spells or "set1", seed, seats, roles,
+                               owner=current_client.get())
         view = mgr.view(sid, 0)
         log_extra.update(session=auth.redact(sid), fixed_seed=seed is not None)
         return spb.CreateSessionResponse(

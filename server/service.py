@@ -53,6 +53,13 @@ class ServiceConfig:
     bot_workers: int = 1
     max_sessions: int = 10_000
     max_review_ms: float = 120_000.0
+    # fair share (server/fairshare.py): per client (API key, else peer address)
+    per_client_searches: int = 0          # searches running at once; 0: half the workers (at least 1)
+    per_client_queued_ms: float = 900_000.0   # time budgets of its admitted searches, running or waiting
+    per_client_sessions: int = 100        # unfinished sessions it created
+    session_idle_s: float = 24 * 3600.0   # an unfinished session untouched this long expires (0: never)
+    max_match_ms: float = 300_000.0       # cap on one PlayMatch (besides the call's deadline)
+    keyed_clients: bool = False           # set by the Server when it has API keys: clients are their keys
     # level -> Elo table written by `spellbook-ai ladder` (clients/ladder.py); "" for none
     ladder: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder.json")
 
@@ -66,7 +73,8 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
                         service_pb2_grpc.SpellBookServiceServicer):
     def __init__(self, config: ServiceConfig, sessions: SessionManager | None = None):
         self.config = config
-        self.pool = SearchPool(config.workers, config.queue_size)
+        self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
+                               config.per_client_queued_ms)
         self.sessions = sessions
         self._stopping = asyncio.Event()
         self._info = self._server_info()

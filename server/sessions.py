@@ -29,6 +29,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
@@ -38,7 +39,7 @@ from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
 from server import auth, metrics
-from server.store import Advance, SessionStore
+from server.store import Advance, Expired, SessionStore
 
 
 log = logging.getLogger("spellbook.server")
@@ -48,6 +49,9 @@ def _log_task_failure(what: str, sid: str, task: asyncio.Task) -> None:
     """A background loop that died of an error: say so (a bot resumes through the sweeper)."""
     if not task.cancelled() and task.exception() is not None:
         log.error(f"{what} failed", exc_info=task.exception(), extra={"fields": {"session": auth.redact(sid)}})
+
+
+_EXPIRED = "the session expired after a long time without a move"
 
 
 class SessionError(Exception):
@@ -80,7 +84,9 @@ class _Session:
                  state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
         self.fixed_seed = fixed_seed
+        self.owner = ""                       # the fair-share client that created it
         self.state, self.seq = state, seq
+        self.status = "active"
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
         self.bot_task: asyncio.Task | None = None
@@ -119,21 +125,23 @@ def secret_seed() -> int:
 class Coordination:
     """How replicas share sessions. lease_s: a bot lease's length (renewed every third of it while a bot
     searches; a dead holder's sessions move on after it runs out). sweep_s: how often to look for sessions
-    whose bots nobody drives. poll_s: how often watchers poll a database without notifications.
-    idle_expiry_s: an unfinished session with no event for this long is marked expired (0: never)."""
+    whose bots nobody drives. poll_s: how often watchers poll a database without notifications."""
     lease_s: float = 10.0
     sweep_s: float = 1.0
     poll_s: float = 0.1
-    idle_expiry_s: float = 0.0
 
 
 class SessionManager:
     """Create, play, observe and resume sessions. Call from one asyncio loop; bot searches run in `executor`."""
 
     def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000,
-                 coordination: Coordination | None = None):
+                 per_owner_sessions: int = 0, idle_s: float = 0.0, coordination: Coordination | None = None):
+        """`per_owner_sessions` (0: no limit): unfinished sessions one creator (`owner` of create) holds;
+        `idle_s` (0: never): an unfinished session with no move for that long expires (see expire_idle)."""
         self.store, self.executor, self.max_sessions = store, executor, max_sessions
+        self.per_owner_sessions, self.idle_s = per_owner_sessions, idle_s
         self.coord = coordination or Coordination()
+        self._next_expiry = 0.0
         self.sessions: dict[str, _Session] = {}
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._background: list[asyncio.Task] = []
@@ -165,6 +173,33 @@ class SessionManager:
         if self._listener is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 5)
 
+    def start_expiry(self) -> None:
+        """Expires idle sessions in the background (the sweeper does it every quarter of `idle_s`, at most a
+        minute apart; resume_all starts it)."""
+        self._start_background()
+
+    def expire_idle(self, now: float | None = None) -> int:
+        """Expires every unfinished session (in the database: of any replica) without a move for `idle_s`:
+        the store marks it expired (never resumed, never exported; its seed stays secret), and here its bots
+        stop and its watchers get the end of their stream. `now` is a time.monotonic() value (default: now).
+        Returns how many expired."""
+        if self.idle_s <= 0:
+            return 0
+        wall = time.time() + ((now - time.monotonic()) if now is not None else 0.0)
+        expired = self.store.expire_idle(self.idle_s, wall)
+        for sid in expired:
+            session = self.sessions.pop(sid, None)
+            if session is None:
+                continue
+            if session.bot_task and not session.bot_task.done():
+                session.bot_task.cancel()
+            for q in session.subscribers:
+                q.put_nowait(None)
+            log.info("session expired", extra={"fields": {"session": auth.redact(sid)}})
+        if expired:
+            metrics.SESSIONS_EXPIRED.inc(len(expired))
+        return len(expired)
+
     def _start_background(self) -> None:
         if self._background:
             return
@@ -191,13 +226,16 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None) -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction."""
         open_now = self.store.count_active()
         if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
+        if self.per_owner_sessions and owner and self.store.count_active(owner) >= self.per_owner_sessions:
+            raise SessionError("RESOURCE_EXHAUSTED", "", f"this client holds its maximum of "
+                                                        f"{self.per_owner_sessions} unfinished sessions")
         if len(seats) != players:
             raise SessionError("INVALID_ARGUMENT", "seats", f"give one seat per player: {players} players, {len(seats)} seats")
         for i, seat in enumerate(seats):
@@ -217,7 +255,8 @@ class SessionManager:
         names = state.spells
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
-                          bot_turn=session.bot_turn(), fixed_seed=fixed_seed, credentials=credentials)
+                          bot_turn=session.bot_turn(), fixed_seed=fixed_seed, credentials=credentials, owner=owner)
+        session.owner = owner
         self.sessions[sid] = session
         metrics.SESSIONS_OPEN.set(open_now + 1)
         self._kick_bots(session)
@@ -279,7 +318,9 @@ class SessionManager:
                 yield self._end_event(session)
                 return
             while True:
-                ev: Event = await queue.get()
+                ev: Event | None = await queue.get()
+                if ev is None:
+                    raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
                 if ev.seq > last + (ev.kind != "end"):       # fill a gap from the store first
                     for row in self.store.events(sid, last + 1):
                         if row.seq > (ev.seq if ev.kind == "end" else ev.seq - 1):
@@ -317,8 +358,8 @@ class SessionManager:
     def export(self, sid: str) -> dict:
         """The game record: setup, every move and draw in order, and the result when finished."""
         row = self.store.session(sid)
-        if row is None:
-            raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+        if row is None or row.status == "expired":
+            raise SessionError("NOT_FOUND", "session_id", _EXPIRED if row else f"no session {sid!r}")
         events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
                   for e in self.store.events(sid) if e.kind != "setup"]
         over = row.status == "finished"
@@ -336,6 +377,7 @@ class SessionManager:
             return None
         session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
                            State.from_text(last.state_after), last.seq, row.fixed_seed)
+        session.owner, session.status = row.owner, row.status
         if row.status == "active":
             self.sessions[sid] = session
         return session
@@ -348,6 +390,8 @@ class SessionManager:
             session = self._load(sid)
             if session is None:
                 raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+            if session.status == "expired":
+                raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
         elif fresh:
             seq = self.store.seqs([sid]).get(sid, session.seq)
             if seq > session.seq:
@@ -391,6 +435,9 @@ class SessionManager:
             out = self.store.advance(session.id, step)
         except KeyError:
             raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
+        except Expired:
+            self.sessions.pop(session.id, None)
+            raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
         finally:
             if behind:
                 self._catch_up(session)
@@ -515,11 +562,7 @@ class SessionManager:
                 log.info("taking over bots", extra={"fields": {"session": auth.redact(sid)}})
                 self._catch_up(session)
                 self._kick_bots(session)
-        if self.coord.idle_expiry_s > 0:
-            expired = self.store.expire_idle(self.coord.idle_expiry_s)
-            if expired:
-                metrics.SESSIONS_EXPIRED.inc(expired)
-                for sid in [sid for sid in self.sessions if self.store.session(sid).status == "expired"]:
-                    self.sessions.pop(sid, None)
-                log.info("sessions expired", extra={"fields": {"count": expired}})
+        if self.idle_s > 0 and time.monotonic() >= self._next_expiry:
+            self._next_expiry = time.monotonic() + min(self.idle_s / 4, 60.0)
+            self.expire_idle()
         metrics.SESSIONS_OPEN.set(self.store.count_active())

@@ -16,7 +16,7 @@ Several server processes, on one machine or many, may share one database (`open_
   which `listen()` delivers; SQLite has no notifications, so readers poll `seqs()`.
 
 The schema is versioned (`schema_version` table, `SCHEMA_VERSION`; 1: sessions and events, 2: shared
-serving, 3: secret seeds and session credentials); opening a store runs the migrations it lacks, in one
+serving, 3: secret seeds, session credentials and owners); opening a store runs the migrations it lacks, in one
 transaction. A database from before versioning counts as version 1 (the columns of version 3 that it may
 already have are kept).
 
@@ -50,6 +50,7 @@ class SessionRow:
     status: str               # active | finished | expired
     result: dict | None
     fixed_seed: bool = True   # the creator chose the seed (False: drawn by the OS, secret until the end)
+    owner: str = ""           # the fair-share client that created it (server/fairshare.py)
     seq: int = 0              # the last event's seq
     updated: float = 0.0      # when the last event was stored
     bot_turn: bool = False    # a bot seat decides next
@@ -79,6 +80,10 @@ class Advance:
 Step = Callable[[int, str], Advance]
 
 
+class Expired(Exception):
+    """advance() on a session that expired (it takes no more moves)."""
+
+
 class StoreError(Exception):
     """The database refused or failed (message says which database and why)."""
 
@@ -97,7 +102,7 @@ class SessionStore(ABC):
     @abstractmethod
     def create(self, sid: str, players: int, spells: list[str], seed: int, seats: list[dict],
                initial_state: str, bot_turn: bool = False, fixed_seed: bool = True,
-               credentials: dict[str, str] | None = None) -> None:
+               credentials: dict[str, str] | None = None, owner: str = "") -> None:
         """The session row, its seq-0 'setup' event (the state after setup) and its credentials (token hash
         -> role) in one transaction."""
 
@@ -117,7 +122,8 @@ class SessionStore(ABC):
     def unfinished(self) -> list[SessionRow]: ...
 
     @abstractmethod
-    def count_active(self) -> int: ...
+    def count_active(self, owner: str | None = None) -> int:
+        """Unfinished sessions (of one owner when given)."""
 
     @abstractmethod
     def events(self, sid: str, from_seq: int = 0) -> list[EventRow]: ...
@@ -141,8 +147,9 @@ class SessionStore(ABC):
         """Active sessions where a bot decides next and no live lease is held: what a sweeper takes over."""
 
     @abstractmethod
-    def expire_idle(self, idle_s: float) -> int:
-        """Marks active sessions without an event for idle_s as 'expired'; returns how many."""
+    def expire_idle(self, idle_s: float, now: float | None = None) -> list[str]:
+        """Marks active sessions without an event for idle_s (before `now`, wall-clock seconds; default now)
+        'expired' (never resumed, never exported); returns their ids."""
 
     def listen(self, callback: Callable[[str, int], None], stop: threading.Event) -> bool:
         """Calls callback(session_id, seq) for events stored by any process until `stop` is set (blocking;
@@ -212,13 +219,14 @@ CREATE TABLE IF NOT EXISTS credentials (
     role TEXT NOT NULL,           -- "seat:N" or "spectator" (server/auth.py)
     PRIMARY KEY (session_id, token_hash)
 );
+ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 """,
 }
 # Migration 3 also adds sessions.fixed_seed (1: the creator chose the seed; 0: drawn, secret) where missing:
 # SQLite has no ADD COLUMN IF NOT EXISTS, and databases of the first credentials release already have it.
 _FIXED_SEED_COLUMN = "fixed_seed INTEGER NOT NULL DEFAULT 1"
 
-_SESSION_COLS = "id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn, fixed_seed"
+_SESSION_COLS = "id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn, fixed_seed, owner"
 
 
 class SqliteStore(SessionStore):
@@ -269,12 +277,12 @@ class SqliteStore(SessionStore):
             return self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None) -> None:
+               credentials=None, owner="") -> None:
         now = time.time()
         with self._lock, self._tx():
-            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?)",
+            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?,?)",
                              (sid, now, players, json.dumps(spells), _signed64(seed), json.dumps(seats), "active",
-                              now, int(bot_turn), int(fixed_seed)))
+                              now, int(bot_turn), int(fixed_seed), owner))
             self._db.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?)",
                              (sid, 0, "setup", -1, "", initial_state, now))
             self._db.executemany("INSERT INTO credentials VALUES (?,?,?)",
@@ -288,10 +296,13 @@ class SqliteStore(SessionStore):
 
     def advance(self, sid: str, step: Step) -> Advance:
         with self._lock, self._tx():
+            status = self._db.execute("SELECT status FROM sessions WHERE id=?", (sid,)).fetchone()
+            if status is None:
+                raise KeyError(sid)
+            if status[0] == "expired":
+                raise Expired(sid)
             row = self._db.execute("SELECT seq, state_after FROM events WHERE session_id=? "
                                    "ORDER BY seq DESC LIMIT 1", (sid,)).fetchone()
-            if row is None:
-                raise KeyError(sid)
             out = step(row[0], row[1])
             _store_advance(self._db, "?", sid, out)
         return out
@@ -307,9 +318,12 @@ class SqliteStore(SessionStore):
                                     "ORDER BY created").fetchall()
         return [_session_row(r) for r in rows]
 
-    def count_active(self) -> int:
+    def count_active(self, owner=None) -> int:
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM sessions WHERE status='active'").fetchone()[0]
+            if owner is None:
+                return self._db.execute("SELECT COUNT(*) FROM sessions WHERE status='active'").fetchone()[0]
+            return self._db.execute("SELECT COUNT(*) FROM sessions WHERE status='active' AND owner=?",
+                                    (owner,)).fetchone()[0]
 
     def events(self, sid, from_seq=0):
         with self._lock:
@@ -352,11 +366,14 @@ class SqliteStore(SessionStore):
                 (time.time(), limit)).fetchall()
         return [r[0] for r in rows]
 
-    def expire_idle(self, idle_s):
+    def expire_idle(self, idle_s, now=None):
         with self._lock, self._tx():
-            cur = self._db.execute("UPDATE sessions SET status='expired' WHERE status='active' AND updated < ?",
-                                   (time.time() - idle_s,))
-            return cur.rowcount
+            cutoff = (time.time() if now is None else now) - idle_s
+            ids = [r[0] for r in self._db.execute("SELECT id FROM sessions WHERE status='active' AND updated <= ?",
+                                                  (cutoff,)).fetchall()]
+            self._db.executemany("UPDATE sessions SET status='expired' WHERE id=? AND status='active'",
+                                 [(sid,) for sid in ids])
+            return ids
 
     def _tx(self):
         db = self._db
@@ -410,6 +427,7 @@ CREATE TABLE IF NOT EXISTS bot_leases (
 """,
     3: """
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS fixed_seed BOOLEAN NOT NULL DEFAULT TRUE;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS owner TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS credentials (
     session_id TEXT NOT NULL REFERENCES sessions(id),
     token_hash TEXT NOT NULL,
@@ -469,13 +487,13 @@ class PostgresStore(SessionStore):
         return self._query("SELECT MAX(version) FROM schema_version", one=True)[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None) -> None:
+               credentials=None, owner="") -> None:
         now = time.time()
         with self._lock, self._db.transaction():
             self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES "
-                             f"(%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s,%s)",
+                             f"(%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s,%s,%s)",
                              (sid, now, players, json.dumps(spells), seed, json.dumps(seats), "active", now,
-                              bool(bot_turn), bool(fixed_seed)))
+                              bool(bot_turn), bool(fixed_seed), owner))
             self._db.execute("INSERT INTO events VALUES (%s,%s,%s,%s,%s,%s,%s)",
                              (sid, 0, "setup", -1, "", initial_state, now))
             if credentials:
@@ -489,8 +507,11 @@ class PostgresStore(SessionStore):
 
     def advance(self, sid: str, step: Step) -> Advance:
         with self._lock, self._db.transaction():
-            if self._db.execute("SELECT 1 FROM sessions WHERE id=%s FOR UPDATE", (sid,)).fetchone() is None:
+            status = self._db.execute("SELECT status FROM sessions WHERE id=%s FOR UPDATE", (sid,)).fetchone()
+            if status is None:
                 raise KeyError(sid)
+            if status[0] == "expired":
+                raise Expired(sid)
             row = self._db.execute("SELECT seq, state_after FROM events WHERE session_id=%s "
                                    "ORDER BY seq DESC LIMIT 1", (sid,)).fetchone()
             out = step(row[0], row[1])
@@ -507,8 +528,10 @@ class PostgresStore(SessionStore):
         return [_session_row(r) for r in
                 self._query(f"SELECT {_SESSION_COLS} FROM sessions WHERE status='active' ORDER BY created")]
 
-    def count_active(self) -> int:
-        return self._query("SELECT COUNT(*) FROM sessions WHERE status='active'", one=True)[0]
+    def count_active(self, owner=None) -> int:
+        if owner is None:
+            return self._query("SELECT COUNT(*) FROM sessions WHERE status='active'", one=True)[0]
+        return self._query("SELECT COUNT(*) FROM sessions WHERE status='active' AND owner=%s", (owner,), one=True)[0]
 
     def events(self, sid, from_seq=0):
         return [EventRow(*r) for r in self._query(
@@ -543,10 +566,10 @@ class PostgresStore(SessionStore):
             f"(SELECT 1 FROM bot_leases l WHERE l.session_id=s.id AND l.expires >= {_PG_NOW}) "
             f"ORDER BY updated LIMIT %s", (limit,))]
 
-    def expire_idle(self, idle_s):
-        with self._lock:
-            return self._db.execute(f"UPDATE sessions SET status='expired' WHERE status='active' "
-                                    f"AND updated < {_PG_NOW} - %s", (idle_s,)).rowcount
+    def expire_idle(self, idle_s, now=None):
+        cutoff = (time.time() if now is None else now) - idle_s   # `updated` is written with the same clock
+        return [r[0] for r in self._query("UPDATE sessions SET status='expired' WHERE status='active' "
+                                          "AND updated <= %s RETURNING id", (cutoff,))]
 
     def _query_none(self, sql, args=()):
         with self._lock:
@@ -611,4 +634,4 @@ def _signed64(seed: int) -> int:
 def _session_row(r) -> SessionRow:
     return SessionRow(id=r[0], created=r[1], players=r[2], spells=json.loads(r[3]), seed=int(r[4]) % 2**64,
                       seats=json.loads(r[5]), status=r[6], result=json.loads(r[7]) if r[7] else None,
-                      seq=r[8], updated=r[9], bot_turn=bool(r[10]), fixed_seed=bool(r[11]))
+                      seq=r[8], updated=r[9], bot_turn=bool(r[10]), fixed_seed=bool(r[11]), owner=r[12])

@@ -270,3 +270,11 @@ def test_a_whole_game_against_a_server_session(tmp_path):
         assert record["server_session"] and record["seats"][1] == "human"
         local = P.GameSession.from_record(record)          # the saved server game replays locally
         assert local.moves[: len(record["moves"])] == record["moves"]
+
+
+def test_hint_3_calls_out_a_store_that_breaks_tonights_learning():
+    st = position(players=2, spells="set1", active=0, day=2, pools={0: "RcRcRtGt", 1: "PcPt"},
+                  altar="PsGcKsWtBc", at="midday")
+    _client, text, _ = run(session_at(st), ["hint 3", "quit"], hint_iterations=100)
+    h3 = text[text.index("Hint 3"):]
+    assert "gives up learning Sacrifice this Evening" in h3          # store Rc / store Rt are in the top 3

@@ -278,3 +278,80 @@ def test_created_session_never_prints_its_tokens(client):
     sid = client.create_session(["client", "client"])
     assert sid.seat_tokens[0] not in repr(sid) and sid.spectator_token not in repr(sid)
     assert json.dumps(sid) == json.dumps(str(sid))
+
+
+# ------------------------------------------------------------------------------------------ fair share
+KEY_B = "another-key-for-tests-0123456789"
+
+
+def test_two_long_searches_of_one_client_do_not_make_another_wait():
+    """Client A (its API key) asks for two 2.5 s searches on a 2-worker server; client B's small search
+    right after them answers at once: A runs at most one search at a time while B waits."""
+    import concurrent.futures
+    import time
+
+    from server.service import ServiceConfig
+
+    svc = ServiceConfig(workers=2, queue_size=8)
+    cfg = ServerConfig(address="127.0.0.1:0", api_keys=frozenset({KEY, KEY_B}), service=svc)
+    st = State.new(players=2, seed=1)
+    with ServerThread(cfg) as srv, concurrent.futures.ThreadPoolExecutor(2) as pool:
+        target = f"127.0.0.1:{srv.port}"
+        with SpellBookClient(target, timeout=20, api_key=KEY) as a, \
+                SpellBookClient(target, timeout=20, api_key=KEY_B) as b:
+            long_calls = [pool.submit(a.best_move, st, iterations=200_000, time_ms=2500.0, seed=s,
+                                      options={"exploration": 1.0}) for s in range(2)]
+            deadline = time.monotonic() + 5
+            while srv.servicer.pool.running == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.1)
+            assert srv.servicer.pool.running == 1           # A's second search waits for A's first
+            t0 = time.monotonic()
+            b.best_move(st, iterations=100, seed=1)
+            waited = time.monotonic() - t0
+            assert waited < 1.0, f"client B waited {waited:.2f}s behind client A's searches"
+            for f in long_calls:
+                assert f.result(timeout=20).stats.iterations > 0
+
+
+def test_an_abandoned_value_spread_stops_promptly():
+    """GetHints with a heavy value spread: the caller gives up after 0.6 s; the server's work stops within
+    about a second of that (value_spread's single compiled call used to run on for ~10 s)."""
+    import time
+
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        st = State.new(players=2, seed=3)
+        with SpellBookClient(f"127.0.0.1:{srv.port}", timeout=0.6, retries=0) as c:
+            with pytest.raises(ServiceError) as e:
+                c.hints(st, iterations=50, seed=1, fixed_budget=True, insight={
+                    "value_spread": True, "worlds": 256, "rollouts": 64, "spread_moves": 5})
+            assert e.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+        gave_up = time.monotonic()
+        while srv.servicer.pool.admitted and time.monotonic() - gave_up < 5:
+            time.sleep(0.02)
+        assert srv.servicer.pool.admitted == 0 and time.monotonic() - gave_up < 1.5
+
+
+def test_one_client_cannot_fill_the_sessions_and_idle_sessions_expire(tmp_path):
+    from server.service import ServiceConfig
+
+    svc = ServiceConfig(per_client_sessions=3, session_idle_s=3600.0)
+    with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "s.db"), service=svc)) as srv:
+        with SpellBookClient(f"127.0.0.1:{srv.port}", timeout=10) as c:
+            sids = [c.create_session(["client", "bot:1"]) for _ in range(3)]
+            assert _code(lambda: c.create_session(["client", "client"])) == grpc.StatusCode.RESOURCE_EXHAUSTED
+            mgr = srv.servicer.sessions
+            view = c.get_session(sids[0], 0)
+            if view.to_move == 0:
+                c.submit_move(sids[0], 0, view.legal_moves[0])
+            import asyncio
+            import time
+
+            async def an_hour_later():
+                return mgr.expire_idle(time.monotonic() + 3601)
+            # an hour later every session has been idle that long and expires (its seed never leaves)
+            assert asyncio.run_coroutine_threadsafe(an_hour_later(), srv._loop).result(10) == 3
+            for sid in sids:
+                assert _code(lambda: c.get_session(sid, 0)) == grpc.StatusCode.NOT_FOUND
+                assert _code(lambda: c.export_session(sid)) == grpc.StatusCode.NOT_FOUND
+            assert c.create_session(["client", "client"])         # the client's share is free again
