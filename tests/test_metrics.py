@@ -121,9 +121,9 @@ def test_client_round_robins_and_survives_a_replica_going_away():
     for name, srv in (("a", a), ("b", b)):
         pool, run = srv.servicer.pool, srv.servicer.pool.run
 
-        async def counted(fn, cancel, _name=name, _run=run):
+        async def counted(fn, cancel, *args, _name=name, _run=run, **kwargs):
             counts[_name] += 1
-            return await _run(fn, cancel)
+            return await _run(fn, cancel, *args, **kwargs)
         pool.run = counted
     try:
         with SpellBookClient([f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"], timeout=20) as c:

@@ -17,7 +17,7 @@ from engine_c import State
 from server.main import ServerConfig, ServerThread
 from server.service import ServiceConfig
 from server.sessions import Coordination
-from server.store import SCHEMA_VERSION, Advance, SqliteStore, open_store
+from server.store import SCHEMA_VERSION, Advance, Expired, SqliteStore, open_store
 
 FAST = Coordination(lease_s=1.0, sweep_s=0.2, poll_s=0.05)
 
@@ -80,9 +80,11 @@ def test_store_contract(db):
         assert not store.take_lease("s2", "a", 5)
         store.release_lease("s2", "b")
         assert store.take_lease("s2", "a", 5)
-        assert store.count_active() == 2 and store.expire_idle(3600) == 0
-        time.sleep(0.05)
-        assert store.expire_idle(0.01) == 2 and store.count_active() == 0 and store.session("s1").status == "expired"
+        assert store.count_active() == 2 and store.expire_idle(3600) == []
+        assert sorted(store.expire_idle(3600, time.time() + 3601)) == ["s1", "s2"]
+        assert store.count_active() == 0 and store.session("s1").status == "expired"
+        with pytest.raises(Expired):          # an expired session takes no more moves
+            store.advance("s1", step)
     finally:
         store.close()
 
