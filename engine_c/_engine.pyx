@@ -58,6 +58,14 @@ cdef enum:
     PHASE_OVER = 5
 
 cdef enum:
+    # D21: the Day counter is 16-bit. A game still running at Day DAY_LIMIT (real games end within a few
+    # hundred Days) has its end triggered (E1) then, so the round completes (E2) well before it overflows.
+    DAY_LIMIT = 30000
+    # A compiled random playout stops after this many decisions even if the game is not over (a second
+    # guard after state validation: random games take a few hundred decisions, see D15).
+    PLAYOUT_MAX_DECISIONS = 5000
+
+cdef enum:
     PH_NONE = 0
     PH_MORNING = 1
     PH_MIDDAY = 2
@@ -380,6 +388,8 @@ cdef void end_day(SBState* s) noexcept nogil:
         return
     s.active = (s.active + 1) % s.nplayers
     s.day += 1
+    if s.day >= DAY_LIMIT:
+        s.end_triggered = 1   # D21: the counter never overflows (int16)
     start_day(s)
 
 # ---------------------------------------------------------------------------------------------
@@ -1317,20 +1327,27 @@ cdef void sb_canonicalize(SBState* s) noexcept nogil:
     memset(&s.stack[s.sp], 0, (STACK_MAX - s.sp) * sizeof(Frame))
 
 cdef uint64_t sb_random_playout(SBState* s, uint64_t* rng) noexcept nogil:
-    """Plays uniformly random moves and sampled draws to the end; returns the number of decisions made."""
+    """Plays uniformly random moves and sampled draws to the end; returns the number of decisions made.
+    Always returns: it stops early (the state then not over) after PLAYOUT_MAX_DECISIONS decisions, or at a
+    decision without a legal move or a draw from an empty Pouch, which no valid state reaches."""
     cdef uint64_t moves[MAX_MOVES]
     cdef uint64_t count = 0
     cdef int n, cp
-    while True:
+    while count < PLAYOUT_MAX_DECISIONS:
         cp = sb_current_player(s)
         if cp == PLAYER_TERMINAL:
             return count
         if cp == PLAYER_CHANCE:
+            if s.pouch_n == 0:
+                return count
             sb_apply(s, sb_sample_chance(s, rng))
         else:
             n = sb_legal_moves(s, moves)
+            if n <= 0:
+                return count
             sb_apply(s, moves[rand_below(rng, n)])
             count += 1
+    return count
 
 # ---------------------------------------------------------------------------------------------
 # The GameVTable for search/ (game-agnostic interface)
@@ -1408,6 +1425,8 @@ FRAME_NAMES = {F_START_DAY: "start", F_MORNING: "morning", F_MIDDAY: "midday", F
                F_DISCARD: "discard", F_STORM: "storm", F_DRAW_POOL: "drawpool",
                F_DRAW_ALTAR: "drawaltar", F_RESUPPLY: "resupply", F_END_DAY: "endday",
                F_SETLEVEL: "setlevel"}
+STEP_FLAGS = {"store_direct": TF_STORE_DIRECT, "may_stop": TF_MAY_STOP, "fix_rune": TF_FIX_RUNE,
+              "fix_color": TF_FIX_COLOR, "from_justdisc": TF_FROM_JUSTDISC}
 MOVE_KINDS = {K_PASS: "pass", K_TAKE: "take", K_DRAW: "draw", K_STORE: "store", K_LEARN: "learn",
               K_TRANSMUTE: "Transmutation", K_SACRIFICE: "Sacrifice", K_ERUPTION: "Eruption",
               K_BLAZE: "Blaze", K_LEVITATION: "Levitation", K_SHARING: "Sharing",
@@ -1416,7 +1435,8 @@ MOVE_KINDS = {K_PASS: "pass", K_TAKE: "take", K_DRAW: "draw", K_STORE: "store", 
               K_TIMETRAVEL: "TimeTravel", K_STORM: "Storm", K_CLONE: "Clone", K_SWAP: "swap",
               K_DISCARD: "discard", K_DRAWN: "drawn"}
 LIMITS = {"pool": POOL_LIMIT, "familiar": FAMILIAR_SPACES, "copies": COPIES, "stack": STACK_MAX,
-          "max_players": MAXP, "max_moves": MAX_MOVES, "list": LIST_MAX}
+          "max_players": MAXP, "max_moves": MAX_MOVES, "list": LIST_MAX, "day": DAY_LIMIT,
+          "playout_decisions": PLAYOUT_MAX_DECISIONS}
 
 
 def encode_move(int kind, int level=0, int x=0, int a=0, int b=0, items=()):

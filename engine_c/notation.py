@@ -18,12 +18,12 @@ import re
 import numpy as np
 
 from engine_c._engine import SPELL_PHASES
-from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, NCOL, NTYPE, PHASES,
-                            POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, format_counts, parse_counts,
-                            spell_id, token_name, RUNES)
+from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
+                            POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, clip, format_counts,
+                            parse_counts, small_number, spell_id, token_name, RUNES)
 
 HEADER = "sb1"
-_LEARNED_RE = re.compile(r"^([A-Za-z]+)([345])([cts])@(\d+)$")
+_LEARNED_RE = re.compile(r"^([A-Za-z]+)([345])([cts])@(\d+)$", re.ASCII)
 _ZONES = ("altar", "pouch", "discard")
 
 
@@ -83,19 +83,24 @@ def observation_text(state, player: int, knows_discard: bool) -> str:
 # ----------------------------------------------------------------------------------------------
 # Parsing
 # ----------------------------------------------------------------------------------------------
+MAX_TEXT = 20_000      # a real state text is under 1,000 characters
+
+
 def _fields(text: str) -> dict[str, str]:
     if not isinstance(text, str):
         raise NotationError(f"state text must be a string, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"state text is {len(text)} characters long; a state is at most {MAX_TEXT}")
     words = text.split()
     if not words or words[0] != HEADER:
-        raise NotationError(f"state text must start with {HEADER!r}")
+        raise NotationError(f"state text must start with {HEADER!r}, got {clip(text, 20)}")
     out: dict[str, str] = {}
     for w in words[1:]:
         if "=" not in w:
-            raise NotationError(f"field {w!r} is not key=value")
+            raise NotationError(f"field {clip(w)} is not key=value")
         k, v = w.split("=", 1)
         if k in out:
-            raise NotationError(f"field {k!r} appears twice")
+            raise NotationError(f"field {clip(k)} appears twice")
         out[k] = v
     return out
 
@@ -108,10 +113,9 @@ def _need(f: dict[str, str], key: str) -> str:
 
 def _num(f: dict[str, str], key: str, lo: int, hi: int) -> int:
     v = _need(f, key)
-    try:
-        n = int(v)
-    except ValueError:
-        raise NotationError(f"{key} must be a number, got {v!r}") from None
+    if not small_number(v.removeprefix("-"), 12):
+        raise NotationError(f"{key} must be a number from {lo} to {hi}, got {clip(v)}")
+    n = int(v)
     if not lo <= n <= hi:
         raise NotationError(f"{key}={n} is out of range {lo}..{hi}")
     return n
@@ -134,10 +138,10 @@ def _parse_common(f: dict[str, str]) -> dict:
         spell.append(sid)
     phase = _need(f, "phase")
     if phase not in PHASES:
-        raise NotationError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
+        raise NotationError(f"phase must be one of {', '.join(PHASES)}, got {clip(phase)}")
     raw = {
         "players": n, "spell": spell,
-        "day": _num(f, "day", 0, 32767), "active": _num(f, "active", 0, n - 1),
+        "day": _num(f, "day", 0, LIMITS["day"] + n - 1), "active": _num(f, "active", 0, n - 1),
         "phase": PHASES.index(phase), "end_triggered": _num(f, "end", 0, 1), "over": _num(f, "over", 0, 1),
         "altar": parse_counts(_need(f, "altar"), "altar"),
         "taken": parse_counts(_need(f, "taken"), "taken"),
@@ -157,15 +161,15 @@ def _parse_common(f: dict[str, str]) -> dict:
 def _parse_player(raw: dict, p: int, text: str) -> None:
     parts = dict(x.split(":", 1) for x in text.split(";") if ":" in x)
     if set(parts) != {"pool", "fam", "spells"} or len(text.split(";")) != 3:
-        raise NotationError(f"p{p}= must be pool:<tokens>;fam:<tokens>;spells:<learned spells>, got {text!r}")
+        raise NotationError(f"p{p}= must be pool:<tokens>;fam:<tokens>;spells:<learned spells>, got {clip(text)}")
     raw["pool"].append(parse_counts(parts["pool"], f"player {p}'s pool"))
     raw["fam"].append(parse_counts(parts["fam"], f"player {p}'s familiar"))
     level, rune, day = [0] * NCOL, [0] * NCOL, [0] * NCOL
     if parts["spells"] != "-":
         for item in parts["spells"].split(","):
             m = _LEARNED_RE.match(item)
-            if not m:
-                raise NotationError(f"player {p}'s spell {item!r}: write <Name><level 3-5><rune c/t/s>@<day>, e.g. Sacrifice4c@2")
+            if not m or len(m.group(4)) > 6:
+                raise NotationError(f"player {p}'s spell {clip(item)}: write <Name><level 3-5><rune c/t/s>@<day>, e.g. Sacrifice4c@2")
             name, rest = m.group(1), m.group(2) + m.group(3) + "@" + m.group(4)
             sid = spell_id(name)
             c = sid // 3
@@ -174,8 +178,6 @@ def _parse_player(raw: dict, p: int, text: str) -> None:
             if level[c]:
                 raise NotationError(f"player {p} lists {SPELL_NAMES[sid]} twice")
             level[c], rune[c], day[c] = int(rest[0]), RUNES.index(rest[1]), int(rest[3:])
-            if day[c] > 32767:
-                raise NotationError(f"player {p}'s {SPELL_NAMES[sid]}: day {day[c]} out of range")
     raw["level"].append(level)
     raw["rune"].append(rune)
     raw["learned_day"].append(day)
@@ -185,15 +187,18 @@ def _parse_stack(text: str, n: int) -> list[tuple]:
     if text == "-":
         return []
     frames = []
-    for item in text.split(","):
+    items = text.split(",")
+    if len(items) > LIMITS["stack"]:
+        raise NotationError(f"stack: {len(items)} steps; the engine holds at most {LIMITS['stack']}")
+    for item in items:
         bits = item.split(":")
         if bits[0] not in _FRAME_BY_NAME:
-            raise NotationError(f"stack: unknown step {bits[0]!r}; steps are {', '.join(_FRAME_BY_NAME)}")
-        if len(bits) > 6 or not all(b.isdigit() and int(b) < 256 for b in bits[1:]):
-            raise NotationError(f"stack: step {item!r} must be name:p:a:b:c:d with numbers 0..255")
+            raise NotationError(f"stack: unknown step {clip(bits[0])}; steps are {', '.join(_FRAME_BY_NAME)}")
+        if len(bits) > 6 or not all(small_number(b, 3) and int(b) < 256 for b in bits[1:]):
+            raise NotationError(f"stack: step {clip(item)} must be name:p:a:b:c:d with numbers 0..255")
         vals = [int(b) for b in bits[1:]] + [0] * (6 - len(bits))
         if vals[0] >= n:
-            raise NotationError(f"stack: step {item!r} names seat {vals[0]}, but n={n}")
+            raise NotationError(f"stack: step {clip(item)} names seat {vals[0]}, but n={n}")
         frames.append((_FRAME_BY_NAME[bits[0]], *vals))
     return frames
 
@@ -204,20 +209,31 @@ def state_from_text(cls, text: str):
     raw["pouch"] = parse_counts(_need(f, "pouch"), "pouch")
     raw["discard"] = parse_counts(_need(f, "discard"), "discard")
     rng = _need(f, "rng")
-    try:
-        raw["rng"] = int(rng, 16)
-    except ValueError:
-        raise NotationError(f"rng must be 16 hex digits, got {rng!r}") from None
-    if not 0 <= raw["rng"] < 2**64:
-        raise NotationError("rng must fit in 64 bits")
-    known = {"n", "spells", "day", "active", "phase", "end", "over", "altar", "pouch", "discard", "stack",
-             "taken", "given", "justdisc", "rng"} | {f"p{p}" for p in range(raw["players"])}
-    unknown = sorted(set(f) - known)
+    if not re.fullmatch(r"[0-9a-fA-F]{1,16}", rng):
+        raise NotationError(f"rng must be 16 hex digits, got {clip(rng)}")
+    raw["rng"] = int(rng, 16)
+    _refuse_unknown(f, raw["players"], {"pouch", "discard", "rng"})
+    return _build(cls, raw)
+
+
+_COMMON_KEYS = {"n", "spells", "day", "active", "phase", "end", "over", "altar", "stack", "taken", "given",
+                "justdisc"}
+
+
+def _refuse_unknown(f: dict[str, str], n: int, own: set[str]) -> None:
+    unknown = sorted(set(f) - _COMMON_KEYS - own - {f"p{p}" for p in range(n)})
     if unknown:
-        raise NotationError(f"unknown field {unknown[0]}=")
+        raise NotationError(f"unknown field {clip(unknown[0], 30)}=")
+
+
+def _build(cls, raw: dict):
+    """The engine state of validated fields: every invariant checked before the C conversion."""
     validate_raw(raw)
     st = cls()
-    st._from_raw(raw)
+    try:
+        st._from_raw(raw)
+    except (OverflowError, TypeError, ValueError) as e:       # cannot happen after validate_raw
+        raise NotationError(f"state out of range for the engine: {clip(str(e))}") from None
     check_resting(st, raw)
     return st
 
@@ -226,8 +242,11 @@ def state_from_observation(cls, text: str, seed: int):
     f = _fields(text)
     raw = _parse_common(f)
     raw["rng"] = seed
+    observer = _num(f, "observer", 0, raw["players"] - 1) if "observer" in f else 0
     if "unseen" in f:
+        _refuse_unknown(f, raw["players"], {"unseen", "pouchsize", "observer"})
         unseen = parse_counts(f["unseen"], "unseen")
+        _check_counts(unseen, "unseen")
         size = _num(f, "pouchsize", 0, sum(unseen))
         pouch, left = [0] * NTYPE, size
         for t in range(NTYPE):
@@ -237,35 +256,48 @@ def state_from_observation(cls, text: str, seed: int):
         raw["discard"] = [unseen[t] - pouch[t] + raw["justdisc"][t] for t in range(NTYPE)]
         knows = False
     else:
+        _refuse_unknown(f, raw["players"], {"pouch", "discard", "observer"})
         raw["pouch"] = parse_counts(_need(f, "pouch"), "pouch")
         raw["discard"] = parse_counts(_need(f, "discard"), "discard")
         knows = True
-    validate_raw(raw)
-    st = cls()
-    st._from_raw(raw)
-    check_resting(st, raw)
-    st._determinize(int(f.get("observer", "0")), knows, seed)
+    st = _build(cls, raw)
+    st._determinize(observer, knows, seed)
     return st
 
 
 # ----------------------------------------------------------------------------------------------
 # Validation
 # ----------------------------------------------------------------------------------------------
+_COUNT_FIELDS = ("pouch", "altar", "discard", "taken", "given", "justdisc")
+
+
+def _check_counts(counts: list[int], what: str) -> None:
+    if max(counts) <= COPIES and min(counts) >= 0:       # the common case, in C
+        return
+    for t, k in enumerate(counts):
+        if not 0 <= k <= COPIES:
+            raise NotationError(f"{what}: {k} {token_name(t)}; the game has {COPIES} of each token")
+
+
 def validate_raw(raw: dict) -> None:
-    """Checks every invariant of a state; raises NotationError naming the first broken one."""
+    """Checks every invariant of a state; raises NotationError naming the first broken one.
+
+    Counts first (so nothing out of range reaches the C conversion), then the 105 tokens (S1), the players'
+    zones and spells, the counters (day, active seat, end, over, phase), the pending-step stack
+    (engine_c.stack) and what depends on it (Purification's and Communion's bookkeeping)."""
     n = raw["players"]
+    for zone in _COUNT_FIELDS:
+        _check_counts(raw[zone], zone)
     for p in range(n):
+        _check_counts(raw["pool"][p], f"player {p}'s pool")
+        _check_counts(raw["fam"][p], f"player {p}'s familiar")
         size = sum(raw["pool"][p])
         if size > POOL_LIMIT:
             raise NotationError(f"player {p}'s pool holds {size} tokens; the limit is {POOL_LIMIT} (P1)")
         fam = sum(raw["fam"][p])
         if fam > FAMILIAR_SPACES:
             raise NotationError(f"player {p}'s familiar holds {fam} tokens; it has {FAMILIAR_SPACES} spaces")
-        for c in range(NCOL):
-            if raw["level"][p][c] not in (0, 3, 4, 5):
-                raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} is at level {raw['level'][p][c]}; levels are 3 to 5")
-            if raw["level"][p][c] and raw["learned_day"][p][c] > raw["day"]:
-                raise NotationError(f"player {p}'s {SPELL_NAMES[raw['spell'][c]]} was learned on day {raw['learned_day'][p][c]}, after the current day {raw['day']}")
+        _check_spells(raw, p)
     # token totals by type across every zone (summed zone by zone: this runs on every parsed request)
     totals = [a + b + c for a, b, c in zip(raw["pouch"], raw["altar"], raw["discard"])]
     for p in range(n):
@@ -278,12 +310,70 @@ def validate_raw(raw: dict) -> None:
             raise NotationError(f"there are {total} {token_name(t)} across the zones; the game has {COPIES}")
         if raw["justdisc"][t] > raw["discard"][t]:
             raise NotationError(f"justdisc lists {raw['justdisc'][t]} {token_name(t)}, more than the Discard box holds")
-    if not raw["over"] and not raw["stack"]:
-        raise NotationError("the game is not over (over=0) but no step is pending (stack=-)")
-    if raw["over"] and not raw["end_triggered"]:
-        raise NotationError("over=1 needs end=1: the game ends only after the end is triggered (E1)")
-    if sum(raw["altar"]) > 255 or raw["day"] < 0:
-        raise NotationError("altar or day out of range")
+    _check_counters(raw)
+    from engine_c.stack import check_stack
+
+    check_stack(raw)
+    _check_bookkeeping(raw)
+
+
+def _check_spells(raw: dict, p: int) -> None:
+    for c in range(NCOL):
+        name = SPELL_NAMES[raw["spell"][c]]
+        lvl, day = raw["level"][p][c], raw["learned_day"][p][c]
+        if lvl not in (0, 3, 4, 5):
+            raise NotationError(f"player {p}'s {name} is at level {lvl}; levels are 3 to 5")
+        if not 0 <= raw["rune"][p][c] < 3:
+            raise NotationError(f"player {p}'s {name} has rune {raw['rune'][p][c]}; runes are c, t, s")
+        if lvl and day > raw["day"]:
+            raise NotationError(f"player {p}'s {name} was learned on day {day}, after the current day {raw['day']}")
+        if lvl and day == raw["day"] and p != raw["active"]:
+            raise NotationError(f"player {p}'s {name} was learned today (day {day}), but only the active player "
+                                "learns (L1)")
+
+
+def _check_counters(raw: dict) -> None:
+    """The Day counter and active seat, the end trigger (E1, E2) and the phase against `over`."""
+    n, day, active = raw["players"], raw["day"], raw["active"]
+    if day % n != active:
+        raise NotationError(f"active={active} does not match day={day}: seat day mod n plays Day `day` "
+                            f"(seat 0 plays Day 0, T1), so active={day % n}")
+    full = [p for p in range(n) if sum(raw["fam"][p]) >= FAMILIAR_SPACES or all(raw["level"][p])]
+    if full and not raw["end_triggered"]:
+        raise NotationError(f"end=0, but player {full[0]} has a full familiar or 7 spells: the end is triggered (E1)")
+    if day >= LIMITS["day"] and not raw["end_triggered"]:
+        raise NotationError(f"day={day} needs end=1: the engine triggers the end at Day {LIMITS['day']} (D21)")
+    if raw["over"]:
+        if not raw["end_triggered"]:
+            raise NotationError("over=1 needs end=1: the game ends only after the end is triggered (E1)")
+        if raw["phase"] != PHASES.index("over") or active != n - 1:
+            raise NotationError(f"over=1 needs phase=over and active={n - 1}: the game ends after the Day of the "
+                                "seat before the first player (E2)")
+    elif raw["phase"] == PHASES.index("over"):
+        raise NotationError("phase=over needs over=1")
+
+
+def _check_bookkeeping(raw: dict) -> None:
+    """Purification's taken/given (C5) exist only during its swaps; justdisc only while Communion L5 stores."""
+    stack, A = raw["stack"], raw["active"]
+    swaps = [fr for fr in stack if FRAME_NAMES[fr[0]] == "swap"]
+    taken, given = sum(raw["taken"]), sum(raw["given"])
+    if not swaps:
+        if taken or given:
+            raise NotationError("taken/given: Purification's moved tokens are listed, but no swap is pending (C5)")
+    else:
+        if taken != given or taken + swaps[0][2] > 3:
+            raise NotationError(f"taken/given: {taken} taken and {given} given; Purification swaps one for one, "
+                                "at most 3 in all")
+        for t in range(NTYPE):
+            if raw["taken"][t] > raw["pool"][A][t] or raw["given"][t] > raw["altar"][t]:
+                raise NotationError(f"taken/given: {token_name(t)} moved by Purification is no longer where it went (C5)")
+    store = [fr for fr in stack if FRAME_NAMES[fr[0]] == "store" and fr[3] == 16]
+    held = sum(raw["justdisc"])
+    if not store and held:
+        raise NotationError("justdisc: tokens are listed, but no Communion L5 storage is pending")
+    if store and held < store[0][2]:
+        raise NotationError(f"justdisc: Communion L5 stores {store[0][2]} more, but only {held} are listed")
 
 
 _DECISIONS = {"morning", "midday", "evening", "clone", "take", "store", "blaze", "swap", "discard", "storm"}

@@ -65,6 +65,13 @@ class IllegalMoveError(ValueError):
     """A move that is not legal in the state it was applied to; the message says why."""
 
 
+def clip(text: str, limit: int = 60) -> str:
+    """repr() of a piece of input for an error message, cut to `limit` characters (errors never echo
+    unbounded input)."""
+    text = str(text)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
 # ----------------------------------------------------------------------------------------------
 # Tokens
 # ----------------------------------------------------------------------------------------------
@@ -82,7 +89,7 @@ def parse_token(text: str) -> int:
     if t is not None:
         return t
     if len(text) != 2 or text[0] not in COLORS or text[1] not in RUNES:
-        raise NotationError(f"{text!r} is not a token: write a color letter ({COLORS}) then a rune letter ({RUNES}), e.g. 'Rc'")
+        raise NotationError(f"{clip(text)} is not a token: write a color letter ({COLORS}) then a rune letter ({RUNES}), e.g. 'Rc'")
     return COLORS.index(text[0]) * 3 + RUNES.index(text[1])
 
 
@@ -92,9 +99,9 @@ def format_counts(counts: Sequence[int]) -> str:
     return "".join(parts) or "-"
 
 
-_COUNTS_RE = re.compile(r"([A-Za-z]{2})(\d*)")
-_COUNTS_OK = re.compile(r"(?:[RPGKWBY][cts]\d*)+")
-_COUNTS_ITEM = re.compile(r"([RPGKWBY][cts])(\d*)")
+_COUNTS_RE = re.compile(r"([A-Za-z]{2})(\d{0,3})(?!\d)", re.ASCII)
+_COUNTS_OK = re.compile(r"(?:[RPGKWBY][cts]\d{0,3})+", re.ASCII)
+_COUNTS_ITEM = re.compile(r"([RPGKWBY][cts])(\d*)", re.ASCII)
 
 
 def parse_counts(text: str, what: str) -> list[int]:
@@ -115,14 +122,15 @@ def parse_counts(text: str, what: str) -> list[int]:
         counts[t] += int(m.group(2) or 1)
         pos = m.end()
     if pos != len(text):
-        raise NotationError(f"{what}: cannot read {text[pos:]!r} (expected tokens like Rc2Gt, or '-')")
+        raise NotationError(f"{what}: cannot read {clip(text[pos:], 30)} (expected tokens like Rc2Gt with counts "
+                            "up to 3 digits, or '-')")
     return counts
 
 
 def spell_id(name: str) -> int:
     sid = SPELL_IDS.get(name.lower())
     if sid is None:
-        raise NotationError(f"unknown spell {name!r}; the spells are: {', '.join(SPELL_NAMES)}")
+        raise NotationError(f"unknown spell {clip(name, 30)}; the spells are: {', '.join(SPELL_NAMES)}")
     return sid
 
 
@@ -204,9 +212,14 @@ def _move_text(code: int) -> str:
     raise NotationError(f"unknown move code {code:#x}")
 
 
+def small_number(text: str, digits: int) -> bool:
+    """`text` is at most `digits` ASCII digits (safe and cheap to pass to int())."""
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
+
+
 def _int(text: str, what: str, lo: int, hi: int) -> int:
-    if not text.isdigit() or not lo <= int(text) <= hi:
-        raise NotationError(f"{what} must be a number from {lo} to {hi}, got {text!r}")
+    if not small_number(text, 3) or not lo <= int(text) <= hi:
+        raise NotationError(f"{what} must be a number from {lo} to {hi}, got {clip(text)}")
     return int(text)
 
 
@@ -219,7 +232,7 @@ def _parse_move_text(text: str) -> int:
 
     def need(n: int, usage: str) -> None:
         if len(args) != n:
-            raise NotationError(f"{head!r} takes {n} argument(s): {usage}; got {text!r}")
+            raise NotationError(f"{clip(head, 30)} takes {n} argument(s): {usage}; got {clip(text)}")
 
     low = head.lower()
     if low == "pass":
@@ -243,15 +256,15 @@ def _parse_move_text(text: str) -> int:
     if "/" in head:
         base, rune = head.split("/", 1)
         if rune not in RUNES or len(rune) != 1:
-            raise NotationError(f"{head!r}: the rune after '/' must be one of {RUNES}")
+            raise NotationError(f"{clip(head, 30)}: the rune after '/' must be one of {RUNES}")
         tag = RUNES.index(rune) + 1
         if base.lower() not in ("focus", "transmutation"):
-            raise NotationError(f"{head!r}: only Focus and Transmutation take a '/rune' (the copied player's rune)")
+            raise NotationError(f"{clip(head, 30)}: only Focus and Transmutation take a '/rune' (the copied player's rune)")
     low = base.lower()
     if low in ("learn", "transmutation"):
         usage = f"{base} <Spell> <level 3-5> <placed token> : <other spent tokens>, e.g. learn Sacrifice 4 Rc : Rc Rt Gt Bt"
         if len(args) < 4 or args[3] != ":":
-            raise NotationError(f"{usage}; got {text!r}")
+            raise NotationError(f"{usage}; got {clip(text)}")
         sid = spell_id(args[0])
         level = _int(args[1], "the learning level", 3, 5)
         placed = parse_token(args[2])
@@ -265,7 +278,7 @@ def _parse_move_text(text: str) -> int:
             raise NotationError("learn takes no '/rune'")
         return enc(kind, level=level, x=tag, a=placed, b=sid, items=items)
     if low not in SPELL_IDS:
-        raise NotationError(f"unknown move {head!r}: moves start with pass, take, draw, store, learn, swap, discard, drawn or a spell name")
+        raise NotationError(f"unknown move {clip(head, 30)}: moves start with pass, take, draw, store, learn, swap, discard, drawn or a spell name")
     sid = SPELL_IDS[low]
     name = SPELL_NAMES[sid]
     if name == "Sacrifice":
@@ -290,7 +303,7 @@ def _parse_move_text(text: str) -> int:
     if name == "Focus":
         need(2, "Focus <level> store|take")
         if args[1] not in ("store", "take"):
-            raise NotationError(f"Focus: the option is 'store' or 'take', got {args[1]!r}")
+            raise NotationError(f"Focus: the option is 'store' or 'take', got {clip(args[1], 20)}")
         lvl = _int(args[0], "Focus's effect level", 3 if args[1] == "store" else 4, 5)
         return enc(K.FOCUS, level=lvl, a=1 if args[1] == "take" else 0, b=tag)
     if name == "TimeTravel":
@@ -572,7 +585,7 @@ def resolve_spells(spells: str | Sequence[str], seed: int = 0) -> list[int]:
             return [c * 3 + rng.randrange(3) for c in range(NCOL)]
         names = [w for w in re.split(r"[,\s]+", spells.strip()) if w]
         if len(names) != NCOL:
-            raise ValueError(f"spells must be set1, set2, set3, classic or 7 spell names; got {spells!r}")
+            raise ValueError(f"spells must be set1, set2, set3, classic or 7 spell names; got {clip(spells)}")
         spells = names
     ids = [None] * NCOL
     for name in spells:

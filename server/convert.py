@@ -97,6 +97,9 @@ _VIEW_FIELDS = [
     (re.compile(r"^rng"), "rng"),
     (re.compile(r"^justdisc"), "justdisc"),
     (re.compile(r"^(?:unseen|pouchsize)"), "unseen"),
+    (re.compile(r"^(altar|pouch|discard|taken|given|phase|day|over|observer)\b"), "{0}"),
+    (re.compile(r"^active="), "active_player"),
+    (re.compile(r"^end="), "end_triggered"),
 ]
 
 

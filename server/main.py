@@ -309,21 +309,24 @@ class Server:
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:
-        """Stop taking calls; in-flight calls get `grace` seconds, then their searches are cancelled."""
+        """Drain, then stop. While draining, health reports NOT_SERVING (and keeps answering), new calls get
+        UNAVAILABLE and in-flight calls get `grace` seconds; at that limit their searches are cancelled, so
+        they answer with their best move so far (`cut_short`), and then the server stops."""
         grace = self.config.grace_s if grace is None else grace
         started = time.monotonic()
         if self.group_health is not None:
             self.group_health.stop()
         await self.health.enter_graceful_shutdown()
         self.servicer.begin_shutdown()
-        stopping = asyncio.ensure_future(self.grpc.stop(grace))
-        await asyncio.sleep(0)
-        try:
-            await asyncio.wait_for(asyncio.shield(stopping), timeout=grace + 0.5)
-        except asyncio.TimeoutError:
-            pass
-        self.servicer.pool.cancel_all()
-        await stopping
+        limit = started + grace
+        while self.servicer.inflight and time.monotonic() < limit:
+            await asyncio.sleep(0.01)
+        if self.servicer.inflight:
+            self.servicer.pool.cancel_all()
+            settle = time.monotonic() + 2.0        # a cancelled search answers within milliseconds
+            while self.servicer.inflight and time.monotonic() < settle:
+                await asyncio.sleep(0.01)
+        await self.grpc.stop(0.5)
         await self.sessions.close()
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, self.servicer.pool.shutdown)
@@ -335,22 +338,25 @@ class Server:
 
 
 def _lock_db(path: str):
-    """An exclusive lock beside the database file, held while the server runs (released by the OS when the
-    process dies, also on SIGKILL): a SQLite file belongs to one server and its processes (D21); servers
-    on several machines share PostgreSQL instead."""
+    """An exclusive lock on the database file itself, held while the server runs (released by the OS when
+    the process dies, also on SIGKILL): a SQLite file belongs to one server, with its processes (D22; the
+    supervisor of `--processes N` holds it for them); servers on several machines share PostgreSQL instead.
+    The lock (flock) belongs to the file's inode, so a symlink, a hard link or another spelling of the path
+    finds it taken; SQLite's own locks are POSIX record locks, which flock does not touch."""
     if path == ":memory:" or path.startswith(("postgresql://", "postgres://")):
         return None
-    lock_path = os.path.abspath(path) + ".lock"
     try:
-        os.makedirs(os.path.dirname(lock_path), exist_ok=True)
-        f = open(lock_path, "a")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        f = open(path, "ab")     # creates an empty file where none is: SQLite takes it as a new database
     except OSError as e:
-        raise OSError(f"cannot open {lock_path}: {e}") from None
+        raise OSError(f"cannot open the session database {path}: {e}") from None
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         f.close()
-        raise OSError(f"another server is using the session database {path} (lock {lock_path})") from None
+        st = os.stat(path)
+        raise OSError(f"another server is using the session database {path} (device {st.st_dev}, inode "
+                      f"{st.st_ino})") from None
     return f
 
 

@@ -123,6 +123,12 @@ def _identify(servicer, context) -> None:
     current_client.set(client_of(context, auth.key_id(key) if key else None))
 
 
+async def _refuse_if_draining(servicer, context) -> None:
+    """While the server drains (SIGTERM), new calls get UNAVAILABLE; the calls in flight finish."""
+    if servicer.draining:
+        await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another")
+
+
 def rpc(method):
     """Maps refusals to status codes and writes one JSON log line per call."""
     name = method.__name__
@@ -139,6 +145,8 @@ def rpc(method):
         async def unary(self, request, context):
             started, extra = time.monotonic(), {}
             _identify(self, context)
+            await _refuse_if_draining(self, context)
+            self.inflight += 1
             try:
                 response = await method(self, request, context, extra)
             except asyncio.CancelledError:
@@ -148,6 +156,8 @@ def rpc(method):
                 raise
             except Exception as e:
                 await _abort_for(name, e, context, finish, started, extra)
+            finally:
+                self.inflight -= 1
             # The log line is written on the loop's next turn, once the response is on its way: a
             # successful call's latency does not include formatting and writing it.
             asyncio.get_running_loop().call_soon(
@@ -159,6 +169,8 @@ def rpc(method):
     async def stream(self, request, context):
         started, extra = time.monotonic(), {}
         _identify(self, context)
+        await _refuse_if_draining(self, context)
+        self.inflight += 1
         try:
             async for response in method(self, request, context, extra):
                 yield response
@@ -169,6 +181,8 @@ def rpc(method):
             raise
         except Exception as e:
             await _abort_for(name, e, context, finish, started, extra)
+        finally:
+            self.inflight -= 1
         await finish(context, started, "OK", extra)
     return stream
 
@@ -179,6 +193,8 @@ class RpcBase:
 
     config: ServiceConfig
     pool: SearchPool
+    inflight: int = 0          # calls running now (the Server's drain waits for them)
+    draining: bool = False     # set at shutdown: new calls are refused
 
     def _cancel_on_done(self, context) -> CancelToken:
         """A token cancelled when the call ends for any reason (done, cancelled by the client, deadline)."""

@@ -76,10 +76,13 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
         self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
                                config.per_client_queued_ms)
         self.sessions = sessions
+        self.inflight, self.draining = 0, False
         self._stopping = asyncio.Event()
         self._info = self._server_info()
 
     def begin_shutdown(self) -> None:
-        """Ends WatchSession streams (UNAVAILABLE, with the seq to resume from) so shutdown need not wait."""
+        """Starts the drain: new calls get UNAVAILABLE, and WatchSession streams end (UNAVAILABLE, with the seq
+        to resume from) so shutdown need not wait for them."""
+        self.draining = True
         self._stopping.set()
 

@@ -47,6 +47,8 @@ def position(players: int = 2, spells="set1", active: int = 0, day: int | None =
     base = State.new(players=players, spells=spells, seed=0)
     raw = base._to_raw()
     n = players
+    if over:
+        active = n - 1                # E2: the game ends after the Day of the seat before the first player
     if day is None:
         day = 2 * n + active          # the third round: every spell learned on day 0 is usable
     pools = pools or {}

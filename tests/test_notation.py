@@ -89,11 +89,14 @@ def test_from_text_rejects_states_the_engine_never_rests_in():
     empty Pouch are refused (they would crash the C engine's draw or move choice)."""
     with pytest.raises(NotationError, match="runs by itself"):
         State.from_text(edit(TEXT, ",evening:0,midday:0,morning:0", ""))
+    offering = position(at="midday", learned={0: {"Offering": 3}}).to_text()
     with pytest.raises(NotationError, match="player 0 must decide \\(store\\) but has no legal move"):
-        State.from_text(edit(TEXT, "morning:0 ", "morning:0,store:0:2 "))     # a store with no rune allowed
+        State.from_text(edit(offering, "midday:0 ", "store:0:2:8:7:127 "))     # Offering 3, empty pool
+    with pytest.raises(NotationError, match="pending above the Day's Morning step, which is still to be decided"):
+        State.from_text(edit(TEXT, "morning:0 ", "morning:0,store:0:2 "))
     st = position(altar="Rc", pouch="")
     with pytest.raises(NotationError, match="the Pouch is empty"):
-        State.from_text(edit(st.to_text(), "morning:0 ", "morning:0,drawpool:0:2 "))
+        State.from_text(edit(st.to_text(), "midday:0,morning:0 ", "midday:0,drawpool:0:2 "))   # Draw 2
 
 
 # ------------------------------------------------------------------------------------- moves
@@ -268,3 +271,170 @@ def test_observation_array_layout():
     assert w[415 + 1] == 1 and w[63 + 77] == 2                               # seat 1 is offset 1 from seat 0
     do(st, "draw")
     assert st.observation_array(1)[415 + 4] == 1                             # chance
+
+
+# ------------------------------------------------------------------------------------- whole-state validation (issue 12)
+def test_counts_above_255_are_value_errors_naming_the_field():
+    """Token counts that would overflow the C state (uint8) are refused before the conversion, naming the
+    field (they used to raise OverflowError)."""
+    for old, new, msg in [(" taken=-", " taken=Rc300", r"^taken: 300 Rc; the game has 5 of each token$"),
+                          (" given=-", " given=Gt256", r"^given: 256 Gt"),
+                          (" justdisc=-", " justdisc=Ys999", r"^justdisc: 999 Ys"),
+                          ("p1=pool:Gs;", "p1=pool:Gs300;", r"^player 1's pool: 300 Gs"),
+                          ("altar=KcKt", "altar=Kc260Kt", r"^altar: 260 Kc"),
+                          ("altar=KcKt", "altar=Kc2600Kt", r"^altar: cannot read 'Kc2600Kt'")]:
+        with pytest.raises(NotationError, match=msg) as e:
+            State.from_text(edit(TEXT, old, new))
+        assert isinstance(e.value, ValueError)
+
+
+def test_error_messages_quote_at_most_100_characters():
+    long = "x" * 5000
+    for text in [edit(TEXT, "altar=KcKt", "altar=Kc" + long), edit(TEXT, "phase=morning", "phase=" + long),
+                 edit(TEXT, "rng=", "rng=" + long), edit(TEXT, " taken=-", f" {long}=1"),
+                 edit(TEXT, "p0=pool:", "p0=pool:" + long), edit(TEXT, "day=4", "day=" + "9" * 5000),
+                 edit(TEXT, "stack=endday:0", "stack=" + long), "sb2" + long, TEXT + " " + long]:
+        with pytest.raises(NotationError) as e:
+            State.from_text(text)
+        assert len(str(e.value)) < 300 and long not in str(e.value)
+    with pytest.raises(NotationError, match="at most 20000"):
+        State.from_text(TEXT + " " * 30_000)
+    for move in ["take " + long, long, "Eruption " + "9" * 5000, "learn " + long + " 3 Rc : Rc",
+                 "Focus 3 " + long]:
+        with pytest.raises(NotationError) as e:
+            BASE.parse_move(move)
+        assert len(str(e.value)) < 300 and long not in str(e.value)
+
+
+@pytest.mark.parametrize("old,new,msg", [
+    # the Day's frame: endday at the bottom, then resupply (A1), then the phases in order (T1)
+    ("stack=endday:0,resupply:0,", "stack=resupply:0,", "a Day's steps start with endday:0"),
+    ("stack=endday:0,resupply:0,", "stack=endday:1,resupply:0,", "a Day's steps start with endday:0"),
+    ("endday:0,resupply:0,", "endday:0,", "after endday:0 comes resupply:0"),
+    ("evening:0,midday:0,morning:0", "midday:0,evening:0,morning:0", "not what any Evening action"),
+    ("morning:0 ", "morning:0,morning:0 ", "two Morning steps need player 0's Swiftness at level 5"),
+    ("morning:0 ", "morning:0:1 ", "not what any Morning action"),
+    # frames below the top with numbers out of range
+    ("midday:0,morning:0 ", "midday:0,setlevel:0:9:4,take:0:2 ", "not what any Morning action"),
+    ("midday:0,morning:0 ", "midday:0,drawpool:0:200 ", "not what any Morning action"),
+    ("midday:0,morning:0 ", "midday:0,clone:0:2:9,drawpool:0:2 ", "not what any Morning action"),
+    ("midday:0,morning:0 ", "midday:0,drawpool:1:1,drawpool:0:2 ", "not what any Morning action"),
+    ("evening:0,midday:0,morning:0 ", "storm:0:0:0:4:4 ", "not what any Evening action"),
+    ("stack=endday:0,resupply:0,evening:0,midday:0,morning:0", "stack=" + ",".join(["endday:0"] * 33),
+     "at most 32"),
+    # counters
+    ("day=4 active=0", "day=5 active=0", "active=0 does not match day=5"),
+    ("day=4", "day=30000", "day=30000 needs end=1"),
+    ("day=4", "day=40000", "out of range 0..30001"),
+    ("phase=morning", "phase=midday", "phase=midday does not match the stack"),
+    ("phase=morning", "phase=over", "phase=over needs over=1"),
+    ("phase=morning", "phase=setup", "phase=setup needs day=0, active=0 and end=0"),
+    ("day=4 active=0 phase=morning end=0 over=0", "day=5 active=1 phase=over end=1 over=1",
+     "stack: the game is over"),
+    (" taken=-", " taken=Rc", "no swap is pending"),
+    (" justdisc=-", " justdisc=Gs", "no Communion L5 storage is pending"),
+])
+def test_from_text_validates_the_whole_stack_and_every_counter(old, new, msg):
+    """Issue 12: not only the top step: every frame, the Day's structure, the phase, the Day counter (int16)
+    and the bookkeeping must be what the engine reaches in play."""
+    text = edit(TEXT, old, new)
+    if "justdisc=Gs" in text:
+        text = edit(edit(text, "p1=pool:Gs;", "p1=pool:-;"), "discard=-", "discard=Gs")
+    if "taken=Rc" in text:
+        text = edit(text, "given=-", "given=Rc")
+    with pytest.raises(NotationError, match=msg):
+        State.from_text(text)
+
+
+def test_full_familiar_or_seven_spells_needs_the_end_triggered_E1():
+    st = position(at="midday", fam={0: "Rc5Rt5Rs5Pc"}, end=True)
+    with pytest.raises(NotationError, match="end=0, but player 0 has a full familiar"):
+        State.from_text(edit(st.to_text(), "end=1", "end=0"))
+    with pytest.raises(NotationError, match="over=1 needs phase=over and active=1"):
+        State.from_text(edit(edit(st.to_text(), "over=0", "over=1"), "phase=midday", "phase=over"))
+
+
+def test_frames_below_the_top_that_play_in_the_engine_are_accepted():
+    """Steps under way below the top, as play leaves them: a Mirage draw on a Levitation take with one
+    token left, Divination 3's discard under its takes, Blaze's takes under its draw (C1, C14)."""
+    sp = ["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel", "Mirage", "Abundance"]
+    st = position(spells=sp, altar="RcPc", learned={0: {"Levitation": 5, "Mirage": (4, "c")}})
+    do(st, "Levitation 5", "take Rc")
+    assert [f[0] for f in st._to_raw()["stack"][-2:]] == [6, 12]   # take (1 left), Mirage draw
+    assert State.from_text(st.to_text()) == st
+    st = position(players=4, spells="set3", altar="GcKt", pools={0: "Ys"}, learned={0: {"Divination": 3, "Blaze": 3}})
+    do(st, "Divination 3")
+    assert State.from_text(st.to_text()) == st
+    st = position(players=4, spells="set3", learned={0: {"Blaze": 3}})
+    do(st, "Blaze")
+    assert st.to_text().count("blaze:") == 3 and State.from_text(st.to_text()) == st
+
+
+def test_setup_states_round_trip_and_bad_setup_stacks_are_refused():
+    """S1-S3: every state during setup (the Altar's draws, then each seat's 2) is accepted; others not."""
+    st = State()
+    st._init(3, [0, 3, 6, 9, 12, 15, 18], 7)
+    seen = 0
+    while st.is_chance():
+        assert State.from_text(st.to_text()) == st
+        st._apply_code(st._sample_chance_code())
+        seen += 1
+    assert seen == 5 + 3 * 2
+    st = State()
+    st._init(2, [0, 3, 6, 9, 12, 15, 18], 7)
+    text = st.to_text()
+    with pytest.raises(NotationError, match="during setup"):
+        State.from_text(edit(text, "drawpool:1:2,drawpool:0:2", "drawpool:0:2,drawpool:1:2"))
+    with pytest.raises(NotationError, match="during setup"):
+        State.from_text(edit(text, "start:0,", "start:1,"))
+
+
+def test_day_counter_end_is_triggered_at_the_day_limit_D21():
+    """D21: the Day counter is 16-bit; the engine triggers the end at Day 30000, so it never overflows."""
+    from engine_c import _engine
+    limit = _engine.LIMITS["day"]
+    st = position(day=limit - 1, active=1, at="evening")
+    assert not st._to_raw()["end_triggered"]
+    do(st, "pass")
+    st.resolve_chance()
+    assert st.day == limit and st._to_raw()["end_triggered"] == 1 and st.active_player == 0
+    for _ in range(200):
+        if st.is_terminal():
+            break
+        st.play("pass") if not st.is_chance() else st.resolve_chance()
+    assert st.is_terminal() and st.day == limit + 1
+    assert State.from_text(st.to_text()) == st
+
+
+def test_observation_fields_are_validated():
+    obs = BASE.observation(0)
+    for text, msg in [(obs.replace("observer=0", "observer=2"), r"observer=2 is out of range 0\.\.1"),
+                      (obs.replace("observer=0", "observer=x"), "observer must be a number"),
+                      (obs + " rng=00", "unknown field 'rng'="),
+                      (BASE.observation(0, knows_discard=False).replace("unseen=", "unseen=Rc300"), "unseen: 30"),
+                      (obs.replace("altar=KcKt", "altar=KcKt300"), "altar: 300 Kt")]:
+        with pytest.raises(NotationError, match=msg):
+            State.from_observation(text)
+
+
+def test_compiled_random_playout_stops_at_its_decision_cap():
+    """A second guard (issue 12): a state the validation would refuse (full familiars, end not triggered,
+    nobody can ever trigger it) loaded unchecked: the compiled playout still returns, at its cap."""
+    from engine_c import _engine
+    st = position(players=2, spells="set1", at="morning", end=True, fam={0: "Rt5Rs5Pt5Gt", 1: "Ps5Gs5Kt5Ks"},
+                  learned={0: {n: 5 for n in ("Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel",
+                                              "Transmutation", "Abundance")},
+                           1: {n: 5 for n in ("Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel",
+                                              "Transmutation", "Abundance")}})
+    raw = st._to_raw()
+    raw["end_triggered"] = 0
+    with pytest.raises(NotationError, match="end=0, but player 0 has a full familiar"):
+        from engine_c.notation import validate_raw
+        validate_raw(raw)
+    bad = State()
+    bad._from_raw(raw)                      # unchecked: the C core only
+    decisions = bad._random_playout(3)
+    assert decisions == _engine.LIMITS["playout_decisions"] and not bad.is_terminal()
+    st.clone()._random_playout(3)           # the valid one ends
+    good = st.clone()
+    assert good._random_playout(3) < _engine.LIMITS["playout_decisions"] and good.is_terminal()

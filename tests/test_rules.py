@@ -262,7 +262,7 @@ def test_A3_both_empty_draw_not_done():
             (fams if sum(fams[p]) < 16 else pools)[p][ty] += 1
             k += 1
     assert all(sum(x) <= 9 for x in pools)
-    raw.update(fam=fams, pool=pools, altar=alt, pouch=[0] * 21, discard=[0] * 21)
+    raw.update(fam=fams, pool=pools, altar=alt, pouch=[0] * 21, discard=[0] * 21, end_triggered=1)  # full familiars (E1)
     from positions import _text_of
     st = State.from_text(_text_of(raw))
     st.validate()

@@ -355,3 +355,77 @@ def test_one_client_cannot_fill_the_sessions_and_idle_sessions_expire(tmp_path):
                 assert _code(lambda: c.get_session(sid, 0)) == grpc.StatusCode.NOT_FOUND
                 assert _code(lambda: c.export_session(sid)) == grpc.StatusCode.NOT_FOUND
             assert c.create_session(["client", "client"])         # the client's share is free again
+
+
+# ------------------------------------------------------------------------------------------ durability
+def test_a_second_server_cannot_open_the_database_through_a_symlink_or_hard_link(tmp_path):
+    import os
+
+    db = tmp_path / "sessions.db"
+    with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(db))):
+        (tmp_path / "alias.db").symlink_to(db)
+        os.link(db, tmp_path / "hard.db")
+        for other in ("alias.db", "hard.db"):
+            with pytest.raises(OSError, match="another server"):
+                ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / other))).start()
+    with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "alias.db"))):   # free again
+        pass
+
+
+def test_a_refused_write_leaves_the_session_unchanged(tmp_path):
+    import asyncio
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    from server.sessions import SeatSpec, SessionManager
+    from server.store import SessionStore
+
+    async def main():
+        store = SessionStore(str(tmp_path / "s.db"))
+        with ThreadPoolExecutor(1) as pool:
+            mgr = SessionManager(store, pool)
+            sid = await mgr.create(2, "set1", None, [SeatSpec("client"), SeatSpec("client")])
+            before = mgr.sessions[sid].state.to_text(), mgr.sessions[sid].seq
+
+            def refuse(*args, **kwargs):
+                raise sqlite3.OperationalError("disk I/O error")
+            store.append = refuse
+            with pytest.raises(sqlite3.OperationalError):
+                await mgr.submit(sid, 0, "draw")
+            assert (mgr.sessions[sid].state.to_text(), mgr.sessions[sid].seq) == before
+            del store.append
+            assert (await mgr.submit(sid, 0, "draw"))[0].seq == 1      # and the move goes through once it can
+            await mgr.close()
+    asyncio.run(main())
+
+
+def test_sigterm_drain_answers_in_flight_searches_with_their_best_move(tmp_path):
+    """Shutdown with a 1 s grace while a 8 s search runs: health says NOT_SERVING and new calls are refused
+    during the drain; at the grace limit the search answers with its best move so far (cut_short)."""
+    import threading
+    import time
+
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", grace_s=1.0))
+    srv.start()
+    target = f"127.0.0.1:{srv.port}"
+    st = State.new(players=2, seed=5)
+    result = {}
+    with SpellBookClient(target, timeout=20, retries=0) as c:
+        search = threading.Thread(target=lambda: result.update(
+            best=c.best_move(st, iterations=200_000, time_ms=8000.0, seed=1, options={"exploration": 1.0})))
+        search.start()
+        deadline = time.monotonic() + 5
+        while srv.servicer.pool.running == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        stopper = threading.Thread(target=srv.stop, kwargs={"grace": 1.0})
+        stopper.start()
+        time.sleep(0.3)
+        with grpc.insecure_channel(target) as ch:
+            health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=2)
+            assert health.status == health_pb2.HealthCheckResponse.NOT_SERVING
+        assert _code(lambda: c.new_game(seed=1)) == grpc.StatusCode.UNAVAILABLE
+        search.join(timeout=10)
+        stopper.join(timeout=10)
+    best = result["best"]
+    assert best.stats.cut_short and best.move is not None and time.monotonic() - t0 < 4
