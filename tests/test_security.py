@@ -378,10 +378,10 @@ def test_a_refused_write_leaves_the_session_unchanged(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
     from server.sessions import SeatSpec, SessionManager
-    from server.store import SessionStore
+    from server.store import SqliteStore
 
     async def main():
-        store = SessionStore(str(tmp_path / "s.db"))
+        store = SqliteStore(str(tmp_path / "s.db"))
         with ThreadPoolExecutor(1) as pool:
             mgr = SessionManager(store, pool)
             sid = await mgr.create(2, "set1", None, [SeatSpec("client"), SeatSpec("client")])
@@ -389,11 +389,11 @@ def test_a_refused_write_leaves_the_session_unchanged(tmp_path):
 
             def refuse(*args, **kwargs):
                 raise sqlite3.OperationalError("disk I/O error")
-            store.append = refuse
+            store.advance = refuse
             with pytest.raises(sqlite3.OperationalError):
                 await mgr.submit(sid, 0, "draw")
             assert (mgr.sessions[sid].state.to_text(), mgr.sessions[sid].seq) == before
-            del store.append
+            del store.advance
             assert (await mgr.submit(sid, 0, "draw"))[0].seq == 1      # and the move goes through once it can
             await mgr.close()
     asyncio.run(main())
