@@ -5,6 +5,7 @@
     spellbook-ai play       play a game against 1-3 bots in the terminal (clients/play.py)
     spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py)
     spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py)
+    spellbook-ai review     review a finished game: each decision, luck and key moments (clients/review.py)
 """
 from __future__ import annotations
 
@@ -52,11 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
     p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices")
     # Each of these lives in its own module; cli.py only routes to it.
-    from clients import ladder, play, tournament
+    from clients import ladder, play, review, tournament
 
     for name, module, text in (("play", play, "play a game against bots in the terminal"),
                                ("tournament", tournament, "run a tournament between bots"),
-                               ("ladder", ladder, "rate the strength levels against each other")):
+                               ("ladder", ladder, "rate the strength levels against each other"),
+                               ("review", review, "review a finished game (a record or a tournament file)")):
         p = sub.add_parser(name, help=text, description=(module.__doc__ or "").split("\n\n")[0])
         module.add_arguments(p)
         p.set_defaults(run=module.main)

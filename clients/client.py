@@ -654,8 +654,7 @@ class SpellBookClient:
             yield ev
 
     def export_session(self, session_id: str, timeout: float | None = None, token: str | None = None) -> dict:
-        """The session's game record (finished or not) as a dict (format spellbook-record/1; its seed is None
-        until the game is over)."""
+        """The session's game record (finished or not) as a dict (docs/records.md; no seed until it ends)."""
         resp = self._call(self.stub.ExportSession, spb.ExportSessionRequest(session_id=session_id), timeout,
                           token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)

@@ -50,7 +50,7 @@ def ladder_tables(levels: list[int], span: int = 2) -> tuple[list[str], list[tup
 
 
 def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
-    by_name = {x["name"]: x for x in summary["bradley_terry"]}
+    by_name = {x["name"]: x for x in summary["rating_table"]}
     rows = []
     for lv in levels:
         x = by_name[f"ismcts:level={lv}"]
@@ -85,7 +85,7 @@ def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0,
                resume: bool = False, progress: bool | None = None) -> dict:
     chain, tables = ladder_tables(levels, span)
     results = results or os.path.splitext(out)[0] + ".jsonl"
-    tasks = T.schedule_tables(tables, games, seed, spells, record_moves=False)
+    tasks = T.schedule_tables(tables, games, seed, spells)
     with T.make_executor(executor, jobs) as ex:
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
     summary = T.summarize(run.records, bots=chain, anchor=ANCHOR)

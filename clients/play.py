@@ -14,7 +14,7 @@ payment). Type a number or a move in the notation (docs/notation.md). Commands:
     undo           take back your last move and the bots' replies (practice games: --practice); the
                    Pouch is shuffled again, so the undone draws do not come back
     learn SPELL    the ways to learn SPELL;  help SPELL: what SPELL does at each level
-    save FILE      write the game record (JSON: seed, players, spells, seats, every move and draw)
+    save FILE      write the game record (docs/records.md: players, spells, seats, every move and draw)
     load FILE      continue a saved game
     board, moves [TEXT], help, quit (exit status 0)
 
@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, TextIO
 
-from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c import IllegalMoveError, Move, NotationError, State, records
 from engine_c import _engine as _E
 from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
 from clients.spell_text import describe, find_spell, points, spell_title
@@ -50,6 +50,13 @@ def _mix(*parts: int) -> int:
     for x in parts:
         h = (h * 0x9E3779B97F4A7C15 + x + 1) % 2**63
     return h
+
+
+def _seat_spec(entry: dict) -> str:
+    """A record's seat as the terminal's seat name: "human" for a human or a client, else the bot spec."""
+    if entry.get("kind") in ("human", "client"):
+        return HUMAN
+    return entry.get("spec") or f"ismcts:level={entry.get('level') or 5}"
 
 
 def familiar_value(stored: int) -> int:
@@ -78,6 +85,9 @@ class GameSession:
     undo_stack: list[tuple[State, int]] = field(default_factory=list)
     rng_in_sync: bool = True
     auto_forced: bool = True                # play a human's only legal move without asking
+    seed_fixed: bool = False                # the player chose the seed: a saved record may show it
+    seed_is_deal: bool = True               # the setup came from `seed` (not so for a record without one)
+    setup: list | None = None               # the setup draws, when loaded from a record
     undos: int = 0
     _altar_at_move: int = 0
 
@@ -196,41 +206,36 @@ class GameSession:
 
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict:
-        rec = {"format": RECORD_FORMAT, "version": 1, "seed": self.seed, "players": self.players,
-               "spells": list(self.spells), "seats": list(self.seats), "practice": self.practice,
-               "moves": [list(m) for m in self.moves], "over": self.over}
-        if self.over:
-            rec["scores"] = [s.total for s in self.state.scores()]
-            rec["winners"] = self.state.winners()
-        return rec
+        """The game record (engine_c.records, docs/records.md). The seed is in it once the game is over,
+        or if the player chose it (--seed): a random deal's seed would reveal the Pouch's order."""
+        setup = self.setup if self.setup is not None else records.setup_events(self.players, self.spells, self.seed)
+        events = list(setup) + [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in self.moves]
+        extra = {"practice": True} if self.practice else {}
+        return records.build(self.players, self.spells, [records.seat_from_spec(s) for s in self.seats], events,
+                             self.state, seed=self.seed if self.seed_is_deal else None,
+                             seed_shown=self.seed_fixed, **extra)
 
     @classmethod
     def from_record(cls, rec: dict) -> "GameSession":
-        """Replays a saved game (or a tournament record with its moves) move by move."""
-        if rec.get("format", RECORD_FORMAT) != RECORD_FORMAT and "moves" not in rec:
-            raise ValueError("not a SpellBook game record")
+        """Continues a game from its record (any format engine_c.records reads: a terminal save, a server
+        record, a tournament game). A record without its seed continues with a new, unknown Pouch order."""
+        import secrets
+
         try:
-            sess = cls(seed=int(rec["seed"]), players=int(rec["players"]), spells=rec["spells"],
-                       seats=list(rec["seats"]), practice=bool(rec.get("practice", False)))
-        except KeyError as e:
-            raise ValueError(f"game record without {e}") from None
-        st = sess.state
-        for i, (seat, text) in enumerate(rec["moves"]):
-            try:
-                if seat == -1:
-                    drawn = Move.from_text(text)
-                    if st.sample_chance() != drawn:     # keeps the seeded generator in step with the record
-                        sess.rng_in_sync = False
-                    st.apply(drawn)
-                else:
-                    if st.current_player != seat:
-                        raise IllegalMoveError(f"seat {st.current_player} decides here, not seat {seat}")
-                    if sess.seats[seat] == HUMAN:
-                        sess.undo_stack.append((st.clone(), i))
-                    st.apply(text)
-            except (IllegalMoveError, NotationError) as e:
-                raise ValueError(f"move {i + 1} ({text!r}) does not replay: {e}") from None
-            sess.moves.append([seat, text])
+            rec = records.load(rec)
+            seed = rec.get("seed", secrets.randbits(31))
+            final, steps, at = records.replay_indexed(rec, rng_seed=seed)
+        except records.RecordError as e:
+            raise ValueError(f"the record does not replay: {e}") from None
+        seats = [_seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
+        sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
+                   practice=bool(rec.get("practice", False)))
+        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
+        n_setup = sum(1 for e in rec["events"] if e["kind"] == "setup")
+        sess.setup = rec["events"][:n_setup]
+        sess.state = final
+        sess.moves = [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"][n_setup:]]
+        sess.undo_stack = [(before, i - n_setup) for (before, _m, seat), i in zip(steps, at) if seats[seat] == HUMAN]
         return sess
 
     def save(self, path: str) -> None:
@@ -240,8 +245,13 @@ class GameSession:
 
     @classmethod
     def load(cls, path: str) -> "GameSession":
-        with open(path, encoding="utf-8") as f:
-            return cls.from_record(json.load(f))
+        try:
+            found = records.load_file(path)
+        except records.RecordError as e:
+            raise ValueError(f"{path}: {e}") from None
+        if len(found) != 1:
+            raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
+        return cls.from_record(found[0])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -293,7 +303,7 @@ def render_board(sess: GameSession) -> str:
         lines.append(f"    {'your ' if you else ''}pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
         lines.append(f"    {'your ' if you else ''}familiar ({stored}/16 stored, worth {familiar_value(stored)}): "
                      f"{format_counts(raw['fam'][p])}")
-        learned = [f"{spell_title(st.spells[c])} L{raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
+        learned = [f"{spell_title(st.spells[c])} level {raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
                    f"({sc.spells.get(st.spells[c], 0)} pts)"
                    for c in range(len(COLORS)) if raw["level"][p][c]]
         lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
@@ -374,7 +384,8 @@ def render_final(sess: GameSession) -> str:
     names = " and ".join(seat_label(sess, w) for w in winners)
     you = any(sess.seats[w] == HUMAN for w in winners)
     lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {names}" + (" — well played!" if you else ""))
-    lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
+    if getattr(sess, "seed_is_deal", True):       # not for a game continued from a record without its seed
+        lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
     return "\n".join(lines)
 
 
@@ -506,6 +517,7 @@ class PlayClient:
         self.sess, self.inp, self.out = session, inp, out
         self.hinter = Hinter(hint_iterations, session.seed)
         self.prompt = prompt
+        self.review_iterations = 300
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -516,9 +528,9 @@ class PlayClient:
         else:
             self.say(f"  {seat_label(self.sess, ev.seat)}: {ev.text}")
 
-    def _read(self) -> str | None:
+    def _read(self, ask: str | None = None) -> str | None:
         if self.prompt:
-            self.out.write(f"{seat_label(self.sess, self.sess.state.current_player)} > ")
+            self.out.write(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ")
             self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -543,6 +555,7 @@ class PlayClient:
             if sess.over:
                 self.say(render_board(sess))
                 self.say(render_final(sess))
+                self.offer_review()
                 return 0
             self.show()
             while True:                                   # until a move is played
@@ -558,6 +571,21 @@ class PlayClient:
                     return 0
                 if done:
                     break
+
+    def offer_review(self) -> None:
+        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted."""
+        self.say("Review this game? Each decision's class and loss, luck against decisions, the key moments "
+                 "(a few seconds).")
+        line = self._read("review? [y/N] > ")
+        if not line or line.strip().lower() not in ("y", "yes"):
+            self.say("(`spellbook-ai review FILE` reviews a saved game later: `save FILE` first.)"
+                     if line is not None else "")
+            return
+        from clients.review import review_local, review_text
+
+        rec = self.sess.to_record()
+        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed)
+        self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
 
     @staticmethod
     def _learn_group(line: str, moves: list[Move]) -> str | None:
@@ -688,6 +716,7 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
 
             seed = args.seed if args.seed is not None else random.randrange(2**31)
             sess = GameSession.new(args.bots, args.seat, seed, args.spells, args.practice)
+            sess.seed_fixed = args.seed is not None
     except (OSError, ValueError) as e:
         print(f"spellbook-ai play: {e}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """Tournament plots as PNG (matplotlib with the Agg backend; the `plots` extra).
 
-write_plots(summary, directory) writes elo.png (Bradley-Terry Elo bars with 95% intervals),
+write_plots(summary, directory) writes elo.png (the rating table: Bradley-Terry Elo bars with 95% intervals),
 pairwise.png (the pairwise score heatmap) and, when the summary has an SPRT, sprt.png (the LLR trace
 between its bounds). `summary` is clients.tournament.summarize()'s output.
 """
@@ -22,21 +22,30 @@ def _pyplot():
 
 def elo_bars(summary: dict, path: str) -> str:
     plt = _pyplot()
-    rows = summary["bradley_terry"]
+    rows = summary["rating_table"]
     names = [r["name"] for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.5))
+    width = max(len(n) for n in names)
+    fig, ax = plt.subplots(figsize=(7 + 0.08 * width, 0.5 * len(rows) + 1.8))
     ax.barh(range(len(rows)), [r["elo"] for r in rows], xerr=[r["pm"] for r in rows], color="#4c72b0",
             ecolor="black", capsize=4)
-    ax.set_yticks(range(len(rows)), names)
+    ax.set_yticks(range(len(rows)), [f"{n} ({r['games']} games)" for n, r in zip(names, rows)], fontsize=10)
     ax.invert_yaxis()
     ax.axvline(0, color="grey", lw=0.8)
     anchor = f"{summary['anchor']} = 0" if summary.get("anchor") else "mean = 0"
-    ax.set_xlabel(f"Elo ({anchor}), 95% interval")
-    ax.set_title(f"Bradley-Terry Elo over {summary['games']} games")
+    ax.set_xlabel(f"Elo ({anchor}); bars: 95% interval")
+    ax.set_title(f"Rating table (Bradley-Terry fit of all {summary['games']} games)")
+    ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def _short(name: str, limit: int = 22) -> str:
+    """A bot name for an axis: long specs wrapped at their commas so labels stay readable."""
+    if len(name) <= limit:
+        return name
+    return name.replace(",", ",\n").replace(":", ":\n", 1)
 
 
 def pairwise_heatmap(summary: dict, path: str) -> str:
@@ -46,21 +55,30 @@ def pairwise_heatmap(summary: dict, path: str) -> str:
     names = [b["name"] for b in summary["bots"]]
     k = len(names)
     m = np.full((k, k), np.nan)
+    games = np.zeros((k, k), dtype=int)
     for p in summary["pairs"]:
         i, j = names.index(p["a"]), names.index(p["b"])
         m[i, j], m[j, i] = p["rate"], 1 - p["rate"]
-    fig, ax = plt.subplots(figsize=(1.2 * k + 3, 1.0 * k + 2))
+        games[i, j] = games[j, i] = p["games"]
+    size = 1.6 * k + 3.5
+    fig, ax = plt.subplots(figsize=(size, size * 0.85))
     im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
     for i in range(k):
         for j in range(k):
             if not np.isnan(m[i, j]):
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=9)
-    ax.set_xticks(range(k), names, rotation=30, ha="right")
-    ax.set_yticks(range(k), names)
-    ax.set_title("score of the row bot against the column bot")
-    fig.colorbar(im, ax=ax, fraction=0.046)
+                dark = abs(m[i, j] - 0.5) > 0.3           # white text on the saturated cells
+                ax.text(j, i, f"{m[i, j]:.2f}\n({games[i, j]} g)", ha="center", va="center", fontsize=11,
+                        color="white" if dark else "black")
+    labels = [_short(n) for n in names]
+    ax.set_xticks(range(k), labels, rotation=35, ha="right", rotation_mode="anchor", fontsize=10)
+    ax.set_yticks(range(k), labels, fontsize=10)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("bot (row)")
+    ax.set_title("Score of the row bot against the column bot\n(1 = always ahead, 0.5 = even)")
+    bar = fig.colorbar(im, ax=ax, fraction=0.046)
+    bar.set_label("score")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
 
@@ -74,7 +92,9 @@ def sprt_trace(summary: dict, path: str) -> str:
     ax.axhline(s["lower"], color="red", ls="--", label=f"accept H0 (elo0 = {s['elo0']:g})")
     ax.set_xlabel("game pairs")
     ax.set_ylabel("log-likelihood ratio")
-    ax.set_title(f"SPRT {s['a']} vs {s['b']}")
+    e = s.get("elo", {})
+    measured = f": Elo {e['elo']:+.1f} ± {e['pm']:.1f}" if e and all(map(_finite, (e["elo"], e["pm"]))) else ""
+    ax.set_title(f"SPRT {s['a']} vs {s['b']}{measured} after {s['pairs']} pairs")
     ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -82,10 +102,16 @@ def sprt_trace(summary: dict, path: str) -> str:
     return path
 
 
+def _finite(x: float) -> bool:
+    import math
+
+    return math.isfinite(x)
+
+
 def write_plots(summary: dict, directory: str) -> list[str]:
     os.makedirs(directory, exist_ok=True)
     paths = []
-    if summary.get("bradley_terry"):
+    if summary.get("rating_table"):
         paths.append(elo_bars(summary, os.path.join(directory, "elo.png")))
     if summary.get("pairs"):
         paths.append(pairwise_heatmap(summary, os.path.join(directory, "pairwise.png")))

@@ -36,10 +36,14 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
-def elo_from_score(score: float, eps: float = 1e-3) -> float:
-    """Logistic Elo difference for an expected score; the score is clamped to [eps, 1-eps] (±1200 Elo)."""
-    s = min(max(score, eps), 1.0 - eps)
-    return -400.0 * math.log10(1.0 / s - 1.0)
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score: +inf at 1 and -inf at 0 (no cap: a perfect score
+    only bounds the difference from below, see outcome_elo)."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -61,10 +65,12 @@ class EloEstimate:
     score: float               # mean score per game
     games: int
     los: float                 # likelihood of superiority: P(elo > 0)
+    draw_ratio: float = 0.0    # fastchess's DrawRatio: drawn games (trinomial) or pairs scoring 1 of 2
+    pairs_ratio: float = math.nan   # fastchess's PairsRatio (pentanomial): (WW + WD) / (LL + LD)
 
     @property
     def pm(self) -> float:
-        """Half width of the interval (the "±" figure)."""
+        """Half width of the interval (the "±" figure; inf when the interval is open)."""
         return (self.hi - self.lo) / 2.0
 
     def to_dict(self) -> dict:
@@ -100,12 +106,29 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
     games = int(round(raw_n * per_unit))
     if raw_n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, 0.5)
+    draws = counts[len(counts) // 2] / raw_n
+    pairs_ratio = math.nan
+    if len(counts) == 5:
+        lost = counts[0] + counts[1]
+        pairs_ratio = (counts[3] + counts[4]) / lost if lost else math.inf
+    mu = sum(i * c for i, c in enumerate(counts)) / (raw_n * (len(counts) - 1))
+    if mu in (0.0, 1.0):
+        # a perfect (or null) score has no spread to estimate: the difference is unbounded on one side and
+        # the other bound is the Wilson interval's over the counted units (pairs or games)
+        lo_s, hi_s = wilson_interval(mu * raw_n, int(raw_n))
+        lo, hi = (elo_from_score(lo_s), math.inf) if mu == 1.0 else (-math.inf, elo_from_score(hi_s))
+        return EloEstimate(elo_from_score(mu), lo, hi, mu, games, 1.0 if mu == 1.0 else 0.0, draws, pairs_ratio)
     n, pdf = _pdf(counts)
-    mu, var = _mean_var(pdf)                   # per unit, score scaled to [0, 1]
+    mu_r, var = _mean_var(pdf)                 # per unit, score scaled to [0, 1]
     se = math.sqrt(var / n)                    # standard error of the mean score
     lo, hi = mu - Z95 * se, mu + Z95 * se
+    if lo <= 0.0 or hi >= 1.0:
+        # the normal interval leaves [0, 1] near a lopsided score: that side takes the Wilson bound instead
+        w_lo, w_hi = wilson_interval(mu * raw_n, int(raw_n))
+        lo, hi = (w_lo if lo <= 0.0 else lo), (w_hi if hi >= 1.0 else hi)
     los = NormalDist().cdf((mu - 0.5) / se) if se > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
-    return EloEstimate(elo_from_score(mu), elo_from_score(lo), elo_from_score(hi), mu, games, los)
+    return EloEstimate(elo_from_score(mu), elo_from_score(lo), elo_from_score(hi), mu, games, los, draws,
+                       pairs_ratio)
 
 
 # ----------------------------------------------------------------------------------------------

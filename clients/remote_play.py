@@ -95,23 +95,17 @@ class RemoteGameSession:
         raise ValueError("undo is for local practice games; a server game's moves are final")
 
     def to_record(self) -> dict:
-        """The server's record, in the local save format (so `load` continues it against local bots)."""
-        from clients.play import RECORD_FORMAT
+        """The server's record (engine_c.records), this seat marked human and the bots by their level (so
+        `load` continues it against local bots). No seed until the game is over."""
+        from engine_c import records
 
         rec = self.client.export_session(self.session_id)
-        seed = rec["seed"] if rec["seed"] is not None else self.fixed_seed   # hidden by the server until the end
-        if seed is None:
-            raise ValueError("the server keeps this game's seed secret until the game is over, so it cannot be "
-                             "saved to continue locally yet (start with --seed to play a replayable game)")
-        seats = [HUMAN if i == self.seat else f"ismcts:level={s['level']}" if s["kind"] == "bot" else HUMAN
-                 for i, s in enumerate(rec["seats"])]
-        out = {"format": RECORD_FORMAT, "version": 1, "seed": seed, "players": rec["players"],
-               "spells": rec["spells"], "seats": seats, "practice": False, "server_session": self.session_id,
-               "moves": [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"]],
-               "over": rec["status"] == "finished"}
-        if rec.get("result"):
-            out.update(scores=rec["result"]["scores"], winners=rec["result"]["winners"])
-        return out
+        if rec.get("seed") is None and self.fixed_seed is not None:
+            rec["seed"] = self.fixed_seed            # the player's own choice (--seed)
+        rec["seats"] = [records.seat("human") if i == self.seat or s["kind"] != "bot"
+                        else records.seat("bot", f"ismcts:level={s['level']}", s["level"])
+                        for i, s in enumerate(rec["seats"])]
+        return records.load(rec)
 
     def save(self, path: str) -> None:
         import json

@@ -11,16 +11,18 @@ matchup, rounded up to whole rotations.
 
 Running. Games run on a `concurrent.futures.Executor`: in-process (-j 1), a spawn process pool (-j N)
 or a Dask cluster (`--executor dask://host:8786`, always pure=False). Each finished game is appended to
-the JSONL file at once (one JSON object per line, with its move list, so it replays exactly);
+the JSONL file at once as a game record (docs/records.md: every move and draw, so it replays exactly and
+`spellbook-ai review FILE --game N` reviews it; the tournament's own fields are under "tournament");
 `--resume` skips the games already in the file. With two bots and two seats, `--sprt ELO0 ELO1` stops
 the match early as soon as the sequential test decides.
 
-Results: per-pair win rates with 95% Wilson intervals, a Bradley-Terry Elo fit (± 95%) of the pool,
-pentanomial Elo per pair in two-seat games, SPRT state, and openskill Plackett-Luce ratings when a
-table has more than two seats. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
-The Bradley-Terry intervals treat games as independent, so with duplicate deals (whose two games are
-correlated) and with 3-4 seats (one game gives several pairwise results) they are too narrow; for a
-two-seat pair, the pentanomial interval counts the correlation and is the one to quote.
+Results. Per pair of bots, one Elo with its 95% interval: from the duplicate pairs (pentanomial, counting
+the shared deal's correlation as fishtest does) when both seat orders of a deal were played, else from
+the games; with LOS, DrawRatio and PairsRatio as fastchess prints them. Then the rating table of all
+bots: one Bradley-Terry fit of every pairwise result (3-4 seat games give several per game; the table
+counts games), whose intervals treat results as independent and so are narrower than the pairs'. The SPRT
+line gives the measured Elo with its interval and the LLR against its bounds; with 3-4 seats, openskill
+Plackett-Luce ratings. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
 """
 from __future__ import annotations
 
@@ -51,7 +53,6 @@ class GameTask:
     seed: int
     seats: tuple[str, ...]
     spells: str = "set1"
-    record_moves: bool = True
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -80,14 +81,14 @@ def matchups(bots: Sequence[str], seats: int, fmt: str) -> list[tuple[str, ...]]
 
 
 def schedule(bots: Sequence[str], games: int, seats: int = 2, fmt: str = "roundrobin", seed: int = 0,
-             spells: str = "set1", record_moves: bool = True) -> list[GameTask]:
+             spells: str = "set1") -> list[GameTask]:
     """Every game of the tournament, ordered deal by deal (so partial results stay balanced and a
     duplicate pair's two games finish close together)."""
-    return schedule_tables(matchups(bots, seats, fmt), games, seed, spells, record_moves)
+    return schedule_tables(matchups(bots, seats, fmt), games, seed, spells)
 
 
-def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, spells: str = "set1",
-                    record_moves: bool = True) -> list[GameTask]:
+def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
+                    spells: str = "set1") -> list[GameTask]:
     """The games of explicit matchups (tables of 2-4 distinct bots), deal by deal, all seat rotations."""
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -101,8 +102,7 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, 
             seats = len(table)
             for r in range(seats):
                 order = tuple(table[(i + r) % seats] for i in range(seats))
-                tasks.append(GameTask(game_key(order, seed + d, spells), m, d, r, seed + d, order, spells,
-                                      record_moves))
+                tasks.append(GameTask(game_key(order, seed + d, spells), m, d, r, seed + d, order, spells))
     return tasks
 
 
@@ -110,25 +110,45 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, 
 # One game (runs in a worker: top level, plain data in and out)
 # ----------------------------------------------------------------------------------------------
 def run_game_task(task: dict) -> dict:
-    """Plays one scheduled game and returns its JSON-ready record."""
-    from engine_c import State
+    """Plays one scheduled game and returns its game record (engine_c.records, docs/records.md), with
+    the tournament's own fields under "tournament"."""
+    from engine_c import State, records
 
     from clients.bots import bot_seed, make_bot
 
     seats = list(task["seats"])
     n = len(seats)
     bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n) for spec in seats]
-    rec = play_game(lambda s: State.new(players=n, spells=task["spells"], seed=s), bots, task["seed"])
-    ranks = R.ranks_of(rec.scores, rec.winners)
-    out = {k: task[k] for k in ("key", "matchup", "deal", "rotation", "seed", "spells")}
-    out.update(seats=seats, players=n, scores=rec.scores, winners=rec.winners, ranks=ranks,
-               decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
-               worker=f"{os.uname().nodename}:{os.getpid()}")
-    if rec.unfinished:      # stopped at the decision cap (D15): a shared result
-        out["unfinished"] = True
-    if task.get("record_moves", True):
-        out["moves"] = [[seat, text] for seat, text in rec.moves]
-    return out
+    final: list[State] = []
+
+    def new_state(seed: int) -> State:
+        final.append(State.new(players=n, spells=task["spells"], seed=seed))
+        return final[0]
+
+    rec = play_game(new_state, bots, task["seed"])
+    events = records.setup_events(n, task["spells"], task["seed"])
+    events += [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in rec.moves]
+    meta = {k: task[k] for k in ("key", "matchup", "deal", "rotation")}
+    meta.update(spells=task["spells"], ranks=R.ranks_of(rec.scores, rec.winners),
+                decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
+                worker=f"{os.uname().nodename}:{os.getpid()}")
+    # the deal's seed is the tournament's own choice (seed + deal): shown
+    return records.build(n, final[0].spells, [records.seat("bot", s) for s in seats], events, final[0],
+                         seed=task["seed"], seed_shown=True, unfinished=rec.unfinished, tournament=meta)
+
+
+def game_row(rec: dict) -> dict:
+    """What the results need of one game, from a record or from a line of the older JSONL format:
+    key, deal, seed, spells (the tournament's spell choice), seats (bot names), scores, winners, ranks."""
+    t = rec.get("tournament")
+    if t is None:                                    # the older line format
+        return {**rec, "unfinished": bool(rec.get("unfinished"))}
+    from engine_c.records import seat_name
+
+    return {"key": t["key"], "matchup": t.get("matchup"), "deal": t["deal"], "rotation": t.get("rotation"),
+            "seed": rec.get("seed"), "spells": t.get("spells", "/".join(rec["spells"])),
+            "seats": [seat_name(s) for s in rec["seats"]], "scores": rec["result"]["scores"],
+            "winners": rec["result"]["winners"], "ranks": t["ranks"], "unfinished": rec["status"] == "unfinished"}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -241,6 +261,7 @@ class _SprtTracker:
         self.decision: str | None = None
 
     def add(self, rec: dict) -> None:
+        rec = game_row(rec)
         d = rec["deal"]
         self.halves[d] = self.halves.get(d, 0.0) + _score_vs(rec, self.a, self.b)
         self.seen[d] = self.seen.get(d, 0) + 1
@@ -267,8 +288,8 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
     keys = {t.key for t in tasks}
     if not resume and os.path.exists(out) and os.path.getsize(out) > 0:
         raise FileExistsError(f"{out} exists: pass --resume to continue it, or remove it to start again")
-    previous = [r for r in load_records(out, repair=True) if r.get("key") in keys] if resume else []
-    done = {r["key"] for r in previous}
+    previous = [r for r in load_records(out, repair=True) if game_row(r).get("key") in keys] if resume else []
+    done = {game_row(r)["key"] for r in previous}
     pending = [t for t in tasks if t.key not in done]
     records = list(previous)
 
@@ -337,10 +358,12 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
 # ----------------------------------------------------------------------------------------------
 def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor: str | None = None,
               sprt: R.SPRT | None = None) -> dict:
-    """Every figure of the results as JSON-ready data (see format_summary for the text)."""
+    """Every figure of the results as JSON-ready data (see format_summary for the text). `records`: game
+    records (or lines of the older JSONL format)."""
+    rows = [game_row(r) for r in records]
     if bots is None:
         bots = []
-        for r in records:
+        for r in rows:
             for s in r["seats"]:
                 if s not in bots:
                     bots.append(s)
@@ -350,7 +373,7 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
     outcomes = []
     halves: dict[tuple, list[float]] = {}
     multi = []
-    for r in records:
+    for r in rows:
         seats, ranks = r["seats"], r["ranks"]
         share = 1.0 / len(r["winners"]) if r["winners"] else 0.0
         for i, b in enumerate(seats):
@@ -371,7 +394,7 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
             ps.losses += s == 0.0
         if len(seats) == 2:
             a, b = sorted(seats, key=bots.index)
-            halves.setdefault((a, b, r["seed"], r["spells"]), []).append(_score_vs(r, a, b))
+            halves.setdefault((a, b, r["seed"], str(r["spells"])), []).append(_score_vs(r, a, b))
         else:
             multi.append((seats, ranks))
     pentas: dict[tuple[str, str], R.Pentanomial] = {}
@@ -379,23 +402,33 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
         if len(hs) == 2:
             pentas.setdefault((a, b), R.Pentanomial(a, b)).add(sum(hs))
     bt = R.bradley_terry(bots, outcomes, anchor=anchor) if outcomes else []
+    table = []
+    for x in sorted(bt, key=lambda x: -x.elo):
+        d = x.to_dict()
+        # a 3-4 seat game gives a bot several pairwise results: count games, and the results apart
+        d.update(games=per_bot[x.name]["games"], pairwise_results=x.games)
+        table.append(d)
     out = {
-        "games": len(records),
-        "unfinished": sum(1 for r in records if r.get("unfinished")),
+        "games": len(rows),
+        "unfinished": sum(1 for r in rows if r.get("unfinished")),
         "bots": [{"name": b, "games": v["games"], "win_share": v["wins"] / v["games"] if v["games"] else 0.0,
                   "mean_points": v["points"] / v["games"] if v["games"] else 0.0, "seats": v["seats"]}
                  for b, v in per_bot.items()],
         "pairs": [],
-        "bradley_terry": [x.to_dict() for x in sorted(bt, key=lambda x: -x.elo)],
+        "rating_table": table,
         "anchor": anchor,
     }
     for (a, b), ps in pairs.items():
         d = ps.to_dict()
-        d["elo"] = R.outcome_elo([ps.losses, ps.draws, ps.wins]).to_dict()
         if (a, b) in pentas:
+            # two-seat duplicate pairs: the pentanomial counts the shared deal's correlation (fishtest)
             p = pentas[(a, b)]
             d["pentanomial"] = list(p.counts)
-            d["pair_elo"] = R.outcome_elo(p.counts).to_dict()
+            d["elo"] = R.outcome_elo(p.counts).to_dict()
+            d["elo_from"] = "pairs"
+        else:
+            d["elo"] = R.outcome_elo([ps.losses, ps.draws, ps.wins]).to_dict()
+            d["elo_from"] = "games"
         out["pairs"].append(d)
     if sprt is not None and len(bots) == 2 and (bots[0], bots[1]) in pentas:
         # the trace in completion order (file order) for the plot
@@ -404,7 +437,8 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
             if len(r["seats"]) == 2:
                 tr.add(r)
         out["sprt"] = {**sprt.to_dict(tr.penta.counts), "a": bots[0], "b": bots[1], "pairs": tr.penta.pairs,
-                       "pentanomial": list(tr.penta.counts), "trace": tr.trace, "first_decision": tr.decision}
+                       "pentanomial": list(tr.penta.counts), "trace": tr.trace, "first_decision": tr.decision,
+                       "elo": R.outcome_elo(tr.penta.counts).to_dict()}
     if multi:
         out["plackett_luce"] = [asdict(x) for x in R.plackett_luce(multi)]
     return out
@@ -421,41 +455,52 @@ def format_summary(summary: dict) -> str:
         lines.append(f"{b['name']:32s} {b['games']:6d} {b['win_share']:9.3f} {b['mean_points']:7.2f}")
     if summary["pairs"]:
         lines.append("")
-        lines.append("pairwise (first bot's score against the second; 95% Wilson interval; Elo ± 95%)")
+        lines.append("Head to head (the first bot's result against the second; Elo with its 95% interval, from "
+                     "duplicate pairs when both seat orders of a deal were played)")
         for p in summary["pairs"]:
-            elo = p.get("pair_elo", p["elo"])
-            kind = "pairs" if "pair_elo" in p else "games"
-            penta = f"  pentanomial {p['pentanomial']}" if "pentanomial" in p else ""
-            lines.append(f"  {p['a']} vs {p['b']}: {p['score']:g}/{p['games']} = {p['rate']:.3f} "
-                         f"[{p['lo']:.3f}, {p['hi']:.3f}]  W/D/L {p['wins']}/{p['draws']}/{p['losses']}  "
-                         f"Elo {_fmt_elo(elo)} ({kind}){penta}")
-    if summary["bradley_terry"]:
+            e = p["elo"]
+            rate = 100 * p["score"] / p["games"] if p["games"] else 50.0
+            lines.append(f"  {p['a']} vs {p['b']}:")
+            lines.append(f"    Elo: {_fmt_elo(e)}, LOS: {100 * e['los']:.2f} %, DrawRatio: {100 * e['draw_ratio']:.2f} %"
+                         + (f", PairsRatio: {e['pairs_ratio']:.2f}" if p["elo_from"] == "pairs" else ""))
+            lines.append(f"    Games: {p['games']}, Wins: {p['wins']}, Losses: {p['losses']}, Draws: {p['draws']}, "
+                         f"Points: {p['score']:g} ({rate:.2f} %), win rate 95% [{p['lo']:.3f}, {p['hi']:.3f}]"
+                         + (f", Ptnml(0-2): {p['pentanomial']}" if "pentanomial" in p else ""))
+    if summary["rating_table"]:
         lines.append("")
         anchor = f"{summary['anchor']} = 0" if summary.get("anchor") else "mean = 0"
-        lines.append(f"Bradley-Terry Elo ({anchor}; ± 95%)")
-        for x in summary["bradley_terry"]:
+        lines.append(f"Rating table of all {len(summary['rating_table'])} bots (one Bradley-Terry fit of every "
+                     f"pairwise result; {anchor}; ± 95%, narrower than the head-to-head intervals: it treats results "
+                     f"as independent)")
+        for x in summary["rating_table"]:
             lines.append(f"  {x['name']:32s} {x['elo']:+8.1f} ± {x['pm']:6.1f}  ({x['games']} games)")
     if "sprt" in summary:
         s = summary["sprt"]
-        state = {"H1": f"H1 accepted: {s['a']} is about {s['elo1']:g} Elo stronger",
-                 "H0": f"H0 accepted: {s['a']} is no more than about {s['elo0']:g} Elo stronger",
+        state = {"H1": f"H1 accepted ({s['a']} is about {s['elo1']:g} Elo stronger or more)",
+                 "H0": f"H0 accepted ({s['a']} is at most about {s['elo0']:g} Elo stronger)",
                  None: "continuing (no decision yet)"}[s["decision"]]
         lines.append("")
-        lines.append(f"SPRT {s['a']} vs {s['b']}: elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
-                     f"beta={s['beta']:g}: LLR {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}] after "
-                     f"{s['pairs']} pairs: {state}")
+        lines.append(f"SPRT {s['a']} vs {s['b']}: Elo {_fmt_elo(s['elo'])} after {s['pairs']} pairs; "
+                     f"LLR: {s['llr']:.2f} ({s['lower']:.2f}, {s['upper']:.2f}) [{s['elo0']:.2f}, {s['elo1']:.2f}] "
+                     f"alpha={s['alpha']:g} beta={s['beta']:g}: {state}")
     if "plackett_luce" in summary:
         lines.append("")
-        lines.append("openskill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)")
+        lines.append("openskill Plackett-Luce over the 3-4 seat games (mu, sigma, ordinal = mu - 3 sigma)")
         for x in summary["plackett_luce"]:
-            lines.append(f"  {x['name']:32s} mu {x['mu']:6.2f}  sigma {x['sigma']:5.2f}  ordinal {x['ordinal']:6.2f}")
+            lines.append(f"  {x['name']:32s} mu {x['mu']:6.2f}  sigma {x['sigma']:5.2f}  ordinal {x['ordinal']:6.2f}"
+                         f"  ({x['games']} games)")
     return "\n".join(lines)
 
 
 def _fmt_elo(e: dict) -> str:
-    if not math.isfinite(e["lo"]) or not math.isfinite(e["hi"]):
-        return "n/a"
-    return f"{e['elo']:+.0f} [{e['lo']:+.0f}, {e['hi']:+.0f}]"
+    """fastchess's `353.65 +/- 27.86`, with the interval itself; an open side shows as inf."""
+    def num(x: float) -> str:
+        return f"{x:+.2f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+    if e["games"] == 0:
+        return "n/a (no games)"
+    pm = f" +/- {e['pm']:.2f}" if math.isfinite(e["pm"]) else ""
+    return f"{num(e['elo'])}{pm} [{num(e['lo'])}, {num(e['hi'])}]"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -481,7 +526,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--anchor", default=None, help="bot rated 0 Elo in the Bradley-Terry fit (default: the mean)")
     p.add_argument("--plots", default=None, metavar="DIR", help="write elo.png, pairwise.png (and sprt.png)")
     p.add_argument("--summary", default=None, metavar="FILE", help="write the results as JSON too")
-    p.add_argument("--no-moves", action="store_true", help="leave the move lists out of the JSONL")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
@@ -497,7 +541,7 @@ def main(args: argparse.Namespace) -> int:
     from clients.bots import BotUnavailableError
 
     try:
-        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells, not args.no_moves)
+        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells)
         preflight(args.bots, args.seats)
         test = R.SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
         if test is not None and (len(args.bots) != 2 or args.seats != 2):

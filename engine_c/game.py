@@ -50,5 +50,12 @@ class SpellBookGame:
     def legal_moves(state: State) -> list[Move]:
         return state.legal_moves()
 
+    @staticmethod
+    def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:
+        """The one-ply heuristic's value of each move for the mover (engine_c/heuristic.py; GreedyBot)."""
+        from engine_c.heuristic import move_values
+
+        return move_values(state, moves, seed)
+
 
 SPELLBOOK = SpellBookGame()

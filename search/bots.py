@@ -42,19 +42,27 @@ class RandomBot:
 
 
 class GreedyBot:
-    """One ply: the move after which the game's static evaluation (for SpellBook: current points plus
-    0.35 per pool token, see sb_evaluate) puts the mover furthest ahead of the best other player.
+    """One ply: every legal move is tried and the position after it scored for the mover against the best
+    other player. With the game's own one-ply heuristic when it has one (`game.move_values(state, moves,
+    seed)`; SpellBook: engine_c/heuristic.py, which values progress towards spells and averages the Pouch
+    draws over sampled determinizations); otherwise, or with `static=True` (spec `greedy:eval=static`, the
+    earlier greedy bot), with the game's static evaluation in C (SpellBook: points + 0.35 a pool token).
     Ties are broken at random (seeded)."""
 
-    def __init__(self, game: GameAdapter, seed: int = 0):
-        self.game, self.name, self.rng = game, "greedy", random.Random(seed)
+    def __init__(self, game: GameAdapter, seed: int = 0, static: bool = False):
+        self.game, self.name, self.rng = game, "greedy:eval=static" if static else "greedy", random.Random(seed)
+        self.heuristic = None if static else getattr(game, "move_values", None)
 
     def choose(self, state):
         forced = _forced(self.game, state)
         if forced:
             return forced
         moves = self.game.legal_moves(state)
-        values = _mcts.greedy_values(self.game.vtable, self.game.state_bytes(state), [self.game.code(m) for m in moves])
+        if self.heuristic is not None:
+            values = self.heuristic(state, moves, self.rng.getrandbits(63))
+        else:
+            values = _mcts.greedy_values(self.game.vtable, self.game.state_bytes(state),
+                                         [self.game.code(m) for m in moves])
         best = max(values)
         ties = [m for m, v in zip(moves, values) if v >= best - 1e-9]
         return self.rng.choice(ties), {"value": best}
@@ -109,7 +117,7 @@ class FlatMonteCarloBot(_SearchBot):
 
 
 def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
-    """A bot from a spec: `random`, `greedy`, `ismcts:level=7`, `ismcts:iterations=5000,threads=1`,
+    """A bot from a spec: `random`, `greedy` (`greedy:eval=static`: the earlier one), `ismcts:level=7`, `ismcts:iterations=5000,threads=1`,
     `flatmc:iterations=2000` (any SearchOptions field may be given as key=value)."""
     kind, _, params = spec.partition(":")
     kv: dict[str, str] = {}
@@ -122,7 +130,10 @@ def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
     if kind == "random":
         return RandomBot(game, int(kv.get("seed", seed)))
     if kind == "greedy":
-        return GreedyBot(game, int(kv.get("seed", seed)))
+        evaluation = kv.pop("eval", "heuristic")
+        if evaluation not in ("heuristic", "static") or set(kv) - {"seed"}:
+            raise ValueError(f"bot spec {spec!r}: greedy takes eval=heuristic (default) or eval=static, and seed")
+        return GreedyBot(game, int(kv.get("seed", seed)), static=evaluation == "static")
     if kind in ("ismcts", "flatmc"):
         level = int(kv.pop("level")) if "level" in kv else None
         base = level_options(level, seed) if level is not None else SearchOptions(seed=seed)

@@ -12,7 +12,7 @@ moves) — or the final score after the last decision — is luck.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from search.hints import classify
 from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
@@ -105,3 +105,39 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
     # key moments: the decisions whose choice moved the decider's win probability most
     review.key_moments = sorted(swings, key=lambda d: -abs(d.win_after - d.win_before))[:key_moments]
     return review
+
+
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def format_review(review: GameReview, names: Sequence[str], where: Callable[[int], str] | None = None,
+                  budget: str = "") -> str:
+    """The review as text for a person: each decision's class and loss, each player's result split into
+    luck and decisions, and the key moments. names: a label per seat; where(index): where decision
+    `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given."""
+    def loc(d: DecisionReview) -> str:
+        return where(d.index) if where else f"decision {d.index + 1}"
+
+    lines = [f"Decisions{f' ({budget})' if budget else ''}: the class of the move played and what it lost against "
+             f"the search's best move (win probability / expected points); forced moves are left out."]
+    width = max((len(str(d.played)) for d in review.decisions), default=10)
+    for d in review.decisions:
+        loss = "" if d.mistake == "best" else f"{-100 * d.loss_win:+.1f}% / {-d.loss_points:+.1f} pts   best: {d.best}"
+        lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:18s} {str(d.played):{width}s}  "
+                     f"{d.mistake:10s} {loss}".rstrip())
+    lines.append("")
+    lines.append("Each player's result = expected at the start + luck (the draws) + own decisions + the others' "
+                 "decisions (points):")
+    for p in review.players:
+        counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
+        tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
+        lines.append(f"  {names[p.seat]:18s} {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own {p.decisions:+5.1f} "
+                     f"+ others' {p.others:+5.1f} = {p.final:g}    ({tally})")
+    if review.key_moments:
+        lines.append("")
+        lines.append("Key moments (the decisions that moved the decider's own win probability most):")
+        for d in review.key_moments:
+            best = "" if d.mistake == "best" else f"; best was {d.best} ({d.mistake})"
+            lines.append(f"  {d.index + 1:4d}  {loc(d)}: {names[d.seat]} played {d.played}: win probability "
+                         f"{100 * d.win_before:.0f}% with best play, {100 * d.win_after:.0f}% after{best}")
+    return "\n".join(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engine_c import IllegalMoveError, Move, NotationError, State
+from engine_c import IllegalMoveError, Move, NotationError, State, records
 from engine_c.notation import _frame_text
 from engine_c.reasons import Reason
 from engine_c.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
@@ -374,14 +374,16 @@ def insight_pb(observer: int, knows_discard: bool, beliefs=None, what_if_move: M
 # ----------------------------------------------------------------------------------------------
 # Game records
 # ----------------------------------------------------------------------------------------------
-RECORD_FORMAT = "spellbook-record/1"
+RECORD_FORMAT = records.FORMAT
 
 
 def record_pb(rec: dict) -> pb.GameRecord:
-    """A record dict (SessionManager.export, PlayMatch) as a GameRecord message."""
-    out = pb.GameRecord(format=rec.get("format", RECORD_FORMAT), session_id=rec.get("session_id") or "",
-                        players=rec["players"], spells=rec["spells"], seed=rec.get("seed") or 0,
+    """A record dict (engine_c.records, version 2) as a GameRecord message."""
+    out = pb.GameRecord(format=rec.get("format", records.FORMAT), version=rec.get("version", records.VERSION),
+                        session_id=rec.get("session_id") or "", players=rec["players"], spells=rec["spells"],
                         status=rec.get("status", ""))
+    if rec.get("seed") is not None:
+        out.seed = rec["seed"]
     for s in rec.get("seats") or []:
         out.seats.add(kind=s.get("kind", ""), level=s.get("level", 0), spec=s.get("spec", ""))
     for e in rec.get("events", []):
@@ -391,44 +393,38 @@ def record_pb(rec: dict) -> pb.GameRecord:
     return out
 
 
-def record_from_pb(r: pb.GameRecord) -> dict:
-    rec = {"format": r.format or RECORD_FORMAT, "players": r.players, "spells": list(r.spells), "seed": r.seed,
-           "events": [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
+def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
+    """A GameRecord message as a version-2 record dict (checked; FieldError names the bad field)."""
+    if r.format in ("", records.LEGACY_SERVER) and not r.version:     # the first format: events after setup
+        rec = {"format": records.LEGACY_SERVER, "players": r.players, "spells": list(r.spells),
+               "events": [{"kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
+        if r.HasField("seed"):
+            rec["seed"] = r.seed
+        if r.HasField("result"):
+            rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
+        try:
+            return records.load(rec)
+        except records.RecordError as e:
+            raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
+    rec = {"format": r.format, "version": r.version, "players": r.players,
+           "spells": list(r.spells), "status": r.status or ("finished" if r.HasField("result") else "active"),
+           "seats": [{k: v for k, v in (("kind", s.kind), ("spec", s.spec), ("level", s.level)) if v}
+                     for s in r.seats],
+           "events": [{"kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
+    if r.HasField("seed"):
+        rec["seed"] = r.seed
     if r.HasField("result"):
         rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
-    return rec
+    try:
+        return records.load(rec)
+    except records.RecordError as e:
+        raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
 
 
 def record_from_json(text: str, field: str = "record_json") -> dict:
-    """A JSON record, shape-checked so the replay's errors can name fields."""
-    import json
-
+    """A JSON record in any format engine_c.records reads, as a version-2 dict (FieldError names the field)."""
     try:
-        rec = json.loads(text)
-    except ValueError as e:
-        raise FieldError(field, f"not valid JSON: {e}") from None
-    except RecursionError:
-        raise FieldError(field, "nested too deeply (a record is a flat object of events)") from None
-    if not isinstance(rec, dict):
-        raise FieldError(field, "must be a JSON object (a spellbook-record/1)")
-    for key, typ in (("players", int), ("seed", int)):
-        if key not in rec:
-            raise FieldError(f"{field}.{key}", "missing from the record")
-        if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
-            raise FieldError(f"{field}.{key}", f"must be an integer, got {rec[key]!r}")
-    spells = rec.get("spells")
-    if not (isinstance(spells, str) or (isinstance(spells, list) and all(isinstance(s, str) for s in spells))):
-        raise FieldError(f"{field}.spells", "must be a spell set name or a list of spell names")
-    if "events" not in rec:
-        raise FieldError(f"{field}.events", "missing from the record (the list of moves and draws)")
-    events = rec["events"]
-    if not isinstance(events, list):
-        raise FieldError(f"{field}.events", "must be a list")
-    for i, e in enumerate(events):
-        if not isinstance(e, dict) or not isinstance(e.get("move"), str):
-            raise FieldError(f"{field}.events[{i}].move", "each event needs a move text")
-    res = rec.get("result")
-    if res is not None and not (isinstance(res, dict) and isinstance(res.get("scores"), list)):
-        raise FieldError(f"{field}.result", "must be {\"scores\": [...], \"winners\": [...]}")
-    return rec
+        return records.loads(text)
+    except records.RecordError as e:
+        raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
 

@@ -339,7 +339,7 @@ class Server:
 
 def _lock_db(path: str):
     """An exclusive lock on the database file itself, held while the server runs (released by the OS when
-    the process dies, also on SIGKILL): a SQLite file belongs to one server, with its processes (D22; the
+    the process dies, also on SIGKILL): a SQLite file belongs to one server, with its processes (D24; the
     supervisor of `--processes N` holds it for them); servers on several machines share PostgreSQL instead.
     The lock (flock) belongs to the file's inode, so a symlink, a hard link or another spelling of the path
     finds it taken; SQLite's own locks are POSIX record locks, which flock does not touch."""

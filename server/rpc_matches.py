@@ -14,7 +14,8 @@ from typing import Callable
 
 import engine_c
 from engine_c.game import SPELLBOOK
-from engine_c.records import RecordError, replay
+from engine_c import records
+from engine_c.records import RecordError, replay_indexed
 from search import CancelToken
 from search.bots import make_bot
 from search.review import review_game
@@ -82,7 +83,7 @@ class MatchRpcs(RpcBase):
         started = time.monotonic()
 
         def work(emit):
-            st, seq, events, moves = state, 0, [], 0
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, request.seed)], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
                 seat = st.current_player
                 t0 = time.monotonic()
@@ -98,18 +99,17 @@ class MatchRpcs(RpcBase):
                 if result is not None:
                     used = replace(bots[seat].options, seed=result.seed)
                     item.stats.CopyFrom(convert.search_stats(result, used, levels[seat], result.cut_short))
-                events.append({"seq": seq, "kind": "move", "seat": seat, "move": str(move)})
+                events.append(records.event("move", seat, move, seq=seq))
                 for d in draws:
                     seq += 1
-                    events.append({"seq": seq, "kind": "draw", "seat": -1, "move": str(d)})
+                    events.append(records.event("draw", -1, d, seq=seq))
                 emit(spb.PlayMatchResponse(move=item))
             over = st.is_terminal()
             scores = [s.total for s in st.scores()]
             winners = st.winners() if over else []
-            record = {"format": convert.RECORD_FORMAT, "players": len(specs), "spells": st.spells,
-                      "seed": request.seed, "seats": [{"kind": "bot", "spec": sp} for sp in specs],
-                      "status": "finished" if over else "active", "events": events,
-                      "result": {"scores": scores, "winners": winners} if over else None}
+            # the match's seed is the caller's own: shown even when the game stops early
+            record = records.build(len(specs), st.spells, [records.seat("bot", sp) for sp in specs], events, st,
+                                   seed=request.seed, seed_shown=True)
             emit(spb.PlayMatchResponse(end=spb.MatchEnd(
                 finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
@@ -155,10 +155,7 @@ class MatchRpcs(RpcBase):
         if form == "record":
             return convert.record_from_pb(request.record), "record"
         if form == "record_json":
-            rec = convert.record_from_json(request.record_json)
-            if not 0 <= rec["seed"] < 2**64:
-                raise FieldError("record_json.seed", f"must be 0 to 2^64-1, got {rec['seed']}")
-            return rec, "record_json"
+            return convert.record_from_json(request.record_json), "record_json"
         raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
 
     @rpc
@@ -167,19 +164,15 @@ class MatchRpcs(RpcBase):
         if not 0 <= request.key_moments <= 50:
             raise FieldError("key_moments", f"must be 0 to 50 (0: 5), got {request.key_moments}")
         try:
-            final, steps = replay(rec)
+            final, steps, decision_events = replay_indexed(rec)
         except RecordError as e:
-            raise FieldError(f"{field}.{e.field}", str(e).split(": ", 1)[-1]) from None
+            raise FieldError(f"{field}.{e.field}", e.message) from None
         if not final.is_terminal():
             raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
                                                 "AnalyzeGame reviews finished games")
         scores = [s.total for s in final.scores()]
-        if rec.get("result") and list(rec["result"]["scores"]) != scores:
-            raise FieldError(f"{field}.result", f"the events replay to scores {scores}, the record says "
-                                                f"{list(rec['result']['scores'])}")
         opts, level = convert.search_options(request, self.config.caps())
         opts.stop_early = False   # a review compares every decision's moves: full statistics
-        decision_events = [i for i, e in enumerate(rec["events"]) if not engine_c.Move.from_text(e["move"]).is_chance]
         forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
         # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
         budget_ms = self.config.max_review_ms

@@ -34,7 +34,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, NotationError, State
+from engine_c import IllegalMoveError, NotationError, State, records
 from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
@@ -356,17 +356,22 @@ class SessionManager:
         return [self._event_from_row(r) for r in self.store.events(sid, from_seq) if r.kind != "setup"]
 
     def export(self, sid: str) -> dict:
-        """The game record: setup, every move and draw in order, and the result when finished."""
+        """The game record (engine_c.records, docs/records.md): the setup draws, every move and draw in
+        order, and the result when finished. The seed only once the game is over: before, it would reveal
+        the Pouch's order (D18; the setup draws are events, so the record replays without it)."""
         row = self.store.session(sid)
         if row is None or row.status == "expired":
             raise SessionError("NOT_FOUND", "session_id", _EXPIRED if row else f"no session {sid!r}")
-        events = [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "move": e.move}
-                  for e in self.store.events(sid) if e.kind != "setup"]
-        over = row.status == "finished"
-        return {"format": "spellbook-record/1", "session_id": sid, "players": row.players, "spells": row.spells,
-                "seed": row.seed if over else None,   # secret until the game is over
-                "fixed_seed": row.fixed_seed, "seats": row.seats, "status": row.status, "events": events,
-                "result": row.result}
+        events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed)]
+        events += [records.event(e.kind, e.seat, e.move, seq=e.seq) for e in self.store.events(sid) if e.kind != "setup"]
+        finished = row.status == "finished"
+        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, "players": row.players,
+               "spells": row.spells, "seats": [records.seat(s["kind"], level=s.get("level", 0)) for s in row.seats],
+               "status": "finished" if finished else "active", "fixed_seed": row.fixed_seed}
+        if finished:           # secret until the game is over, even a fixed one (D18)
+            rec["seed"] = row.seed
+        rec.update(events=events, result=row.result if finished else None)
+        return rec
 
     # ---------------------------------------------------------------- internals
     def _load(self, sid: str) -> _Session | None:

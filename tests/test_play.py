@@ -8,7 +8,7 @@ import pytest
 
 from clients import play as P
 from clients.cli import main as cli_main
-from engine_c import State
+from engine_c import State, records
 from positions import position
 
 
@@ -201,16 +201,34 @@ def test_save_and_load_replay_exactly(tmp_path):
     assert f"Saved to {path}" in text
     saved = client.sess
     rec = json.loads(path.read_text())
-    assert rec["seed"] == 11 and rec["seats"] == ["human", "greedy"] and rec["moves"] == saved.moves
-    assert any(seat == -1 for seat, _ in rec["moves"])                    # the draws are in the record
+    assert rec["format"] == "spellbook-record" and rec["version"] == 2 and rec["status"] == "active"
+    assert "seed" not in rec                                # a random deal's seed would reveal the Pouch
+    assert [records.seat_name(s) for s in rec["seats"]] == ["human", "greedy"]
+    assert [[e["seat"], e["move"]] for e in rec["events"] if e["kind"] != "setup"] == saved.moves
+    assert any(e["kind"] == "draw" for e in rec["events"])              # the draws are in the record
     loaded = P.GameSession.load(str(path))
-    assert loaded.state.to_text() == saved.state.to_text()               # the seeded generator too (rng=)
-    assert loaded.rng_in_sync and loaded.moves == saved.moves
-    # a finished game's record replays to the same final score
+    assert loaded.state.observation(0) == saved.state.observation(0) and loaded.moves == saved.moves
+    for _ in range(1000):                       # finished from a record without a seed: still none to show
+        if loaded.over:
+            break
+        loaded.advance()
+        if not loaded.over:
+            loaded.play_human(loaded.state.legal_moves()[-1])      # the last move is never a pass
+    done = loaded.to_record()
+    assert "seed" not in done and done["status"] == "finished"
+    assert records.replay(done)[0].observation(0) == loaded.state.observation(0)
+    # a seed the player chose is kept, and the continued game draws what the original would have
+    saved.seed_fixed = True
+    saved.save(str(path))
+    assert json.loads(path.read_text())["seed"] == 11
+    loaded = P.GameSession.load(str(path))
+    assert loaded.state.to_text() == saved.state.to_text() and loaded.moves == saved.moves
+    # a finished game's record replays to the same final score, and shows its seed
     client, _, _ = play([], seed=12)
     done = P.GameSession.from_record(client.sess.to_record())
     assert done.over and done.state.to_text() == client.sess.state.to_text()
-    assert client.sess.to_record()["scores"] == [s.total for s in done.state.scores()]
+    rec = client.sess.to_record()
+    assert rec["seed"] == 12 and rec["result"]["scores"] == [s.total for s in done.state.scores()]
 
 
 def test_load_command_and_bad_files(tmp_path):
@@ -218,12 +236,16 @@ def test_load_command_and_bad_files(tmp_path):
     first, _, _ = play(["1", f"save {path}", "quit"], then=None, seed=4)
     client, text, code = play([f"load {tmp_path / 'missing.json'}", f"load {path}"], seed=99)
     assert "Cannot load" in text and f"Loaded {path}" in text and code == 0
-    assert client.sess.seed == 4
+    assert client.sess.moves[:len(first.sess.moves)] == first.sess.moves
     bad = tmp_path / "bad.json"
     rec = first.sess.to_record()
-    rec["moves"].insert(0, [0, "store Rc"])
+    k = next(i for i, e in enumerate(rec["events"]) if e["kind"] != "setup")
+    rec["events"].insert(k, {"kind": "move", "seat": 0, "move": "store Rc"})
     bad.write_text(json.dumps(rec))
-    with pytest.raises(ValueError, match="does not replay"):
+    with pytest.raises(ValueError, match=r"does not replay: events\[%d\]" % k):
+        P.GameSession.load(str(bad))
+    bad.write_text('{"format": "chess-pgn"}')
+    with pytest.raises(ValueError, match="not a SpellBook game record"):
         P.GameSession.load(str(bad))
 
 
@@ -234,7 +256,9 @@ def test_tournament_records_load_as_games(tmp_path):
     with T.make_executor("inline") as ex:
         res = T.run_tournament(tasks, str(tmp_path / "r.jsonl"), ex.executor, progress=False)
     sess = P.GameSession.from_record(res.records[0])
-    assert sess.over and [s.total for s in sess.state.scores()] == res.records[0]["scores"]
+    assert sess.over and [s.total for s in sess.state.scores()] == res.records[0]["result"]["scores"]
+    with pytest.raises(ValueError, match="--game N"):
+        P.GameSession.load(str(tmp_path / "r.jsonl"))                     # two games: pick one to review
 
 
 def test_hint_focus_names_an_action_or_spell():
@@ -267,9 +291,28 @@ def test_a_whole_game_against_a_server_session(tmp_path):
         text = out.getvalue()
         assert "Final score" in text and "server level 1" in text and "moves are final" in text
         record = json.loads(save.read_text())
-        assert record["server_session"] and record["seats"][1] == "human"
+        assert record["session_id"] and record["seats"][1] == {"kind": "human"}
         local = P.GameSession.from_record(record)          # the saved server game replays locally
-        assert local.moves[: len(record["moves"])] == record["moves"]
+        assert record["seed"] == 4                         # the player's own --seed: theirs to keep
+        assert local.moves == [[e["seat"], e["move"]] for e in record["events"] if e["kind"] != "setup"]
+
+
+def test_the_end_of_a_game_offers_a_review(tmp_path):
+    """After the final score the terminal offers the review; `y` prints each decision's class, the luck
+    split and the key moments of the game just played."""
+    sess = P.GameSession.new(["random"], 0, 5, "set1")
+    sess.seats[0] = "random"                           # both seats play themselves: a quick finished game
+    sess.bots[0] = __import__("clients.bots", fromlist=["make_bot"]).make_bot("random", seed=1)
+    out = io.StringIO()
+    client = P.PlayClient(sess, Script(["y"], then=None), out, prompt=False)
+    client.review_iterations = 30
+    assert client.run() == 0
+    text = out.getvalue()
+    assert "Review this game?" in text and "Decisions (30 search iterations a decision)" in text
+    assert "luck" in text and "Key moments" in text and "seat 1 (random)" in text
+    # the default answer is no
+    client, text, code = play([], bots=("random",), seed=6)
+    assert code == 0 and "Review this game?" in text and "Key moments" not in text
 
 
 def test_hint_3_calls_out_a_store_that_breaks_tonights_learning():

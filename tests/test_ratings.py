@@ -17,7 +17,28 @@ def test_elo_score_round_trip_and_known_points():
     assert R.expected_score(400) == pytest.approx(10 / 11)
     for elo in (-300, -50, 0, 12.5, 700):
         assert R.elo_from_score(R.expected_score(elo)) == pytest.approx(elo)
-    assert R.elo_from_score(1.0) == pytest.approx(1199.83, abs=0.01)        # clamped at 1 - 1e-3
+    assert R.elo_from_score(1.0) == math.inf and R.elo_from_score(0.0) == -math.inf   # no cap
+
+
+def test_elo_los_and_draw_ratio_as_fastchess_prints_them():
+    """fastchess's published output for Ptnml(0-2) [2, 5, 49, 110, 334] (W 818, L 49, D 133):
+    Elo: 353.65 +/- 27.86, LOS: 100.00 %, DrawRatio: 9.80 %, PairsRatio: 63.43."""
+    e = R.outcome_elo([2, 5, 49, 110, 334])
+    assert (round(e.elo, 2), round(e.pm, 2)) == (353.65, 27.86)
+    assert round(100 * e.los, 2) == 100.0 and round(100 * e.draw_ratio, 2) == 9.8 and round(e.pairs_ratio, 2) == 63.43
+    assert round(100 * R.outcome_elo([49, 133, 818]).draw_ratio, 2) == 13.3               # games: draws / games
+    even = R.outcome_elo([10, 0, 10])
+    assert even.elo == 0 and even.los == 0.5
+
+
+def test_a_perfect_score_is_not_capped():
+    """Ten wins in ten games: the Elo is unbounded above; the lower bound is the Wilson interval's."""
+    e = R.outcome_elo([0, 0, 10])
+    assert e.elo == math.inf and e.hi == math.inf and e.los == 1.0
+    assert e.lo == pytest.approx(R.elo_from_score(R.wilson_interval(10, 10)[0]))
+    assert 100 < e.lo < 400
+    lost = R.outcome_elo([6, 0, 0, 0, 0])
+    assert lost.elo == -math.inf and lost.lo == -math.inf and lost.hi < 0 and lost.games == 12
 
 
 def test_wilson_interval_known_values():
@@ -120,3 +141,9 @@ def test_plackett_luce_orders_consistent_winners():
     games = [(["a", "b", "c"], [1, 2, 3]), (["b", "c", "a"], [2, 3, 1]), (["c", "a", "b"], [3, 1, 2])] * 5
     order = [r.name for r in R.plackett_luce(games)]
     assert order == ["a", "b", "c"]
+
+
+def test_a_lopsided_score_keeps_a_finite_interval():
+    """99 of 100: the normal interval would reach below a score of 0; the Wilson bound takes that side."""
+    e = R.outcome_elo([49, 0, 1, 0, 0])
+    assert math.isfinite(e.lo) and e.lo < e.elo < e.hi < -500 and math.isfinite(e.pm)

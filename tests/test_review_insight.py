@@ -1,4 +1,5 @@
 """Game review and hidden-information insight (issue 5): outputs are consistent."""
+import json
 import math
 import random
 
@@ -95,3 +96,57 @@ def test_review_scores_an_unexpanded_played_move_on_its_own():
     review = review_game(SPELLBOOK, [(state, move, 0)], [20, 20], SearchOptions(iterations=2, seed=0))
     d = review.decisions[0]
     assert d.played == move and (d.best == move or d.mistake != "best")
+
+
+# ------------------------------------------------------------------------------------------ review CLI
+def _tournament_file(tmp_path):
+    from clients import tournament as T
+
+    out = tmp_path / "t.jsonl"
+    with T.make_executor("inline") as ex:
+        T.run_tournament(T.schedule(["random", "greedy"], games=2, seed=1), str(out), ex.executor, progress=False)
+    return out
+
+
+def test_review_cli_reviews_any_game_of_a_tournament_file(tmp_path, capsys):
+    from clients.cli import main as cli_main
+
+    out = _tournament_file(tmp_path)
+    assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "seat 0 (greedy), seat 1 (random)" in text and "Result: " in text
+    for part in ("Decisions (30 search iterations a decision)", "round 1 morning", "+ luck ", "+ own ",
+                 "+ others' ", "Key moments"):
+        assert part in text
+    classes = {w for line in text.splitlines() for w in line.split() if w in ("best", "good", "inaccuracy",
+                                                                              "mistake", "blunder")}
+    assert "best" in classes and len(classes) >= 2
+    # several games and no --game, a game out of range, not a record, a game not over: one line each
+    for argv, msg in ((["review", str(out)], "holds 2 games: choose one with --game 1 to --game 2"),
+                      (["review", str(out), "--game", "3"], "--game 3"),
+                      (["review", str(tmp_path / "none.json")], "No such file")):
+        assert cli_main(argv) == 2
+        err = capsys.readouterr().err
+        assert msg in err and err.count("\n") == 1, err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "spellbook-record", "version": 2, "players": 7}')
+    assert cli_main(["review", str(bad)]) == 2
+    assert "players: must be an integer from 2 to 4" in capsys.readouterr().err
+    _, record = _record(seed=3)
+    record["events"] = record["events"][:40]
+    half = tmp_path / "half.json"
+    half.write_text(json.dumps(record))
+    assert cli_main(["review", str(half)]) == 2
+    assert "not over" in capsys.readouterr().err
+
+
+def test_review_through_a_server_matches_the_local_layout(tmp_path, capsys):
+    from clients.cli import main as cli_main
+    from server.main import ServerConfig, ServerThread
+
+    out = _tournament_file(tmp_path)
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--server",
+                         f"127.0.0.1:{srv.port}"]) == 0
+    text = capsys.readouterr().out
+    assert f"by 127.0.0.1:{srv.port}, 20 search iterations" in text and "Key moments" in text and "+ luck " in text

@@ -74,7 +74,7 @@ def test_two_bots_and_a_client_play_to_the_end_and_watch_sees_everything(client,
     assert {e["seat"] for e in record["events"] if e["kind"] == "move"} == {0, 1, 2}
     # the watch delivered every stored event in order, then the end with the result
     assert [(e.seq, e.kind, str(e.move)) for e in watched[:-1]] == \
-        [(e["seq"], e["kind"], e["move"]) for e in record["events"]]
+        [(e["seq"], e["kind"], e["move"]) for e in record["events"] if e["kind"] != "setup"]
     end = watched[-1]
     assert end.kind == "end" and end.scores == view.scores and end.winners == view.winners
     assert all(e.kind == "draw" for e in watched if str(e.move).startswith("drawn"))
@@ -237,9 +237,10 @@ def test_analyze_game_is_consistent(client, finished_record):
     swings = sorted((abs(d.win_after - d.win_before) for d in review.decisions), reverse=True)
     assert [abs(d.win_after - d.win_before) for d in review.key_moments] == swings[:len(review.key_moments)]
     # the structured form gives the same review
-    rec_pb = pb.GameRecord(players=finished_record["players"], spells=finished_record["spells"],
-                           seed=finished_record["seed"],
-                           events=[pb.RecordEvent(move=e["move"]) for e in finished_record["events"]])
+    rec_pb = pb.GameRecord(format="spellbook-record", version=2, players=finished_record["players"],
+                           spells=finished_record["spells"], seed=finished_record["seed"],
+                           events=[pb.RecordEvent(kind=e["kind"], seat=e["seat"], move=e["move"])
+                                   for e in finished_record["events"]])
     same = client.analyze_game(rec_pb, iterations=40, seed=2, key_moments=4)
     assert [d.best.text for d in same.decisions] == [d.best.text for d in review.decisions]
 
@@ -247,12 +248,15 @@ def test_analyze_game_is_consistent(client, finished_record):
 def test_analyze_game_refusals_name_the_field(client, finished_record):
     events = finished_record["events"]
     k = next(i for i, e in enumerate(events) if e["kind"] == "move" and i > 10)
-    bad = dict(finished_record, events=events[:k] + [{"move": "learn Sacrifice 5 Rc : Rc Rc Rc Rc"}] + events[k + 1:])
+    bad = dict(finished_record, events=events[:k] + [dict(events[k], move="learn Sacrifice 5 Rc : Rc Rc Rc Rc")]
+               + events[k + 1:])
     with pytest.raises(InvalidArgument) as e:
         client.analyze_game(bad, iterations=10)
     assert e.value.fields == [f"record_json.events[{k}].move"]
-    structured = pb.GameRecord(players=2, spells=finished_record["spells"], seed=finished_record["seed"],
-                               events=[pb.RecordEvent(move=x["move"]) for x in bad["events"]])
+    structured = pb.GameRecord(format="spellbook-record", version=2, players=2, spells=finished_record["spells"],
+                               seed=finished_record["seed"],
+                               events=[pb.RecordEvent(kind=x["kind"], seat=x["seat"], move=x["move"])
+                                       for x in bad["events"]])
     with pytest.raises(InvalidArgument) as e:
         client.analyze_game(structured, iterations=10)
     assert e.value.fields == [f"record.events[{k}].move"]
@@ -385,7 +389,7 @@ def test_async_client_sessions_match_and_review(server):
             view = await c.get_session(sid, 1)
             assert view.over and view.scores == events[-1].scores and view.legal_moves == []
             record = await c.export_session(sid)
-            assert len(record["events"]) == len(events) - 1
+            assert len([e for e in record["events"] if e["kind"] != "setup"]) == len(events) - 1
             review = await c.analyze_game(record, iterations=20)
             assert review.decisions and list(review.result.scores) == view.scores
             items = [m async for m in c.play_match(["random", "random"], seed=4)]

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from engine_c import State
+from engine_c.records import replay
 from server.sessions import SeatSpec, SessionError, SessionManager
 from server.store import SqliteStore as SessionStore
 
@@ -36,10 +37,9 @@ def test_two_bots_and_a_client_play_to_the_end(tmp_path):
             await mgr.close()
         record = mgr.export(sid)
         assert view["over"] and record["status"] == "finished" and record["result"]["winners"]
-        # the record replays exactly: same seed, the moves and the recorded draws
-        st = State.new(players=3, spells="set1", seed=5)
-        for ev in record["events"]:
-            st.apply(ev["move"])
+        # the record replays exactly: the setup draws, the moves and the recorded draws
+        st, _ = replay(record)
+        assert record["seed"] == 5 and st.is_terminal()
         assert [s.total for s in st.scores()] == record["result"]["scores"]
         assert any(ev["seat"] == 0 for ev in record["events"]) and any(ev["seat"] == 2 for ev in record["events"])
     run(main())

@@ -453,7 +453,7 @@ class GameResult(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameRecord(_message.Message):
-    __slots__ = ("format", "session_id", "players", "spells", "seed", "seats", "status", "events", "result")
+    __slots__ = ("format", "session_id", "players", "spells", "seed", "seats", "status", "events", "result", "version")
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -463,6 +463,7 @@ class GameRecord(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     format: str
     session_id: str
     players: int
@@ -472,7 +473,8 @@ class GameRecord(_message.Message):
     status: str
     events: _containers.RepeatedCompositeFieldContainer[RecordEvent]
     result: GameResult
-    def __init__(self, format: _Optional[str] = ..., session_id: _Optional[str] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[RecordSeat, _Mapping]]] = ..., status: _Optional[str] = ..., events: _Optional[_Iterable[_Union[RecordEvent, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+    version: int
+    def __init__(self, format: _Optional[str] = ..., session_id: _Optional[str] = ..., players: _Optional[int] = ..., spells: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[RecordSeat, _Mapping]]] = ..., status: _Optional[str] = ..., events: _Optional[_Iterable[_Union[RecordEvent, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
 
 class SessionSeat(_message.Message):
     __slots__ = ("kind", "level")

@@ -1,0 +1,147 @@
+"""`spellbook-ai review FILE [--game N]`: what went right and wrong in a finished game.
+
+    spellbook-ai review game.json                      a terminal save, a server record, ...
+    spellbook-ai review results.jsonl --game 3         the third game of a tournament
+    spellbook-ai review game.json --server 127.0.0.1:50051     the same review, by the server (AnalyzeGame)
+
+For each decision: the class of the move played (best, good, inaccuracy, mistake, blunder) and what it lost
+against the search's best move; for each player, the final score split into the expected score at the
+start, luck (the draws) and the decisions (own and the others'); and the key moments. Any record format
+engine_c/records.py reads is accepted (docs/records.md).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from engine_c import Move, State, records
+
+DEFAULT_ITERATIONS = 400
+
+
+def pick_game(path: str, game: int | None) -> dict:
+    """The record of game `game` (from 1) in a file; ValueError says what is wrong."""
+    try:
+        found = records.load_file(path)
+    except records.RecordError as e:
+        raise ValueError(f"{path}: {e}") from None
+    if game is None:
+        if len(found) > 1:
+            raise ValueError(f"{path} holds {len(found)} games: choose one with --game 1 to --game {len(found)}")
+        game = 1
+    if not 1 <= game <= len(found):
+        raise ValueError(f"--game {game}: {path} holds {len(found)} game{'s' if len(found) > 1 else ''}")
+    return found[game - 1]
+
+
+def seat_names(rec: dict) -> list[str]:
+    seats = rec.get("seats") or [{}] * rec["players"]
+    return [f"seat {i} ({records.seat_name(s) if s else '?'})" for i, s in enumerate(seats)]
+
+
+def _where(steps: Sequence[tuple[State, Move, int]]):
+    def where(i: int) -> str:
+        st = steps[i][0]
+        return f"round {st.day // st.players + 1} {st.phase}"
+    return where
+
+
+def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5):
+    """(GameReview, steps) of a finished record, searched here."""
+    from engine_c.game import SPELLBOOK
+    from search import SearchOptions
+    from search.review import review_game
+
+    final, steps = _replayed(rec)
+    scores = [s.total for s in final.scores()]
+    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments), steps
+
+
+def _replayed(rec: dict):
+    try:
+        final, steps = records.replay(rec)
+    except records.RecordError as e:
+        raise ValueError(str(e)) from None
+    if not final.is_terminal():
+        raise ValueError(f"the game is not over after its {len(rec['events'])} events: review needs a finished game")
+    return final, steps
+
+
+def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
+                  key_moments: int = 5, timeout: float = 600.0):
+    """The same review by a SpellBook server (AnalyzeGame), as search.review dataclasses."""
+    from clients.client import SpellBookClient
+    from search.review import DecisionReview, GameReview, PlayerSplit
+
+    _, steps = _replayed(rec)
+    with SpellBookClient(address, timeout=timeout) as client:
+        resp = client.analyze_game(rec, iterations=iterations, seed=seed, key_moments=key_moments)
+
+    def dr(d) -> DecisionReview:
+        cls = records_class(d.mistake_class)
+        return DecisionReview(d.decision, d.seat, Move.from_text(d.played.text), Move.from_text(d.best.text), d.loss,
+                              d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations)
+
+    review = GameReview([dr(d) for d in resp.decisions],
+                        [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others)
+                         for p in resp.players],
+                        [dr(d) for d in resp.key_moments])
+    return review, steps
+
+
+def records_class(value: int) -> str:
+    """A MistakeClass enum value as its name ("blunder")."""
+    from server._gen.spellbook.v1 import types_pb2 as pb
+
+    return pb.MistakeClass.Name(value).removeprefix("MISTAKE_CLASS_").lower()
+
+
+def review_text(rec: dict, review, steps, budget: str) -> str:
+    from search.review import format_review
+
+    names = seat_names(rec)
+    head = [f"Review: {rec['players']} players, spells {', '.join(rec['spells'])}; "
+            + ", ".join(names) + "."]
+    if rec.get("result"):
+        res = rec["result"]
+        head.append("Result: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(res["scores"]))
+                    + "; winner" + ("s " if len(res["winners"]) > 1 else " ") + " and ".join(names[w] for w in res["winners"]))
+    return "\n".join(head) + "\n\n" + format_review(review, names, _where(steps), budget)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a game record (JSON), or a tournament's JSONL file")
+    p.add_argument("--game", type=int, default=None, metavar="N",
+                   help="which game of a file with several (1 = the first; default: the only one)")
+    p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="search iterations per decision")
+    p.add_argument("--seed", type=int, default=0, help="seed of the searches (same seed, same review)")
+    p.add_argument("--key-moments", type=int, default=5, help="how many key moments to list")
+    p.add_argument("--server", default=None, metavar="HOST:PORT",
+                   help="let a SpellBook server review it (AnalyzeGame) instead of searching here")
+
+
+def main(args: argparse.Namespace, out=None) -> int:
+    out = out or sys.stdout
+    try:
+        if args.iterations < 1:
+            raise ValueError("--iterations must be at least 1")
+        rec = pick_game(args.file, args.game)
+        if args.server:
+            from clients.client import ServiceError
+
+            try:
+                review, steps = review_remote(rec, args.server, args.iterations, args.seed, args.key_moments)
+            except ServiceError as e:
+                raise ValueError(f"the server refused the review: {e}") from None
+        else:
+            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments)
+    except OSError as e:
+        print(f"spellbook-ai review: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"spellbook-ai review: {e}", file=sys.stderr)
+        return 2
+    where = f"by {args.server}, " if args.server else ""
+    print(review_text(rec, review, steps, f"{where}{args.iterations} search iterations a decision"), file=out)
+    return 0
