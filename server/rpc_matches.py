@@ -207,7 +207,8 @@ class MatchRpcs(RpcBase):
             return spb.DecisionReview(decision=d.index, event_index=decision_events[d.index], seat=d.seat,
                                       played=convert.move_pb(d.played), best=convert.move_pb(d.best), loss=d.loss_win,
                                       loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
-                                      win_before=d.win_before, win_after=d.win_after, iterations=d.iterations)
+                                      win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
+                                      loss_margin=d.loss_margin)
 
         return spb.AnalyzeGameResponse(
             decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],
