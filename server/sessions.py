@@ -526,6 +526,9 @@ class SessionManager:
                 self._catch_up(session)
                 if not session.bot_turn() or session.id not in self.sessions:
                     return
+                # still ours? (a lease that ran out while this replica stalled belongs to another now)
+                if not self.store.take_lease(session.id, self.holder, self.coord.lease_s):
+                    return
                 st, seq = session.state, session.seq
                 seat = st.current_player
                 legal = st.legal_moves()
