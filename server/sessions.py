@@ -362,7 +362,7 @@ class SessionManager:
         events += [records.event(e.kind, e.seat, e.move, seq=e.seq) for e in self.store.events(sid) if e.kind != "setup"]
         finished = row.status == "finished"
         rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, "players": row.players,
-               "spells": row.spells, "seats": [records.seat(s["kind"], level=s.get("level", 0)) for s in row.seats],
+               "spells": row.spells, "seats": [records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
                "status": "finished" if finished else "active", "fixed_seed": row.fixed_seed}
         if finished:           # secret until the game is over, even a fixed one (D18)
             rec["seed"] = row.seed
