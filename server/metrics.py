@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import secrets
+import random
 import time
 
 import grpc
@@ -97,39 +97,47 @@ def _code_of(context) -> str:
     return grpc.StatusCode.UNKNOWN.name if code else "OK"
 
 
-def _request_id(details) -> str:
-    for key, value in details.invocation_metadata or ():
+def _request_id(context) -> str:
+    for key, value in context.invocation_metadata() or ():
         if key == REQUEST_ID_KEY and isinstance(value, str) and value:
             return value[:_MAX_REQUEST_ID]
-    return secrets.token_hex(8)
+    return f"{random.getrandbits(64):016x}"     # an id for the logs, not a secret
 
 
 class ServerInterceptor(grpc.aio.ServerInterceptor):
     """Counts and times the calls of services whose full name starts with `prefix` (health checks and
-    reflection are left bare) and sets each call's request id."""
+    reflection are left bare) and sets each call's request id. The wrapped handler of a method is made
+    once and reused: the per-call cost is one extra coroutine frame."""
 
     def __init__(self, prefix: str = "/spellbook."):
         self.prefix = prefix
+        self._wrapped: dict[str, tuple] = {}     # method -> (its handler, the wrapped handler)
         self._calls: dict[str, _Call] = {}
 
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
         if handler is None or not details.method.startswith(self.prefix):
             return handler
+        cached = self._wrapped.get(details.method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
         call = self._calls.get(details.method)
         if call is None:
             call = self._calls[details.method] = _Call(details.method.rsplit("/", 1)[-1])
-        rid = _request_id(details)
         if handler.unary_unary is not None:
-            return handler._replace(unary_unary=_unary(handler.unary_unary, call, rid))
-        if handler.unary_stream is not None:
-            return handler._replace(unary_stream=_stream(handler.unary_stream, call, rid))
-        return handler
+            wrapped = handler._replace(unary_unary=_unary(handler.unary_unary, call))
+        elif handler.unary_stream is not None:
+            wrapped = handler._replace(unary_stream=_stream(handler.unary_stream, call))
+        else:
+            return handler
+        if cached is None:      # the service's own handler; one made per call (a refusal) is not kept
+            self._wrapped[details.method] = (handler, wrapped)
+        return wrapped
 
 
-def _unary(behavior, call: _Call, rid: str):
+def _unary(behavior, call: _Call):
     async def wrapped(request, context):
-        REQUEST_ID.set(rid)
+        REQUEST_ID.set(_request_id(context))
         started, code = time.perf_counter(), "OK"
         try:
             return await behavior(request, context)
@@ -147,9 +155,9 @@ def _unary(behavior, call: _Call, rid: str):
     return wrapped
 
 
-def _stream(behavior, call: _Call, rid: str):
+def _stream(behavior, call: _Call):
     async def wrapped(request, context):
-        REQUEST_ID.set(rid)
+        REQUEST_ID.set(_request_id(context))
         started, code = time.perf_counter(), "OK"
         try:
             async for item in behavior(request, context):

@@ -199,13 +199,9 @@ class SessionManager:
         wall = time.time() + ((now - time.monotonic()) if now is not None else 0.0)
         expired = self.store.expire_idle(self.idle_s, wall)
         for sid in expired:
-            session = self.sessions.pop(sid, None)
-            if session is None:
-                continue
-            if session.bot_task and not session.bot_task.done():
-                session.bot_task.cancel()
-            for q in session.subscribers:
-                q.put_nowait(None)
+            session = self.sessions.get(sid)
+            if session is not None:
+                self._drop_expired(session)
             log.info("session expired", extra={"fields": {"session": auth.redact(sid)}})
         if expired:
             metrics.SESSIONS_EXPIRED.inc(len(expired))
@@ -415,6 +411,9 @@ class SessionManager:
                 raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
         elif fresh:
             seq = self.store.seqs([sid]).get(sid, session.seq)
+            if seq == -1:
+                self._drop_expired(session)
+                raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
             if seq > session.seq:
                 self._catch_up(session)
         return session
@@ -491,8 +490,19 @@ class SessionManager:
     # ---------------------------------------------------------------- other replicas' events
     def _remote_event(self, sid: str, seq: int) -> None:
         session = self.sessions.get(sid)
-        if session is not None and seq > session.seq and session.subscribers:
+        if session is None:
+            return
+        if seq == -1:              # expired (by any replica): bots stop, watchers get the end of their stream
+            self._drop_expired(session)
+        elif seq > session.seq and session.subscribers:
             self._catch_up(session)
+
+    def _drop_expired(self, session: _Session) -> None:
+        self.sessions.pop(session.id, None)
+        if session.bot_task and not session.bot_task.done():
+            session.bot_task.cancel()
+        for q in session.subscribers:
+            q.put_nowait(None)
 
     async def _poller(self) -> None:
         """Without notifications: the sessions someone watches here, polled every poll_s."""
@@ -570,6 +580,9 @@ class SessionManager:
             async with session.lock:
                 self._catch_up(session)
                 if not session.bot_turn() or session.id not in self.sessions:
+                    return
+                # still ours? (a lease that ran out while this replica stalled belongs to another now)
+                if not self.store.take_lease(session.id, self.holder, self.coord.lease_s):
                     return
                 st, seq = session.state, session.seq
                 seat = st.current_player

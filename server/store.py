@@ -12,8 +12,9 @@ Several server processes, on one machine or many, may share one database (`open_
   The (session_id, seq) primary key is the backstop: two replicas never store the same event twice.
 - Bot seats are driven by whoever holds the session's row in `bot_leases` (`take_lease`); the holder renews
   it while it searches, and when it dies the lease runs out and another replica takes it over.
-- New events are announced: PostgreSQL NOTIFY on channel `spellbook_events` (payload `session_id:seq`),
-  which `listen()` delivers; SQLite has no notifications, so readers poll `seqs()`.
+- New events are announced: PostgreSQL NOTIFY on channel `spellbook_events` (payload `session_id:seq`;
+  seq -1 when the session expired), which `listen()` delivers; SQLite has no notifications, so readers
+  poll `seqs()`.
 
 The schema is versioned (`schema_version` table, `SCHEMA_VERSION`; 1: sessions and events, 2: shared
 serving, 3: secret seeds, session credentials and owners); opening a store runs the migrations it lacks, in one
@@ -133,7 +134,7 @@ class SessionStore(ABC):
 
     @abstractmethod
     def seqs(self, sids: list[str]) -> dict[str, int]:
-        """The latest seq of each of these sessions (those that exist)."""
+        """The latest seq of each of these sessions (those that exist); -1 for an expired one."""
 
     @abstractmethod
     def take_lease(self, sid: str, holder: str, ttl_s: float) -> bool:
@@ -345,8 +346,8 @@ class SqliteStore(SessionStore):
         if not sids:
             return {}
         with self._lock:
-            rows = self._db.execute(f"SELECT id, seq FROM sessions WHERE id IN ({','.join('?' * len(sids))})",
-                                    list(sids)).fetchall()
+            rows = self._db.execute(f"SELECT id, CASE WHEN status='expired' THEN -1 ELSE seq END FROM sessions "
+                                    f"WHERE id IN ({','.join('?' * len(sids))})", list(sids)).fetchall()
         return dict(rows)
 
     def take_lease(self, sid, holder, ttl_s):
@@ -554,7 +555,8 @@ class PostgresStore(SessionStore):
     def seqs(self, sids):
         if not sids:
             return {}
-        return dict(self._query("SELECT id, seq FROM sessions WHERE id = ANY(%s)", (list(sids),)))
+        return dict(self._query("SELECT id, CASE WHEN status='expired' THEN -1 ELSE seq END FROM sessions "
+                                "WHERE id = ANY(%s)", (list(sids),)))
 
     def take_lease(self, sid, holder, ttl_s):
         with self._lock:
@@ -579,8 +581,12 @@ class PostgresStore(SessionStore):
 
     def expire_idle(self, idle_s, now=None):
         cutoff = (time.time() if now is None else now) - idle_s   # `updated` is written with the same clock
-        return [r[0] for r in self._query("UPDATE sessions SET status='expired' WHERE status='active' "
-                                          "AND updated <= %s RETURNING id", (cutoff,))]
+        with self._lock, self._db.transaction():
+            ids = [r[0] for r in self._db.execute("UPDATE sessions SET status='expired' WHERE status='active' "
+                                                  "AND updated <= %s RETURNING id", (cutoff,)).fetchall()]
+            for sid in ids:       # every replica's watchers of it end (seq -1: expired)
+                self._db.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{sid}:-1"))
+        return ids
 
     def _query_none(self, sql, args=()):
         with self._lock:

@@ -255,3 +255,37 @@ def test_bot_seats_move_exactly_once_with_two_replicas(two_replicas, tmp_path):
     # the very game one server plays: every bot move stored once, none lost, none doubled
     assert record["status"] == "finished"
     assert record["events"] == reference["events"] and record["result"] == reference["result"]
+
+
+def test_a_session_expired_on_one_replica_ends_the_watch_on_another(two_replicas):
+    import asyncio
+
+    import grpc
+    a, b = two_replicas
+    ca, cb = _clients(a, b)
+    with ca, cb:
+        sid = ca.create_session(["client", "client"], seed=14)
+        cb.remember_session(sid)
+        cb.get_session(sid, 0)
+        outcome: list = []
+
+        def watch():
+            try:
+                for ev in cb.watch_session(sid, timeout=20):
+                    outcome.append(ev)
+            except ServiceError as e:
+                outcome.append(e)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        time.sleep(0.3)
+
+        async def a_day_later():
+            return a.servicer.sessions.expire_idle(time.monotonic() + 2 * 86_400)
+        assert asyncio.run_coroutine_threadsafe(a_day_later(), a._loop).result(10) == 1
+        watcher.join(20)
+        assert not watcher.is_alive()
+        assert isinstance(outcome[-1], ServiceError) and outcome[-1].code == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(ServiceError) as e:        # and no replica takes a move for it
+            cb.submit_move(sid, 0, "pass", expected_seq=0)
+        assert e.value.code == grpc.StatusCode.NOT_FOUND

@@ -204,6 +204,9 @@ def test_processes_share_one_port_and_one_sqlite_database(tmp_path):
 
 
 def test_processes_need_a_shared_database():
+    from server.main import parse_args
+    assert parse_args(["--db", ":memory:"]).processes == 1          # the default, for a database of its own
+    assert parse_args(["--db", "x.db", "--processes", "3"]).service.workers == max(1, (os.cpu_count() or 1) // 3)
     out = subprocess.run([sys.executable, "-m", "server.main", "--processes", "2", "--db", ":memory:"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "shared database" in out.stderr
