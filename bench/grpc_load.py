@@ -1,14 +1,16 @@
 """gRPC load benchmark: N concurrent clients call GetBestMove with a small fixed budget for T seconds.
 
     python bench/grpc_load.py [--clients 16] [--duration 5] [--iterations 300] [--scaling-iterations 1000]
-                              [--workers 1,2] [--overhead-samples 200]
+                              [--workers 1,2] [--overhead-samples 200] [--processes 2]
 
 Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free port, and is stopped by
 its pid after each step):
 1. overhead: one client, sequential requests over a set of positions; each request's search also runs
    in-process (same options, via server/convert.py; the moves must agree) and overhead = RPC latency -
-   in-process search time. Also reported: RPC latency - the search time the server measured, and the
-   overhead when each call follows its in-process search (the server idles in between).
+   in-process search time. Also reported: RPC latency - the search time the server measured, the
+   overhead when each call follows its in-process search (the server idles in between), and, as the
+   yardstick, the latency of a bare gRPC call to the same server in the same run (`bare_call_p50_ms`: a
+   grpc.health.v1 Check, which does no work of ours).
 2. load: for each worker count, N concurrent asyncio clients for T seconds: throughput, p50/p99 latency,
    errors, and the CPU each request cost the server (search included) and this load generator. Then
    the throughput ratio of the largest worker count to 1, and the ratio the cores allow with both
@@ -17,6 +19,10 @@ its pid after each step):
 3. the load again at --scaling-iterations (keys with the suffix `_scaling`): with searches of ~3 ms
    the per-call CPU of gRPC, the service and the load generator (~2 ms in all) caps what 2 workers can
    add; with ~9 ms searches the search dominates.
+4. processes: the load at --iterations against `serve --processes 1` and `--processes N` (1 worker each,
+   on a shared SQLite file), every client on its own connection so SO_REUSEPORT spreads them:
+   `process_scaling` = throughput(N) / throughput(1), with the CPU per request of all server processes and
+   of this load generator beside it (both share the machine's cores).
 
 The last line is one JSON object with every figure (keys include overhead_p50_ms and errors).
 """
@@ -27,6 +33,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
 from engine_c import State  # noqa: E402
 from engine_c.game import SPELLBOOK  # noqa: E402
@@ -70,13 +78,16 @@ def positions(count: int, seed: int = 0) -> list[State]:
 class ServerProcess:
     """`python -m server.main` on 127.0.0.1:0; the address is read from its `serving` log line."""
 
-    def __init__(self, workers: int, queue_size: int):
+    def __init__(self, workers: int, queue_size: int, processes: int = 1):
+        self.dir = tempfile.mkdtemp(prefix="grpc_load_")
+        db = os.path.join(self.dir, "sessions.db") if processes > 1 else ":memory:"
         cmd = [sys.executable, "-m", "server.main", "--address", "127.0.0.1:0", "--workers", str(workers),
-               "--queue-size", str(queue_size), "--max-threads", "1"]
+               "--queue-size", str(queue_size), "--max-threads", "1", "--processes", str(processes), "--db", db]
         # Logs go to a file, not a pipe: a reader thread here would compete with the clients for the GIL.
         self.log = tempfile.NamedTemporaryFile("w+", prefix="grpc_load_", suffix=".jsonl", delete=False)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True)
         self.address: str | None = None
+        self.pids = [self.proc.pid]      # every process whose CPU a request costs
         t0 = time.monotonic()
         while self.address is None and time.monotonic() - t0 < 60 and self.proc.poll() is None:
             time.sleep(0.05)
@@ -85,11 +96,15 @@ class ServerProcess:
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if entry.get("msg") == "serving":
+                if entry.get("msg") == "serving" and "process" not in entry:   # the group's line
                     self.address = entry["address"]
+                    self.pids += entry.get("pids", [])
         if self.address is None:
             self.stop()
             raise RuntimeError("server did not start")
+
+    def cpu_s(self) -> float:
+        return sum(process_cpu_s(pid) for pid in self.pids)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -101,6 +116,7 @@ class ServerProcess:
                 self.proc.wait(timeout=5)
         self.log.close()
         os.unlink(self.log.name)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def request_for(state: State, iterations: int, seed: int) -> spb.GetBestMoveRequest:
@@ -134,8 +150,15 @@ def measure_overhead(address: str, states: list[State], iterations: int, samples
     rpc_ms, server_over, interleaved = [], [], []
     with grpc.insecure_channel(address) as ch:
         stub = service_pb2_grpc.SpellBookServiceStub(ch)
+        health = health_pb2_grpc.HealthStub(ch)
         for i in range(5):  # warm up the channel and the server
             stub.GetBestMove(reqs[i % len(reqs)], timeout=30)
+            health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+        bare_ms = []
+        for _ in range(samples):
+            t0 = time.perf_counter()
+            health.Check(health_pb2.HealthCheckRequest(), timeout=10)
+            bare_ms.append((time.perf_counter() - t0) * 1000)
         for i, req in enumerate(reqs):
             t0 = time.perf_counter()
             resp = stub.GetBestMove(req, timeout=30)
@@ -154,7 +177,7 @@ def measure_overhead(address: str, states: list[State], iterations: int, samples
             "serving_overhead_p50_ms": statistics.median(server_over),
             "overhead_interleaved_p50_ms": statistics.median(interleaved),
             "rpc_p50_ms": statistics.median(rpc_ms), "search_p50_ms": statistics.median(local_ms),
-            "overhead_samples": samples}
+            "bare_call_p50_ms": statistics.median(bare_ms), "overhead_samples": samples}
 
 
 def process_cpu_s(pid: int) -> float:
@@ -164,18 +187,23 @@ def process_cpu_s(pid: int) -> float:
 
 
 async def load(address: str, states: list[State], iterations: int, clients: int, duration: float,
-               server_pid: int) -> dict:
+               server: "ServerProcess", connections: int = 1) -> dict:
     """N clients for `duration` s. Also the CPU each request cost: in the server process (search
     included) and in this client process; with both on the same cores, 2 workers can at best reach
     (cores x 1000 / (server + client CPU ms per request)) requests/s."""
     latencies: list[float] = []
     errors: dict[str, int] = {}
     stop_at = time.perf_counter() + duration
-    async with grpc.aio.insecure_channel(address) as ch:
-        stub = service_pb2_grpc.SpellBookServiceStub(ch)
-        await stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=10)
+    # Separate connections (a local subchannel pool each), so SO_REUSEPORT can spread them over processes.
+    channels = [grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(connections)]
+    try:
+        stubs = [service_pb2_grpc.SpellBookServiceStub(ch) for ch in channels]
+        for stub in stubs:
+            await stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=10)
 
         async def one_client(c: int):
+            stub = stubs[c % len(stubs)]
             i = 0
             while time.perf_counter() < stop_at:
                 req = request_for(states[(c + i) % len(states)], iterations, c * 100_000 + i)
@@ -188,10 +216,13 @@ async def load(address: str, states: list[State], iterations: int, clients: int,
                 i += 1
 
         t0 = time.perf_counter()
-        cpu0, server0 = time.process_time(), process_cpu_s(server_pid)
+        cpu0, server0 = time.process_time(), server.cpu_s()
         await asyncio.gather(*[one_client(c) for c in range(clients)])
         elapsed = time.perf_counter() - t0
-        client_cpu, server_cpu = time.process_time() - cpu0, process_cpu_s(server_pid) - server0
+        client_cpu, server_cpu = time.process_time() - cpu0, server.cpu_s() - server0
+    finally:
+        for ch in channels:
+            await ch.close()
     n = max(len(latencies), 1)
     return {"requests": len(latencies), "throughput_rps": len(latencies) / elapsed, "p50_ms": pct(latencies, 0.5),
             "p99_ms": pct(latencies, 0.99), "errors": sum(errors.values()), "error_codes": errors,
@@ -228,7 +259,7 @@ def load_phase(states: list[State], iterations: int, worker_counts: list[int], c
     for w in worker_counts:
         server = ServerProcess(workers=w, queue_size=clients)
         try:
-            r = asyncio.run(load(server.address, states, iterations, clients, duration, server.proc.pid))
+            r = asyncio.run(load(server.address, states, iterations, clients, duration, server))
         finally:
             server.stop()
         by_workers[w] = r
@@ -256,6 +287,35 @@ def load_phase(states: list[State], iterations: int, worker_counts: list[int], c
     return figures
 
 
+def process_phase(states: list[State], iterations: int, processes: int, clients: int, duration: float) -> dict:
+    """`serve --processes 1` against `--processes N` (1 worker each), one connection per client."""
+    runs = {}
+    for n in (1, processes):
+        server = ServerProcess(workers=1, queue_size=clients, processes=n)
+        try:
+            runs[n] = asyncio.run(load(server.address, states, iterations, clients, duration, server,
+                                       connections=clients))
+        finally:
+            server.stop()
+        r = runs[n]
+        print(f"{iterations} iterations, {n} process(es) x 1 worker: {r['throughput_rps']:.1f} req/s, p50 "
+              f"{r['p50_ms']:.2f} ms, errors {r['errors']}; CPU per request: servers "
+              f"{r['server_cpu_ms_per_request']:.2f} ms, client {r['client_cpu_ms_per_request']:.2f} ms")
+    figures = {"errors": sum(r["errors"] for r in runs.values()), "processes": processes,
+               "process_scaling": round(runs[processes]["throughput_rps"] / runs[1]["throughput_rps"], 3)}
+    for n, r in runs.items():
+        figures[f"throughput_rps_p{n}"] = round(r["throughput_rps"], 2)
+        figures[f"p50_ms_p{n}"] = round(r["p50_ms"], 3)
+        figures[f"server_cpu_ms_per_request_p{n}"] = round(r["server_cpu_ms_per_request"], 3)
+        figures[f"client_cpu_ms_per_request_p{n}"] = round(r["client_cpu_ms_per_request"], 3)
+    r = runs[processes]
+    bound = (os.cpu_count() or 1) * 1000 / (r["server_cpu_ms_per_request"] + r["client_cpu_ms_per_request"])
+    figures["process_cpu_bound_scaling"] = round(bound / runs[1]["throughput_rps"], 3)
+    print(f"process_scaling {figures['process_scaling']:.2f}x ({processes} processes / 1); the CPU of servers and "
+          f"load generator on these cores allows {figures['process_cpu_bound_scaling']:.2f}x")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--clients", type=int, default=16)
@@ -267,6 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", default="1,2", help="worker counts to compare")
     p.add_argument("--overhead-samples", type=int, default=200)
     p.add_argument("--positions", type=int, default=12)
+    p.add_argument("--processes", type=int, default=2, help="process count compared with 1 (0: skip that step)")
+    p.add_argument("--skip-workers", action="store_true", help="skip the worker-count load steps (2 and 3)")
     a = p.parse_args(argv)
     if not (1 <= a.clients <= 256 and 0 < a.duration <= 120 and 1 <= a.overhead_samples <= 10_000):
         p.error("clients 1..256, duration 0..120 s, overhead samples 1..10000")
@@ -280,19 +342,26 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.stop()
     print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
-          f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms")
+          f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms; "
+          f"a bare gRPC call p50 {figures['bare_call_p50_ms']:.3f} ms")
     total_errors = 0
-    for budget, suffix in [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else []):
+    budgets = [] if a.skip_workers else \
+        [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else [])
+    for budget, suffix in budgets:
         phase = load_phase(states, budget, worker_counts, a.clients, a.duration)
         total_errors += phase.pop("errors")
         figures.update({k + suffix: v for k, v in phase.items()})
-    if a.scaling_iterations:
+    if a.scaling_iterations and budgets:
         figures["scaling_iterations"] = a.scaling_iterations
+    if a.processes > 1:
+        phase = process_phase(states, a.iterations, a.processes, a.clients, a.duration)
+        total_errors += phase.pop("errors")
+        figures.update(phase)
     figures["machine_parallel_speedup"] = round(parallel_capacity(states, a.iterations), 3)
     print(f"control: in-process search on 2 threads vs 1 right now: {figures['machine_parallel_speedup']:.2f}x")
     figures["errors"] = total_errors
     for key in ("overhead_p50_ms", "overhead_p99_ms", "serving_overhead_p50_ms", "overhead_interleaved_p50_ms",
-                "rpc_p50_ms", "search_p50_ms"):
+                "rpc_p50_ms", "search_p50_ms", "bare_call_p50_ms"):
         figures[key] = round(figures[key], 3)
     print(json.dumps(figures))
     return 0

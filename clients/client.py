@@ -10,6 +10,12 @@ without the Pouch order, `State.observation(p)`) is passed as `Observation(text)
         best = client.best_move(state, level=3, seed=1)
         state, draws = client.play(state, best.move)
 
+`target` is one address ("127.0.0.1:50051"), several (a list, or "10.0.0.1:50051,10.0.0.2:50051"), or a
+DNS name whose addresses are the replicas ("dns:///spellbook.internal:50051"): calls are spread over them
+round-robin (gRPC's `round_robin` policy), and a replica that is gone is skipped, so a retry goes to
+another one. Each call carries an `x-request-id` (the same on its retries), which the server's log lines
+show.
+
 Every call has a deadline (`timeout`, seconds; the client's default otherwise). Calls that fail with
 UNAVAILABLE or RESOURCE_EXHAUSTED are retried with exponential backoff and jitter (honoring the server's
 `grpc-retry-pushback-ms`), within the call's deadline — but only where a retry is safe: `create_session`
@@ -36,8 +42,10 @@ passes `token=` to a call). A server with API keys needs `api_key=`; TLS: `tls=T
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import random
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Iterator, Sequence, Union
@@ -273,6 +281,34 @@ def _session_metadata(base: tuple, token: str | None) -> tuple:
     return base + (((SESSION_TOKEN_HEADER, token),) if token else ())
 
 
+def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
+    """The gRPC target and channel options for one address, several (a list or comma-separated), or a
+    `dns:///name:port`: round-robin over every address. Several addresses must be IP literals of one family
+    (`ipv4:`/`ipv6:` targets); give a DNS name once to use all of its addresses."""
+    addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
+    if not addresses:
+        raise ValueError("give at least one server address (HOST:PORT)")
+    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
+    if len(addresses) == 1:
+        return addresses[0], options
+    families = set()
+    for a in addresses:
+        host = a.rpartition(":")[0].strip("[]")
+        try:
+            families.add(ipaddress.ip_address(host).version)
+        except ValueError:
+            raise ValueError(f"several addresses must be IP:PORT (got {a!r}); for a DNS name with several "
+                             f"addresses give it alone, as dns:///NAME:PORT") from None
+    if len(families) != 1:
+        raise ValueError("several addresses must all be IPv4 or all IPv6")
+    return f"ipv{families.pop()}:{','.join(addresses)}", options
+
+
+def _request_id() -> tuple[tuple[str, str], ...]:
+    """A call's x-request-id metadata (the same on its retries): the server's log lines carry it."""
+    return (("x-request-id", secrets.token_hex(8)),)
+
+
 def _created(r: spb.CreateSessionResponse) -> CreatedSession:
     return CreatedSession(r.session_id, {t.seat: t.token for t in r.seat_tokens}, r.spectator_token, r.fixed_seed)
 
@@ -405,7 +441,7 @@ class _Retry:
 class SpellBookClient:
     """Blocking client. `timeout` is the default deadline of a call in seconds."""
 
-    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
                  api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
                  client_certificate: bytes | None = None, client_key: bytes | None = None,
@@ -416,8 +452,10 @@ class SpellBookClient:
         self.tokens = _SessionTokens()
         creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
         if channel is None:
-            channel = (grpc.secure_channel(target, creds, options=list(channel_options)) if creds else
-                       grpc.insecure_channel(target, options=list(channel_options)))
+            address, options = channel_target(target)
+            options += list(channel_options)
+            channel = (grpc.secure_channel(address, creds, options=options) if creds else
+                       grpc.insecure_channel(address, options=options))
         self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
@@ -441,7 +479,7 @@ class SpellBookClient:
     def _call(self, method: Callable, request, timeout: float | None, retry: bool = True, token: str | None = None):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
-        metadata = _session_metadata(self._metadata, token)
+        metadata = _session_metadata(self._metadata, token) + _request_id()
         while True:
             try:
                 return method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
@@ -521,10 +559,11 @@ class SpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata)
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
             try:
                 for r in call:
                     received = True
@@ -550,11 +589,12 @@ class SpellBookClient:
         """A server stream with retries: before its first message always; after it only when `resumable`
         (make_request() then builds the request that continues where the stream broke)."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _request_id()
         attempt = 0
         while True:
             received = False
             call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
-                          metadata=_session_metadata(self._metadata, token))
+                          metadata=_session_metadata(self._metadata, token) + md)
             try:
                 for r in call:
                     received = True
@@ -639,7 +679,7 @@ class SpellBookClient:
 class AsyncSpellBookClient:
     """asyncio client (grpc.aio); the same methods as SpellBookClient, as coroutines."""
 
-    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.aio.Channel | None = None,
                  api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
                  client_certificate: bytes | None = None, client_key: bytes | None = None,
@@ -650,8 +690,10 @@ class AsyncSpellBookClient:
         self.tokens = _SessionTokens()
         creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
         if channel is None:
-            channel = (grpc.aio.secure_channel(target, creds, options=list(channel_options)) if creds else
-                       grpc.aio.insecure_channel(target, options=list(channel_options)))
+            address, options = channel_target(target)
+            options += list(channel_options)
+            channel = (grpc.aio.secure_channel(address, creds, options=options) if creds else
+                       grpc.aio.insecure_channel(address, options=options))
         self.channel = channel
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
 
@@ -676,7 +718,7 @@ class AsyncSpellBookClient:
                     token: str | None = None):
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         attempt = 0
-        metadata = _session_metadata(self._metadata, token)
+        metadata = _session_metadata(self._metadata, token) + _request_id()
         while True:
             try:
                 return await method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
@@ -747,10 +789,11 @@ class AsyncSpellBookClient:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _request_id()
         attempt = 0
         while True:
             received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata)
+            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
             try:
                 async for r in call:
                     received = True
@@ -774,11 +817,12 @@ class AsyncSpellBookClient:
     async def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
                       resumable: bool, token: str | None = None) -> AsyncIterator[Any]:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _request_id()
         attempt = 0
         while True:
             received = False
             call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
-                          metadata=_session_metadata(self._metadata, token))
+                          metadata=_session_metadata(self._metadata, token) + md)
             try:
                 async for r in call:
                     received = True

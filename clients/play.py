@@ -37,7 +37,6 @@ from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
 from clients.spell_text import describe, find_spell, points, spell_title
 
 HUMAN = "human"
-RECORD_FORMAT = "spellbook-ai-game"
 MAX_LISTED = 30
 ALTAR_CLEAR_AT = 10          # an Altar holding this many at its resupply is discarded, then refilled with 5
 UNDO_SALT = 0x5EED_0DD0

@@ -81,7 +81,8 @@ def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS,
     def dr(d) -> DecisionReview:
         cls = records_class(d.mistake_class)
         return DecisionReview(d.decision, d.seat, Move.from_text(d.played.text), Move.from_text(d.best.text), d.loss,
-                              d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations)
+                              d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations,
+                              loss_margin=d.loss_margin)
 
     review = GameReview([dr(d) for d in resp.decisions],
                         [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others)

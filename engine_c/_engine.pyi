@@ -7,6 +7,7 @@ RULE_TABLES: dict[str, Any]
 FRAME_NAMES: dict[int, str]
 MOVE_KINDS: dict[int, str]
 LIMITS: dict[str, int]
+STEP_FLAGS: dict[str, int]
 
 def game_vtable() -> object:
     """A PyCapsule 'search.GameVTable' holding SpellBook's C interface for search/."""

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from engine_c._engine import SPELL_PHASES
+from engine_c._engine import SPELL_PHASES, STEP_FLAGS
 from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
                             POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, clip, format_counts,
                             parse_counts, small_number, spell_id, token_name, RUNES)
@@ -272,7 +272,7 @@ _COUNT_FIELDS = ("pouch", "altar", "discard", "taken", "given", "justdisc")
 
 
 def _check_counts(counts: list[int], what: str) -> None:
-    if max(counts) <= COPIES and min(counts) >= 0:       # the common case, in C
+    if max(counts) <= COPIES:       # the common case, in C (parse_counts and the C state never give < 0)
         return
     for t, k in enumerate(counts):
         if not 0 <= k <= COPIES:
@@ -318,16 +318,18 @@ def validate_raw(raw: dict) -> None:
 
 
 def _check_spells(raw: dict, p: int) -> None:
-    for c in range(NCOL):
+    for c, lvl in enumerate(raw["level"][p]):
+        if not lvl:
+            continue
         name = SPELL_NAMES[raw["spell"][c]]
-        lvl, day = raw["level"][p][c], raw["learned_day"][p][c]
-        if lvl not in (0, 3, 4, 5):
+        day = raw["learned_day"][p][c]
+        if lvl not in (3, 4, 5):
             raise NotationError(f"player {p}'s {name} is at level {lvl}; levels are 3 to 5")
         if not 0 <= raw["rune"][p][c] < 3:
             raise NotationError(f"player {p}'s {name} has rune {raw['rune'][p][c]}; runes are c, t, s")
-        if lvl and day > raw["day"]:
+        if day > raw["day"]:
             raise NotationError(f"player {p}'s {name} was learned on day {day}, after the current day {raw['day']}")
-        if lvl and day == raw["day"] and p != raw["active"]:
+        if day == raw["day"] and p != raw["active"]:
             raise NotationError(f"player {p}'s {name} was learned today (day {day}), but only the active player "
                                 "learns (L1)")
 
@@ -368,7 +370,7 @@ def _check_bookkeeping(raw: dict) -> None:
         for t in range(NTYPE):
             if raw["taken"][t] > raw["pool"][A][t] or raw["given"][t] > raw["altar"][t]:
                 raise NotationError(f"taken/given: {token_name(t)} moved by Purification is no longer where it went (C5)")
-    store = [fr for fr in stack if FRAME_NAMES[fr[0]] == "store" and fr[3] == 16]
+    store = [fr for fr in stack if FRAME_NAMES[fr[0]] == "store" and fr[3] == STEP_FLAGS["from_justdisc"]]
     held = sum(raw["justdisc"])
     if not store and held:
         raise NotationError("justdisc: tokens are listed, but no Communion L5 storage is pending")

@@ -65,6 +65,10 @@ def parse_counts(text: str, what: str) -> list[int]:
     """Counts by token type of a multiset text (`Rc2Gt`, `-`); `what` names the field in errors."""
 def spell_id(name: str) -> int:
     """Spell id (color * 3 + set index) of a spell name, case-insensitive; raises NotationError."""
+def clip(text: str, limit: int = 60) -> str:
+    """repr() of a piece of input for an error message, cut to `limit` characters."""
+def small_number(text: str, digits: int) -> bool:
+    """`text` is at most `digits` ASCII digits."""
 def resolve_spells(spells: str | Sequence[str], seed: int = 0) -> list[int]:
     """Spell ids by color for a spell choice (S4): set1/set2/set3, classic, or 7 names."""
 

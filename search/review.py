@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from search.hints import classify
+from search.hints import classify, difference_margin
 from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
 
 def mistake_class(loss_win: float, is_best: bool) -> str:
-    """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
+    """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md).
+    review_game gives it the loss less its noise margin, as hints do."""
     return classify(loss_win, is_best)
 
 
@@ -35,6 +36,7 @@ class DecisionReview:
     win_after: float              # ... after the move played
     forced: bool = False
     iterations: int = 0           # iterations of the decision's search
+    loss_margin: float = 0.0      # half-width of loss_win's ~95% interval (the search's noise)
 
 
 @dataclass
@@ -91,10 +93,13 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
         prev_q = list(q)
         is_best = move == best.move
         loss_win = 0.0 if is_best else max(best.win_probability[seat] - played.win_probability[seat], 0.0)
+        # a class only for the part of the loss that is clear beyond the search's own noise (search/hints.py)
+        margin = 0.0 if is_best else min(difference_margin(best.win_probability[seat], best.visits,
+                                                           played.win_probability[seat], played.visits), 1.0)
         dr = DecisionReview(i, seat, move, best.move, loss_win,
                             0.0 if is_best else best.expected_score[seat] - played.expected_score[seat],
-                            mistake_class(loss_win, is_best), best.win_probability[seat],
-                            played.win_probability[seat], iterations=res.iterations)
+                            mistake_class(max(loss_win - margin, 0.0), is_best), best.win_probability[seat],
+                            played.win_probability[seat], iterations=res.iterations, loss_margin=margin)
         review.decisions.append(dr)
         swings.append(dr)
     if prev_q is not None:
@@ -119,11 +124,15 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
         return where(d.index) if where else f"decision {d.index + 1}"
 
     lines = [f"Decisions{f' ({budget})' if budget else ''}: the class of the move played and what it lost against "
-             f"the search's best move (win probability / expected points); forced moves are left out."]
+             f"the search's best move (win probability ± the search's noise / expected points); a class worse than "
+             f"good only for a loss clear beyond the noise; forced moves are left out."]
     width = max((len(str(d.played)) for d in review.decisions), default=10)
+    nw = max((len(n) for n in names), default=10)
     for d in review.decisions:
-        loss = "" if d.mistake == "best" else f"{-100 * d.loss_win:+.1f}% / {-d.loss_points:+.1f} pts   best: {d.best}"
-        lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:18s} {str(d.played):{width}s}  "
+        noise = f" ±{100 * d.loss_margin:.1f}" if d.loss_margin else ""
+        loss = ("" if d.mistake == "best" else
+                f"{-100 * d.loss_win:+.1f}%{noise} / {-d.loss_points:+.1f} pts   best: {d.best}")
+        lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
     lines.append("Each player's result = expected at the start + luck (the draws) + own decisions + the others' "
@@ -131,7 +140,7 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
-        lines.append(f"  {names[p.seat]:18s} {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own {p.decisions:+5.1f} "
+        lines.append(f"  {names[p.seat]:{nw}s} {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own {p.decisions:+5.1f} "
                      f"+ others' {p.others:+5.1f} = {p.final:g}    ({tally})")
     if review.key_moments:
         lines.append("")

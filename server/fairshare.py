@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from search import CancelToken
+from server import metrics
 
 current_client: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_client", default="")
 
@@ -54,6 +55,7 @@ class _Job:
     cost_ms: float
     future: asyncio.Future
     started: float = 0.0
+    queued: float = 0.0
 
 
 @dataclass
@@ -100,8 +102,9 @@ class SearchPool:
                                                     f"{self.per_client_queued_ms:g} ms")
         if account is None:
             account = self.clients[client] = _Client()
-        job = _Job(fn, cancel, client, cost_ms, asyncio.get_running_loop().create_future())
+        job = _Job(fn, cancel, client, cost_ms, asyncio.get_running_loop().create_future(), queued=time.monotonic())
         account.waiting.append(job)
+        metrics.search_waiting()
         account.queued_ms += cost_ms
         self.tokens.add(cancel)
         self._dispatch()
@@ -111,6 +114,7 @@ class SearchPool:
             cancel.cancel()
             if job in account.waiting:          # never started: leave the queue now
                 account.waiting.remove(job)
+                metrics.search_left_queue()
                 self._forget(job)
             raise
 
@@ -133,11 +137,13 @@ class SearchPool:
                 return
             job = account.waiting.popleft()
             if job.future.done():               # its caller went away
+                metrics.search_left_queue()
                 self._forget(job)
                 continue
             account.running += 1
             self.running += 1
             job.started = time.monotonic()
+            metrics.search_started(job.started - job.queued)
             done = self.executor.submit(job.fn)
             done.add_done_callback(lambda f, job=job: loop.call_soon_threadsafe(self._finished, job, f))
 
@@ -146,6 +152,7 @@ class SearchPool:
         if account is not None:
             account.running -= 1
         self.running -= 1
+        metrics.search_ended()
         self._mean_s = 0.8 * self._mean_s + 0.2 * (time.monotonic() - job.started)
         self._forget(job)
         if not job.future.done():

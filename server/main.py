@@ -3,7 +3,8 @@
 Configuration: flags, each with an environment variable as its default (flag wins):
 
     --address HOST:PORT     SPELLBOOK_ADDRESS        127.0.0.1:50051 (port 0: any free port)
-    --workers N             SPELLBOOK_WORKERS        CPU count: searches running at once
+    --workers N             SPELLBOOK_WORKERS        CPU count / processes (at least 1): searches running at
+                                                     once in each process
     --queue-size N          SPELLBOOK_QUEUE_SIZE     8: searches waiting beyond those (then RESOURCE_EXHAUSTED)
     --max-iterations N      SPELLBOOK_MAX_ITERATIONS 200000
     --max-time-ms MS        SPELLBOOK_MAX_TIME_MS    10000 (also caps searches that give only iterations)
@@ -14,9 +15,16 @@ Configuration: flags, each with an environment variable as its default (flag win
     --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
     --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
     --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
-    --db PATH               SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
-                                                     the SQLite file of sessions; ":memory:" keeps none
-    --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count (at least 1): threads for session bots
+    --db PATH|URL           SPELLBOOK_DB             ~/.spellbook-ai/sessions.db (server/store.py DEFAULT_DB):
+                                                     the SQLite file of sessions (":memory:" keeps none), or
+                                                     postgresql://user@host/dbname (needs the `postgres` extra)
+    --processes N           SPELLBOOK_PROCESSES      CPU count (1 with --db :memory:): server processes on
+                                                     the one port
+    --metrics-address H:P   SPELLBOOK_METRICS_ADDRESS '' (none): Prometheus /metrics (server/metrics.py)
+    --bot-lease-s S         SPELLBOOK_BOT_LEASE_S    10: a bot lease's length (a dead replica's bots move on
+                                                     after this long)
+    --bot-workers N         SPELLBOOK_BOT_WORKERS    half the CPU count / processes (at least 1): threads for
+                                                     session bots, in each process
     --max-sessions N        SPELLBOOK_MAX_SESSIONS   10000 unfinished sessions at once
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
@@ -41,14 +49,23 @@ Exposure (server/auth.py): on a loopback address the server may run without cred
 address it needs TLS and a way to authenticate clients (API keys or mutual TLS), or an explicit
 `--insecure`: a key sent in clear text would protect nothing.
 
-Sessions: at start the server opens the database (one server per file: a second one on the same file
-refuses to start) and resumes every unfinished session (bots continue where they were); at shutdown it
-stops the bots and closes it. Session bots search in their own `--bot-workers` threads, not in the
-search pool: a bot's move is never refused for load, and at most that many bot searches run at once
-(each session has at most one pending). A programmatic `ServerConfig()` uses an in-memory database
-unless `db` is given.
+Processes (`--processes N`, N > 1): a supervisor holds the port (SO_REUSEPORT) and starts N server
+processes on it, each with its own search pool and bot threads, all on one database (a SQLite file or
+PostgreSQL; ":memory:" is refused). The kernel spreads new connections over them. SIGTERM/SIGINT to the
+supervisor drains them all; a process that dies is started again; each process reports the overall
+health ("" service) SERVING only while all of them serve; /metrics sums them. If the supervisor itself
+dies, its processes get SIGTERM (PR_SET_PDEATHSIG).
 
-Logs are JSON lines on stderr (one per RPC, plus start/stop). Health (grpc.health.v1) and reflection are
+Sessions: at start the server opens the database and resumes every unfinished session (bots continue
+where they were); at shutdown it stops the bots and closes it. A SQLite file belongs to one server
+(one supervisor with its processes): a second one on the same file refuses to start. Any number of
+servers, on any number of machines, may share a PostgreSQL database (server/sessions.py says how they
+coordinate). Session bots search in their own `--bot-workers` threads, not in the search pool: a bot's
+move is never refused for load, and at most that many bot searches run at once (each session has at most
+one pending). A programmatic `ServerConfig()` uses an in-memory database unless `db` is given.
+
+Logs are JSON lines on stderr (one per RPC, plus start/stop), with the call's `request_id` (the client's
+`x-request-id` metadata, or one the server makes) and, in a group, the `process` index. Health (grpc.health.v1) and reflection are
 served, so `grpcurl -plaintext 127.0.0.1:50051 list` works.
 """
 from __future__ import annotations
@@ -59,34 +76,45 @@ import fcntl
 import json
 import logging
 import os
+import multiprocessing
+import shutil
 import signal
-import sqlite3
+import socket
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server import auth
+from server import auth, metrics
 from server._gen.spellbook.v1 import service_pb2
 from server.rpc_base import service_handler
 from server.service import ServiceConfig, SpellBookServicer
-from server.sessions import SessionManager
-from server.store import DEFAULT_DB, SessionStore
+from server.sessions import Coordination, SessionManager
+from server.store import DEFAULT_DB, StoreError, open_store
 
 SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"]
 SERVICE_NAME = SERVICE_DESCRIPTOR.full_name
 log = logging.getLogger("spellbook.server")
 
 
+_PROCESS_INDEX: int | None = None     # set in each process of `serve --processes N`
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry = {"ts": round(record.created, 3), "level": record.levelname.lower(), "logger": record.name,
                  "msg": record.getMessage()}
+        rid = metrics.REQUEST_ID.get()
+        if rid is not None:
+            entry["request_id"] = rid
+        if _PROCESS_INDEX is not None:
+            entry["process"] = _PROCESS_INDEX
         entry.update(getattr(record, "fields", {}))
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
@@ -107,8 +135,13 @@ class ServerConfig:
     address: str = "127.0.0.1:50051"
     grace_s: float = 5.0
     log_level: str = "INFO"
-    db: str = ":memory:"          # the CLI's default is DEFAULT_DB
+    db: str = ":memory:"          # the CLI's default is DEFAULT_DB; or postgresql://...
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    processes: int = 1            # server processes on the one port (serve --processes)
+    metrics_address: str = ""     # HOST:PORT of /metrics ("" for none)
+    coordination: Coordination = field(default_factory=Coordination)
+    reuse_port: bool = False      # SO_REUSEPORT: set for the processes of a group
+    lock_db: bool = True          # the SQLite file lock (a group's supervisor holds it for its processes)
     api_keys: frozenset = frozenset()     # empty: no API key needed (server/auth.py)
     tls: auth.TlsConfig = field(default_factory=auth.TlsConfig)
 
@@ -125,7 +158,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     p.add_argument("--address", default=_env("SPELLBOOK_ADDRESS", "127.0.0.1:50051"),
                    help="HOST:PORT to listen on (env SPELLBOOK_ADDRESS)")
     add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
-    add("--workers", "SPELLBOOK_WORKERS", cpus, int, "searches running at once (the CPU count)")
+    add("--workers", "SPELLBOOK_WORKERS", None, int,
+        "searches running at once, per process (None: the CPU count / processes, at least 1)")
     add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
     add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
     add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
@@ -136,8 +170,14 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
     p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
-    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, "SQLite file of the sessions")
-    add("--bot-workers", "SPELLBOOK_BOT_WORKERS", max(1, cpus // 2), int, "threads for session bots' searches")
+    add("--db", "SPELLBOOK_DB", DEFAULT_DB, str, "sessions database: a SQLite file, or postgresql://user@host/dbname")
+    add("--processes", "SPELLBOOK_PROCESSES", None, int,
+        "server processes on the one port (None: the CPU count; 1 with --db :memory:)")
+    add("--metrics-address", "SPELLBOOK_METRICS_ADDRESS", "", str, "HOST:PORT serving Prometheus /metrics ('' for none)")
+    add("--bot-lease-s", "SPELLBOOK_BOT_LEASE_S", 10.0, float,
+        "a bot lease's length: a dead replica's bots move on after this long")
+    add("--bot-workers", "SPELLBOOK_BOT_WORKERS", None, int,
+        "threads for session bots' searches, per process (None: half the CPU count / processes, at least 1)")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
@@ -160,8 +200,14 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     p.add_argument("--insecure", action="store_true", default=_env("SPELLBOOK_INSECURE", "") in ("1", "true", "yes"),
                    help="allow a non-loopback address without TLS and client authentication")
     a = p.parse_args(argv)
+    if a.processes is None:     # an in-memory database cannot be shared: one process unless asked for more
+        a.processes = 1 if a.db == ":memory:" else cpus
+    if a.workers is None:
+        a.workers = max(1, cpus // max(a.processes, 1))
+    if a.bot_workers is None:
+        a.bot_workers = max(1, cpus // 2 // max(a.processes, 1))
     for name in ("workers", "max_iterations", "max_threads", "max_message_bytes", "max_nodes", "bot_workers",
-                 "max_sessions"):
+                 "max_sessions", "processes"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if a.max_review_ms <= 0 or a.max_match_ms <= 0 or a.per_client_queued_ms <= 0:
@@ -174,6 +220,12 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--default-level must be 1 to 10")
     if ":" not in a.address:
         p.error("--address must be HOST:PORT")
+    if a.metrics_address and ":" not in a.metrics_address:
+        p.error("--metrics-address must be HOST:PORT")
+    if a.bot_lease_s <= 0:
+        p.error("--bot-lease-s must be positive")
+    if a.processes > 1 and a.db == ":memory:":
+        p.error("--processes above 1 needs a shared database: a SQLite file or postgresql://..., not :memory:")
     try:
         keys = auth.load_api_keys(a.api_keys_file or None, auth.env_api_keys())
     except (OSError, ValueError) as e:
@@ -199,7 +251,9 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
                         per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,
                         max_match_ms=a.max_match_ms)
+    coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2))
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
+                        processes=a.processes, metrics_address=a.metrics_address, coordination=coord,
                         api_keys=keys, tls=tls)
 
 
@@ -208,22 +262,28 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        self._lock_file = _lock_db(config.db)
+        self._lock_file = _lock_db(config.db) if config.lock_db else None
         try:
-            self.store = SessionStore(config.db)
-        except sqlite3.Error as e:
-            raise OSError(f"cannot open the session database {config.db}: {e}") from None
+            self.store = open_store(config.db)
+        except StoreError as e:
+            if self._lock_file is not None:
+                self._lock_file.close()
+            raise OSError(str(e)) from None
         self.bot_executor = ThreadPoolExecutor(max_workers=config.service.bot_workers, thread_name_prefix="bot")
         self.sessions = SessionManager(self.store, self.bot_executor, config.service.max_sessions,
-                                       config.service.per_client_sessions, config.service.session_idle_s)
+                                       config.service.per_client_sessions, config.service.session_idle_s,
+                                       config.coordination)
         config.service.keyed_clients = bool(config.api_keys)
         self.servicer = SpellBookServicer(config.service, self.sessions)
         self.health = health.aio.HealthServicer()
+        self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
         self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
                                              ("grpc.max_send_message_length", max(size, 4 << 20)),
-                                             ("grpc.so_reuseport", 0)],
-                                    interceptors=[auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else None)
+                                             ("grpc.so_reuseport", int(config.reuse_port))],
+                                    # metrics outermost: refused credentials are counted too
+                                    interceptors=[metrics.ServerInterceptor()]
+                                    + ([auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else []))
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
         self.grpc.add_generic_rpc_handlers((service_handler(self.servicer, SERVICE_DESCRIPTOR),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
@@ -242,12 +302,15 @@ class Server:
         await self.grpc.start()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        if self.group_health is not None:
+            self.group_health.start(self.health)
         host = self.config.address.rsplit(":", 1)[0]
         log.info("serving", extra={"fields": {"address": f"{host}:{self.port}", "workers": self.config.service.workers,
-                                              "queue_size": self.config.service.queue_size, "db": self.config.db,
+                                              "queue_size": self.config.service.queue_size,
+                                              "db": _redact_db(self.config.db),
                                               "tls": self.config.tls.enabled, "mtls": bool(self.config.tls.client_ca),
                                               "api_keys": len(self.config.api_keys),
-                                              "resumed_sessions": resumed}})
+                                              "resumed_sessions": resumed, "pid": os.getpid()}})
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:
@@ -256,6 +319,8 @@ class Server:
         they answer with their best move so far (`cut_short`), and then the server stops."""
         grace = self.config.grace_s if grace is None else grace
         started = time.monotonic()
+        if self.group_health is not None:
+            self.group_health.stop()
         await self.health.enter_graceful_shutdown()
         self.servicer.begin_shutdown()
         limit = started + grace
@@ -279,11 +344,11 @@ class Server:
 
 def _lock_db(path: str):
     """An exclusive lock on the database file itself, held while the server runs (released by the OS when
-    the process dies, also on SIGKILL): two servers resuming the same sessions would both drive their bots
-    and corrupt them. The lock (flock) belongs to the file's inode, so a symlink, a hard link or another
-    spelling of the path finds it taken; SQLite's own locks are POSIX record locks, which flock does not
-    touch."""
-    if path == ":memory:":
+    the process dies, also on SIGKILL): a SQLite file belongs to one server, with its processes (D24; the
+    supervisor of `--processes N` holds it for them); servers on several machines share PostgreSQL instead.
+    The lock (flock) belongs to the file's inode, so a symlink, a hard link or another spelling of the path
+    finds it taken; SQLite's own locks are POSIX record locks, which flock does not touch."""
+    if path == ":memory:" or path.startswith(("postgresql://", "postgres://")):
         return None
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -300,9 +365,46 @@ def _lock_db(path: str):
     return f
 
 
-async def serve(config: ServerConfig) -> None:
+def _redact_db(db: str) -> str:
+    from server.store import _redact
+    return _redact(db)
+
+
+class GroupHealth:
+    """Health of a group of processes (serve --processes N): each process marks its slot in a shared array
+    while it serves, and reports the overall health ("" service) SERVING only while every slot is set, so a
+    health check answered by any process covers them all."""
+
+    INTERVAL_S = 0.1
+
+    def __init__(self, slots, index: int, interval_s: float = INTERVAL_S):
+        self.slots, self.index, self.interval_s = slots, index, interval_s
+        self._task: asyncio.Task | None = None
+
+    def start(self, servicer: health.aio.HealthServicer) -> None:
+        self.slots[self.index] = 1
+        self._task = asyncio.get_running_loop().create_task(self._watch(servicer))
+
+    def stop(self) -> None:
+        self.slots[self.index] = 0
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _watch(self, servicer) -> None:
+        last = None
+        while True:
+            every = all(self.slots[i] for i in range(len(self.slots)))
+            if every != last:
+                await servicer.set("", health_pb2.HealthCheckResponse.SERVING if every
+                                   else health_pb2.HealthCheckResponse.NOT_SERVING)
+                last = every
+            await asyncio.sleep(self.interval_s)
+
+
+async def serve(config: ServerConfig, group_health: GroupHealth | None = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
     server = Server(config)
+    server.group_health = group_health
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -374,10 +476,162 @@ class ServerThread:
         self.stop()
 
 
+def _reserve_port(address: str) -> tuple[socket.socket, int]:
+    """A socket bound with SO_REUSEPORT to HOST:PORT (port 0: a free one), held by the supervisor so the
+    port stays the group's while its processes start and restart (gRPC's multiprocessing example)."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host or "0.0.0.0", int(port)))
+    except OSError as e:
+        sock.close()
+        raise OSError(f"cannot listen on {address}: {e}") from None
+    return sock, sock.getsockname()[1]
+
+
+def _term_with_parent() -> None:
+    """Linux: this process gets SIGTERM (and drains) when the supervisor dies, even of SIGKILL."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)      # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:       # the supervisor died before the call above
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _process_main(config: ServerConfig, index: int, slots) -> None:
+    """One process of a group (spawned): serves on the shared port until SIGTERM."""
+    global _PROCESS_INDEX
+    _PROCESS_INDEX = index
+    _term_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the supervisor forwards a Ctrl-C as SIGTERM
+    setup_logging(config.log_level)
+    try:
+        asyncio.run(serve(config, GroupHealth(slots, index)))
+    except OSError as e:
+        log.error("cannot start", extra={"fields": {"error": str(e)}})
+        sys.exit(1)
+
+
+class Supervisor:
+    """`serve --processes N`: N server processes on one port (SO_REUSEPORT), each with its own search pool
+    and bot threads, all on one shared database. SIGTERM/SIGINT drains them all (each gets the grace
+    period); a process that dies is started again; /metrics (when asked for) serves their sum."""
+
+    RESTART_LIMIT = 5          # restarts within a minute before the supervisor gives up
+
+    def __init__(self, config: ServerConfig):
+        self.config = config
+        self.ctx = multiprocessing.get_context("spawn")
+        self.slots = self.ctx.Array("b", config.processes, lock=False)
+        self.procs: list = [None] * config.processes
+        self._stop = threading.Event()
+        self._restarts: list[float] = []
+
+    def _start(self, index: int, child_config: ServerConfig) -> None:
+        self.slots[index] = 0
+        proc = self.ctx.Process(target=_process_main, args=(child_config, index, self.slots),
+                                name=f"spellbook-server-{index}", daemon=False)
+        proc.start()
+        self.procs[index] = proc
+
+    def run(self) -> int:
+        c = self.config
+        lock_file = _lock_db(c.db) if c.lock_db else None
+        reserved, port = _reserve_port(c.address)
+        host = c.address.rpartition(":")[0]
+        prom_dir = tempfile.mkdtemp(prefix="spellbook-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = prom_dir       # inherited by the spawned processes
+        child_config = replace(c, address=f"{host}:{port}", reuse_port=True, lock_db=False, processes=1,
+                               metrics_address="")
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self._stop.set())
+        metrics_server = None
+        try:
+            for i in range(c.processes):
+                self._start(i, child_config)
+            if not self._wait_ready():
+                log.error("cannot start", extra={"fields": {"error": "a server process exited while starting; "
+                                                                     "see its log lines above"}})
+                return 1
+            if c.metrics_address:
+                metrics_server, metrics_port = metrics.serve_metrics(c.metrics_address, prom_dir)
+            log.info("serving", extra={"fields": {
+                "address": f"{host}:{port}", "processes": c.processes, "pids": [p.pid for p in self.procs],
+                "db": _redact_db(c.db), "metrics": c.metrics_address and
+                f"{c.metrics_address.rpartition(':')[0]}:{metrics_port}"}})
+            while not self._stop.wait(0.5):
+                if not self._restart_dead(child_config):
+                    return 1
+            log.info("shutting down", extra={"fields": {"grace_s": c.grace_s, "processes": c.processes}})
+            return 0
+        finally:
+            self._stop_all()
+            if metrics_server is not None:
+                metrics_server.shutdown()
+            reserved.close()
+            shutil.rmtree(prom_dir, ignore_errors=True)
+            if lock_file is not None:
+                lock_file.close()
+
+    def _wait_ready(self, timeout_s: float = 120.0) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if all(self.slots[i] for i in range(len(self.procs))):
+                time.sleep(3 * GroupHealth.INTERVAL_S)     # every process has seen the others serve
+                return True
+            if any(p.exitcode is not None for p in self.procs):
+                return False
+            time.sleep(0.05)
+        return self._stop.is_set()
+
+    def _restart_dead(self, child_config: ServerConfig) -> bool:
+        for i, proc in enumerate(self.procs):
+            if proc.exitcode is None:
+                continue
+            self.slots[i] = 0
+            from prometheus_client import multiprocess
+            multiprocess.mark_process_dead(proc.pid)
+            now = time.monotonic()
+            self._restarts = [t for t in self._restarts if now - t < 60] + [now]
+            if len(self._restarts) > self.RESTART_LIMIT:
+                log.error("server processes keep dying; stopping", extra={"fields": {"restarts": len(self._restarts)}})
+                return False
+            log.warning("server process died; starting it again",
+                        extra={"fields": {"process": i, "pid": proc.pid, "exitcode": proc.exitcode}})
+            self._start(i, child_config)
+        return True
+
+    def _stop_all(self) -> None:
+        """SIGTERM to every process (by pid), then wait for each to drain; SIGKILL what outlives its grace."""
+        for proc in self.procs:
+            if proc is not None and proc.exitcode is None:
+                os.kill(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + self.config.grace_s + 15
+        for proc in self.procs:
+            if proc is None:
+                continue
+            proc.join(max(deadline - time.monotonic(), 0.1))
+            if proc.exitcode is None:
+                log.warning("server process did not stop in time; killing it", extra={"fields": {"pid": proc.pid}})
+                proc.kill()
+                proc.join(5)
+
+
 def main(argv: list[str] | None = None) -> int:
     config = parse_args(argv)
     setup_logging(config.log_level)
     try:
+        if config.processes > 1:
+            return Supervisor(config).run()
+        if config.metrics_address:
+            _, port = metrics.serve_metrics(config.metrics_address)
+            log.info("metrics", extra={"fields": {"address": f"{config.metrics_address.rpartition(':')[0]}:{port}"}})
         asyncio.run(serve(config))
     except OSError as e:
         log.error("cannot start", extra={"fields": {"error": str(e)}})

@@ -18,7 +18,7 @@ from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions
 from search.streaming import ismcts_progress
-from server import convert
+from server import convert, metrics
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
@@ -87,6 +87,7 @@ class SearchRpcs(RpcBase):
         start = time.monotonic()
         requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")
         result = ismcts(SPELLBOOK, state, opts, cancel=token)
+        metrics.observe_search(result.iterations, result.elapsed_s)
         by_deadline = bool(opts.deadline) and opts.deadline < requested_end and time.monotonic() >= opts.deadline
         return result, result.cut_short or by_deadline or token.cancelled
 

@@ -1,4 +1,4 @@
-"""Sessions: games hosted by the server, with client seats and bot seats, persisted in SQLite.
+"""Sessions: games hosted by the server, with client seats and bot seats, persisted in a SessionStore.
 
 The server runs the Pouch (draws use the session's seeded generator), bot seats move by themselves
 (ISMCTS at their strength level, seeded from the session seed and the event number, so a session replays
@@ -8,6 +8,16 @@ acknowledged or published.
 The seed is secret: unless the creator fixes it (replay / tournament mode, `fixed_seed`, shown to every
 seat), it is drawn from the OS's secure generator, and neither it nor anything derived from it (the bots'
 search seeds) leaves the server before the game is over: `export` gives the seed only then.
+
+Several replicas (processes or machines) may share one database. The database is the truth; what a
+manager keeps in memory (`sessions`) is a cache that it brings up to date whenever the database is ahead:
+- every move goes through `store.advance()`, which serializes a session's moves across replicas and hands
+  over the latest stored state (the `expected_seq` check runs against it, so a retry sent to another
+  replica is still recognized);
+- a bot seat is driven only by the replica holding the session's bot lease, renewed while it searches;
+  a sweeper takes over sessions whose lease ran out (its holder died) and expires idle sessions;
+- events stored elsewhere reach this replica's watchers through the store's notifications (PostgreSQL)
+  or by polling (SQLite), and a watcher fills any gap from the store, so it never skips an event.
 """
 from __future__ import annotations
 
@@ -15,7 +25,10 @@ import asyncio
 import functools
 import hashlib
 import logging
+import os
 import secrets
+import socket
+import threading
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -24,17 +37,22 @@ from typing import AsyncIterator
 from engine_c import IllegalMoveError, NotationError, State, records
 from engine_c.game import SPELLBOOK
 from search import ismcts
+from search.bots import make_bot
 from search.levels import level_options
-from server.store import SessionStore
+from server import auth, metrics
+from server.store import Advance, Expired, SessionStore
 
 
 log = logging.getLogger("spellbook.server")
 
 
-def _log_bot_failure(sid: str, task: asyncio.Task) -> None:
-    """A bot loop that died of an error leaves its session waiting: say so (it resumes at the next start)."""
+def _log_task_failure(what: str, sid: str, task: asyncio.Task) -> None:
+    """A background loop that died of an error: say so (a bot resumes through the sweeper)."""
     if not task.cancelled() and task.exception() is not None:
-        log.error("bot failed", exc_info=task.exception(), extra={"fields": {"session": sid[:4] + "…"}})
+        log.error(f"{what} failed", exc_info=task.exception(), extra={"fields": {"session": auth.redact(sid)}})
+
+
+_EXPIRED = "the session expired after a long time without a move"
 
 
 class SessionError(Exception):
@@ -49,6 +67,7 @@ class SessionError(Exception):
 class SeatSpec:
     kind: str                 # "client" (a human or an app) or "bot"
     level: int = 0            # bot strength 1-10
+    spec: str = ""            # a match bot's spec (PlayMatch: "greedy", "ismcts:iterations=500"...); "" for levels
 
 
 @dataclass
@@ -67,12 +86,18 @@ class _Session:
                  state: State, seq: int, fixed_seed: bool = True):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
         self.fixed_seed = fixed_seed
-        self.owner = ""                       # the fair-share client that created it ("" after a restart)
-        self.last_active = time.monotonic()   # the last move (idle sessions expire)
+        self.owner = ""                       # the fair-share client that created it
+        self.external = False                 # a live PlayMatch plays it (holding its bot lease), not the bots
+        self.renew_task: asyncio.Task | None = None
         self.state, self.seq = state, seq
+        self.status = "active"
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
         self.bot_task: asyncio.Task | None = None
+
+    def bot_turn(self) -> bool:
+        st = self.state
+        return not st.is_terminal() and self.seats[st.current_player].kind == "bot"
 
 
 @dataclass
@@ -82,6 +107,17 @@ class _Row:
     seat: int
     move: str
     state_after: str
+
+
+class _StaleSeq(Exception):
+    """A bot's move was searched at an event another replica has since moved past: not stored."""
+
+
+def _applied(state: State, draws: list[str]) -> list[str]:
+    """Plays the given draws (chance outcomes made elsewhere) on `state`; returns them."""
+    for draw in draws:
+        state.apply(draw)
+    return draws
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
@@ -96,76 +132,116 @@ def secret_seed() -> int:
     return secrets.randbits(64)
 
 
+@dataclass
+class Coordination:
+    """How replicas share sessions. lease_s: a bot lease's length (renewed every third of it while a bot
+    searches; a dead holder's sessions move on after it runs out). sweep_s: how often to look for sessions
+    whose bots nobody drives. poll_s: how often watchers poll a database without notifications."""
+    lease_s: float = 10.0
+    sweep_s: float = 1.0
+    poll_s: float = 0.1
+
+
 class SessionManager:
     """Create, play, observe and resume sessions. Call from one asyncio loop; bot searches run in `executor`."""
 
     def __init__(self, store: SessionStore, executor: Executor, max_sessions: int = 10_000,
-                 per_owner_sessions: int = 0, idle_s: float = 0.0):
+                 per_owner_sessions: int = 0, idle_s: float = 0.0, coordination: Coordination | None = None):
         """`per_owner_sessions` (0: no limit): unfinished sessions one creator (`owner` of create) holds;
         `idle_s` (0: never): an unfinished session with no move for that long expires (see expire_idle)."""
         self.store, self.executor, self.max_sessions = store, executor, max_sessions
         self.per_owner_sessions, self.idle_s = per_owner_sessions, idle_s
+        self.coord = coordination or Coordination()
+        self._next_expiry = 0.0
         self.sessions: dict[str, _Session] = {}
-        self._sweeper: asyncio.Task | None = None
-
-    def start_expiry(self) -> None:
-        """Expires idle sessions in the background (every quarter of `idle_s`, at most a minute apart)."""
-        if self.idle_s > 0 and self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(min(self.idle_s / 4, 60.0))
-            self.expire_idle()
-
-    def expire_idle(self, now: float | None = None) -> int:
-        """Expires every unfinished session without a move for `idle_s`: its bots stop, its watchers get the
-        end of their stream, the store marks it expired (never resumed; its seed stays secret). Returns how
-        many expired."""
-        now = time.monotonic() if now is None else now
-        idle = [s for s in self.sessions.values() if now - s.last_active >= self.idle_s and not s.state.is_terminal()]
-        for session in idle:
-            if session.bot_task and not session.bot_task.done():
-                session.bot_task.cancel()
-            self.store.expire(session.id)
-            self.sessions.pop(session.id, None)
-            for q in session.subscribers:
-                q.put_nowait(None)
-            log.info("session expired", extra={"fields": {"session": session.id[:4] + "…"}})
-        return len(idle)
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._background: list[asyncio.Task] = []
+        self._listen_stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._closing = False
 
     # ---------------------------------------------------------------- lifecycle
     async def resume_all(self) -> int:
-        """Loads every unfinished session exactly as last stored and restarts its bots; returns how many."""
-        count = 0
-        for row in self.store.unfinished():
-            last = self.store.last_event(row.id)
-            state = State.from_text(last.state_after)
-            seats = [SeatSpec(**s) for s in row.seats]
-            self.sessions[row.id] = _Session(row.id, row.players, row.spells, row.seed, seats, state, last.seq,
-                                             row.fixed_seed)
-            self._kick_bots(self.sessions[row.id])
-            count += 1
-        return count
+        """Loads every unfinished session as last stored, starts driving the bots nobody drives and the
+        background loops (sweeper; notifications or polling). Returns how many sessions are unfinished."""
+        rows = self.store.unfinished()
+        for row in rows:
+            self._load(row.id)
+        self._start_background()
+        await self._sweep_once()
+        metrics.SESSIONS_OPEN.set(len(rows))
+        return len(rows)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for s in self.sessions.values():
-            if s.bot_task and not s.bot_task.done():
-                s.bot_task.cancel()
-        await asyncio.gather(*(s.bot_task for s in self.sessions.values() if s.bot_task), return_exceptions=True)
+        self._closing = True
+        self._listen_stop.set()
+        for t in self._background:
+            t.cancel()
+        tasks = [s.bot_task for s in self.sessions.values() if s.bot_task and not s.bot_task.done()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*self._background, *tasks, return_exceptions=True)
+        if self._listener is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._listener.join, 5)
+
+    def start_expiry(self) -> None:
+        """Expires idle sessions in the background (the sweeper does it every quarter of `idle_s`, at most a
+        minute apart; resume_all starts it)."""
+        self._start_background()
+
+    def expire_idle(self, now: float | None = None) -> int:
+        """Expires every unfinished session (in the database: of any replica) without a move for `idle_s`:
+        the store marks it expired (never resumed, never exported; its seed stays secret), and here its bots
+        stop and its watchers get the end of their stream. `now` is a time.monotonic() value (default: now).
+        Returns how many expired."""
+        if self.idle_s <= 0:
+            return 0
+        wall = time.time() + ((now - time.monotonic()) if now is not None else 0.0)
+        expired = self.store.expire_idle(self.idle_s, wall)
+        for sid in expired:
+            session = self.sessions.get(sid)
+            if session is not None:
+                self._drop_expired(session)
+            log.info("session expired", extra={"fields": {"session": auth.redact(sid)}})
+        if expired:
+            metrics.SESSIONS_EXPIRED.inc(len(expired))
+        return len(expired)
+
+    def _start_background(self) -> None:
+        if self._background:
+            return
+        loop = asyncio.get_running_loop()
+        self._background.append(loop.create_task(self._sweeper()))
+
+        def on_event(sid: str, seq: int) -> None:
+            loop.call_soon_threadsafe(self._remote_event, sid, seq)
+
+        def listen():
+            try:
+                if not self.store.listen(on_event, self._listen_stop):
+                    loop.call_soon_threadsafe(self._start_polling)
+            except Exception:
+                log.exception("listening for session events failed; polling instead")
+                loop.call_soon_threadsafe(self._start_polling)
+
+        self._listener = threading.Thread(target=listen, name="session-events", daemon=True)
+        self._listener.start()
+
+    def _start_polling(self) -> None:
+        if not self._closing:
+            self._background.append(asyncio.get_running_loop().create_task(self._poller()))
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "", external: bool = False) -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
-        are stored with it in one transaction."""
-        if sum(1 for s in self.sessions.values() if not s.state.is_terminal()) >= self.max_sessions:
+        are stored with it in one transaction. `external`: a PlayMatch plays it (record_external) while it
+        holds the session's bot lease; end_external hands it back."""
+        open_now = self.store.count_active()
+        if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
                                f"the server holds its maximum of {self.max_sessions} unfinished sessions")
-        if self.per_owner_sessions and owner and sum(
-                1 for s in self.sessions.values() if s.owner == owner) >= self.per_owner_sessions:
+        if self.per_owner_sessions and owner and self.store.count_active(owner) >= self.per_owner_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "", f"this client holds its maximum of "
                                                         f"{self.per_owner_sessions} unfinished sessions")
         if len(seats) != players:
@@ -173,7 +249,7 @@ class SessionManager:
         for i, seat in enumerate(seats):
             if seat.kind not in ("client", "bot"):
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
-            if seat.kind == "bot" and not 1 <= seat.level <= 10:
+            if seat.kind == "bot" and not seat.spec and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
         fixed_seed = seed is not None
         if seed is None:
@@ -185,11 +261,16 @@ class SessionManager:
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
         names = state.spells
-        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
-                          fixed_seed=fixed_seed, credentials=credentials)
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
-        session.owner = owner
+        self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
+                          bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,
+                          credentials=credentials, owner=owner)
+        session.owner, session.external = owner, external
+        if external:
+            self.store.take_lease(sid, self.holder, self.coord.lease_s)
+            session.renew_task = asyncio.get_running_loop().create_task(self._renew(sid))
         self.sessions[sid] = session
+        metrics.SESSIONS_OPEN.set(open_now + 1)
         self._kick_bots(session)
         return sid
 
@@ -197,31 +278,32 @@ class SessionManager:
         """A client seat's own move; the draws it causes follow. Returns the events stored."""
         session = self._get(sid)
         async with session.lock:
-            if expected_seq is not None and expected_seq != session.seq:
-                raise SessionError("FAILED_PRECONDITION", "expected_seq",
-                                   f"the session is at event {session.seq}, not {expected_seq} (a move was already made)")
-            if not 0 <= seat < session.players:
-                raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
-            if session.seats[seat].kind != "client":
-                raise SessionError("INVALID_ARGUMENT", "seat", f"seat {seat} is a bot seat; clients move only their own seats")
-            state = session.state
-            if state.is_terminal():
-                raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
-            if state.current_player != seat:
-                raise SessionError("FAILED_PRECONDITION", "seat",
-                                   f"it is seat {state.current_player}'s decision ({state.decision}), not seat {seat}'s")
-            try:
-                move = state.parse_move(move_text)
-            except (IllegalMoveError, NotationError) as e:
-                raise SessionError("INVALID_ARGUMENT", "move", str(e)) from None
-            events = self._apply_and_store(session, seat, move)
+            def check(state: State, seq: int):
+                if expected_seq is not None and expected_seq != seq:
+                    raise SessionError("FAILED_PRECONDITION", "expected_seq",
+                                       f"the session is at event {seq}, not {expected_seq} (a move was already made)")
+                if not 0 <= seat < session.players:
+                    raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
+                if session.seats[seat].kind != "client":
+                    raise SessionError("INVALID_ARGUMENT", "seat", f"seat {seat} is a bot seat; clients move only their own seats")
+                if state.is_terminal():
+                    raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
+                if state.current_player != seat:
+                    raise SessionError("FAILED_PRECONDITION", "seat",
+                                       f"it is seat {state.current_player}'s decision ({state.decision}), not seat {seat}'s")
+                try:
+                    return state.parse_move(move_text)
+                except (IllegalMoveError, NotationError) as e:
+                    raise SessionError("INVALID_ARGUMENT", "move", str(e)) from None
+
+            events = self._apply_and_store(session, seat, check)
         self._kick_bots(session)
         return events
 
     def view(self, sid: str, seat: int) -> dict:
         """What `seat` observes now: the observation text (never the Pouch order), whose turn, the legal
         moves when it is that seat's decision, scores so far."""
-        session = self._get(sid)
+        session = self._get(sid, fresh=True)
         if not 0 <= seat < session.players:
             raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
         st = session.state
@@ -234,14 +316,14 @@ class SessionManager:
                 "fixed_seed": session.fixed_seed}
 
     async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
-        """Stored events from `from_seq`, then live ones until the game ends."""
-        session = self._get(sid)
+        """Stored events from `from_seq`, then live ones (from any replica) until the game ends."""
+        session = self._get(sid, fresh=True)
         queue: asyncio.Queue = asyncio.Queue()
         session.subscribers.append(queue)
         try:
             last = from_seq - 1
-            for row in self.store.events(sid):
-                if row.seq >= from_seq and row.kind != "setup":
+            for row in self.store.events(sid, from_seq):
+                if row.kind != "setup":
                     yield self._event_from_row(row)
                     last = row.seq
             if session.state.is_terminal():
@@ -250,12 +332,19 @@ class SessionManager:
             while True:
                 ev: Event | None = await queue.get()
                 if ev is None:
-                    raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
+                    raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
+                if ev.seq > last + (ev.kind != "end"):       # fill a gap from the store first
+                    for row in self.store.events(sid, last + 1):
+                        if row.seq > (ev.seq if ev.kind == "end" else ev.seq - 1):
+                            break
+                        yield self._event_from_row(row)
+                        last = row.seq
                 if ev.kind != "end" and ev.seq <= last:
                     continue
                 yield ev
                 if ev.kind == "end":
                     return
+                last = ev.seq
         finally:
             session.subscribers.remove(queue)
 
@@ -270,26 +359,26 @@ class SessionManager:
         return list(self._get(sid).seats)
 
     def last_seq(self, sid: str) -> int:
-        """The number of the session's last stored event."""
-        return self._get(sid).seq
+        """The number of the session's last stored event (by any replica)."""
+        return self._get(sid, fresh=True).seq
 
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
         self._get(sid)
-        return [self._event_from_row(r) for r in self.store.events(sid) if r.seq >= from_seq and r.kind != "setup"]
+        return [self._event_from_row(r) for r in self.store.events(sid, from_seq) if r.kind != "setup"]
 
     def export(self, sid: str) -> dict:
         """The game record (engine_c.records, docs/records.md): the setup draws, every move and draw in
         order, and the result when finished. The seed only once the game is over: before, it would reveal
         the Pouch's order (D18; the setup draws are events, so the record replays without it)."""
         row = self.store.session(sid)
-        if row is None:
-            raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+        if row is None or row.status == "expired":
+            raise SessionError("NOT_FOUND", "session_id", _EXPIRED if row else f"no session {sid!r}")
         events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed)]
         events += [records.event(e.kind, e.seat, e.move, seq=e.seq) for e in self.store.events(sid) if e.kind != "setup"]
         finished = row.status == "finished"
         rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, "players": row.players,
-               "spells": row.spells, "seats": [records.seat(s["kind"], level=s.get("level", 0)) for s in row.seats],
+               "spells": row.spells, "seats": [records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
                "status": "finished" if finished else "active", "fixed_seed": row.fixed_seed}
         if finished:           # secret until the game is over, even a fixed one (D18)
             rec["seed"] = row.seed
@@ -297,42 +386,94 @@ class SessionManager:
         return rec
 
     # ---------------------------------------------------------------- internals
-    def _get(self, sid: str) -> _Session:
-        session = self.sessions.get(sid)
-        if session is None:
-            # A finished session leaves memory when it ends (and is not loaded by resume_all): read it back.
-            row = self.store.session(sid) if sid else None
-            last = self.store.last_event(sid) if row else None
-            if row is not None and row.status == "expired":
-                raise SessionError("NOT_FOUND", "session_id", "the session expired after a long time without a move")
-            if row is None or last is None or row.status != "finished":
-                raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
-            session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
-                               State.from_text(last.state_after), last.seq, row.fixed_seed)
+    def _load(self, sid: str) -> _Session | None:
+        """Reads a session from the store; an unfinished one joins the cache."""
+        row = self.store.session(sid) if sid else None
+        last = self.store.last_event(sid) if row else None
+        if row is None or last is None:
+            return None
+        session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
+                           State.from_text(last.state_after), last.seq, row.fixed_seed)
+        session.owner, session.status = row.owner, row.status
+        if row.status == "active":
+            self.sessions[sid] = session
         return session
 
-    def _apply_and_store(self, session: _Session, seat: int, move) -> list[Event]:
-        """Plays `move` and the draws it causes on a copy, stores the events, and only then makes the copy the
-        session's state: a refused write (an error from the store) leaves the session as it was."""
-        state = session.state.clone()
-        state.apply(move)
-        rows = [(session.seq + 1, "move", seat, str(move), state.to_text())]
-        for draw in state.resolve_chance():
-            rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
-        # the draws' intermediate states are stored too (the last text is the current state)
-        result = None
-        if state.is_terminal():
-            result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
-        self.store.append(session.id, rows, result)
-        session.state, session.seq = state, rows[-1][0]
-        session.last_active = time.monotonic()
-        events = [self._event_from_row(_Row(*r)) for r in rows]
+    def _get(self, sid: str, fresh: bool = False) -> _Session:
+        """The session (NOT_FOUND when there is none). `fresh`: first catch up with events another replica
+        stored (one small query)."""
+        session = self.sessions.get(sid)
+        if session is None:
+            session = self._load(sid)
+            if session is None:
+                raise SessionError("NOT_FOUND", "session_id", f"no session {sid!r}")
+            if session.status == "expired":
+                raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
+        elif fresh:
+            seq = self.store.seqs([sid]).get(sid, session.seq)
+            if seq == -1:
+                self._drop_expired(session)
+                raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
+            if seq > session.seq:
+                self._catch_up(session)
+        return session
+
+    def _catch_up(self, session: _Session, rows=None) -> None:
+        """Brings a cached session up to the store (events another replica stored) and publishes them."""
+        rows = rows if rows is not None else self.store.events(session.id, session.seq + 1)
+        rows = [r for r in rows if r.seq > session.seq]
+        if not rows:
+            return
+        session.state, session.seq = State.from_text(rows[-1].state_after), rows[-1].seq
+        for r in rows:
+            self._publish(session, self._event_from_row(r))
+        if session.state.is_terminal():
+            self._finished(session)
+
+    def _apply_and_store(self, session: _Session, seat: int, choose, draws: list[str] | None = None) -> list[Event]:
+        """Stores `seat`'s move and the draws it causes, serialized by the database. choose(state, seq) runs on
+        the latest stored state and returns the move (or raises: nothing is stored)."""
+        behind = []
+
+        def step(seq: int, text: str) -> Advance:
+            # Another replica moved on: continue from the stored state (its events are published after).
+            state = session.state.clone() if seq == session.seq else State.from_text(text)
+            if seq != session.seq:
+                behind.append(seq)
+            move = choose(state, seq)
+            state.apply(move)
+            rows = [(seq + 1, "move", seat, str(move), state.to_text())]
+            for draw in state.resolve_chance() if draws is None else _applied(state, draws):
+                rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
+            result = None
+            if state.is_terminal():
+                result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
+            bot_turn = not state.is_terminal() and session.seats[state.current_player].kind == "bot"
+            return Advance(rows, result, bot_turn, value=state)
+
+        try:
+            out = self.store.advance(session.id, step)
+        except KeyError:
+            raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
+        except Expired:
+            self.sessions.pop(session.id, None)
+            raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
+        finally:
+            if behind:
+                self._catch_up(session)
+        if session.seq >= out.events[-1][0]:    # (caught up past them: already published)
+            return [self._event_from_row(_Row(*r)) for r in out.events]
+        session.state, session.seq = out.value, out.events[-1][0]
+        events = [self._event_from_row(_Row(*r)) for r in out.events]
         for ev in events:
             self._publish(session, ev)
-        if state.is_terminal():
-            self._publish(session, self._end_event(session))
-            self.sessions.pop(session.id, None)   # finished: read back from the store when asked for
+        if session.state.is_terminal():
+            self._finished(session)
         return events
+
+    def _finished(self, session: _Session) -> None:
+        self._publish(session, self._end_event(session))
+        self.sessions.pop(session.id, None)   # finished: read back from the store when asked for
 
     def _end_event(self, session: _Session) -> Event:
         st = session.state
@@ -346,25 +487,150 @@ class SessionManager:
         for q in session.subscribers:
             q.put_nowait(ev)
 
+    # ---------------------------------------------------------------- other replicas' events
+    def _remote_event(self, sid: str, seq: int) -> None:
+        session = self.sessions.get(sid)
+        if session is None:
+            return
+        if seq == -1:              # expired (by any replica): bots stop, watchers get the end of their stream
+            self._drop_expired(session)
+        elif seq > session.seq and session.subscribers:
+            self._catch_up(session)
+
+    def _drop_expired(self, session: _Session) -> None:
+        self.sessions.pop(session.id, None)
+        if session.bot_task and not session.bot_task.done():
+            session.bot_task.cancel()
+        for q in session.subscribers:
+            q.put_nowait(None)
+
+    async def _poller(self) -> None:
+        """Without notifications: the sessions someone watches here, polled every poll_s."""
+        while True:
+            await asyncio.sleep(self.coord.poll_s)
+            watched = [sid for sid, s in self.sessions.items() if s.subscribers]
+            if watched:
+                for sid, seq in self.store.seqs(watched).items():
+                    self._remote_event(sid, seq)
+
+    # ---------------------------------------------------------------- bots
+    def record_external(self, sid: str, seat: int, move: str, draws: list[str]) -> list[Event]:
+        """A move and the draws that followed it, played by a live PlayMatch: stored, then applied and
+        published like any move."""
+        session = self._get(sid)
+        seq0 = session.seq
+
+        def same_position(state: State, seq: int):
+            if seq != seq0:
+                raise SessionError("FAILED_PRECONDITION", "session_id", "the match's session moved on elsewhere")
+            return state.parse_move(move)
+        return self._apply_and_store(session, seat, same_position, draws)
+
+    def end_external(self, sid: str, keep: bool) -> None:
+        """The PlayMatch playing `sid` ended. Unfinished and `keep` (the server is going down): its bot lease
+        is released, so the bots carry the match on (after a restart, or on another replica). Unfinished
+        otherwise (the call was cancelled or ran out of time): the session ends (expired)."""
+        session = self.sessions.get(sid)
+        if session is None:
+            return
+        session.external = False
+        if session.renew_task is not None:
+            session.renew_task.cancel()
+        if not keep and not session.state.is_terminal():
+            self.store.expire(sid)
+            self.sessions.pop(sid, None)
+            for q in session.subscribers:
+                q.put_nowait(None)
+        self.store.release_lease(sid, self.holder)
+
     def _kick_bots(self, session: _Session) -> None:
+        if self._closing or session.external or not session.bot_turn():
+            return
         if session.bot_task is None or session.bot_task.done():
-            session.bot_task = asyncio.get_running_loop().create_task(self._run_bots(session))
-            session.bot_task.add_done_callback(functools.partial(_log_bot_failure, session.id))
+            session.bot_task = asyncio.get_running_loop().create_task(self._drive_bots(session))
+            session.bot_task.add_done_callback(functools.partial(_log_task_failure, "bot", session.id))
+
+    async def _drive_bots(self, session: _Session) -> None:
+        """Plays the bot seats while this replica holds the session's lease; releases it when a client (or
+        nobody) is to move, then looks once more in case a client moved meanwhile on another replica."""
+        while not self._closing:
+            if not self.store.take_lease(session.id, self.holder, self.coord.lease_s):
+                return        # another replica drives them
+            renew = asyncio.get_running_loop().create_task(self._renew(session.id))
+            try:
+                await self._run_bots(session)
+            finally:   # also at shutdown: another replica may take over at once
+                renew.cancel()
+                self.store.release_lease(session.id, self.holder)
+            row = self.store.session(session.id)
+            if self._closing or row is None or not row.bot_turn or row.status != "active":
+                return
+            self._catch_up(session)
+
+    async def _renew(self, sid: str) -> None:
+        while True:
+            await asyncio.sleep(self.coord.lease_s / 3)
+            if not self.store.take_lease(sid, self.holder, self.coord.lease_s):
+                log.warning("bot lease lost", extra={"fields": {"session": auth.redact(sid)}})
+                return
 
     async def _run_bots(self, session: _Session) -> None:
         loop = asyncio.get_running_loop()
         while True:
             async with session.lock:
-                st = session.state
-                if st.is_terminal() or session.seats[st.current_player].kind != "bot":
+                self._catch_up(session)
+                if not session.bot_turn() or session.id not in self.sessions:
                     return
+                # still ours? (a lease that ran out while this replica stalled belongs to another now)
+                if not self.store.take_lease(session.id, self.holder, self.coord.lease_s):
+                    return
+                st, seq = session.state, session.seq
                 seat = st.current_player
                 legal = st.legal_moves()
+                spec = session.seats[seat].spec
                 if len(legal) == 1:
                     move = legal[0]
+                elif spec:     # a PlayMatch bot whose match the server carries on
+                    bot = make_bot(spec, SPELLBOOK, seed=bot_seed(session.seed, seq))
+                    move, _ = await loop.run_in_executor(self.executor, bot.choose, st.clone())
                 else:
-                    opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, session.seq),
+                    opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, seq),
                                          game=SPELLBOOK)
-                    result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
+                    metrics.SEARCHES_RUNNING.inc()
+                    try:
+                        result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
+                    finally:
+                        metrics.SEARCHES_RUNNING.dec()
+                    metrics.observe_search(result.iterations, result.elapsed_s)
                     move = result.move
-                self._apply_and_store(session, seat, move)
+
+                def same_decision(state: State, stored_seq: int):
+                    if stored_seq != seq:      # moved on elsewhere (a lease that ran out): search again
+                        raise _StaleSeq()
+                    return move
+
+                try:
+                    self._apply_and_store(session, seat, same_decision)
+                except _StaleSeq:
+                    continue
+
+    async def _sweeper(self) -> None:
+        """Takes over bots nobody drives (their replica died) and expires idle sessions."""
+        while True:
+            await asyncio.sleep(self.coord.sweep_s)
+            try:
+                await self._sweep_once()
+            except Exception:
+                log.exception("session sweep failed")
+
+    async def _sweep_once(self) -> None:
+        for sid in self.store.waiting_for_bots():
+            session = self.sessions.get(sid) or self._load(sid)
+            if session is not None and sid in self.sessions and (session.bot_task is None or session.bot_task.done()):
+                log.info("taking over bots", extra={"fields": {"session": auth.redact(sid)}})
+                self._catch_up(session)
+                self._kick_bots(session)
+        if self.idle_s > 0 and time.monotonic() >= self._next_expiry:
+            self._next_expiry = time.monotonic() + min(self.idle_s / 4, 60.0)
+            self.expire_idle()
+        metrics.SESSIONS_OPEN.set(self.store.count_active())

@@ -348,3 +348,37 @@ def test_state_view_counts_above_255_are_invalid_argument_fields():
     with pytest.raises(convert.FieldError) as e:
         convert.parse_state(pb.StateInput(view=view))
     assert e.value.field == "state.view.seats[0].pool"
+
+
+def test_bad_states_over_grpc_are_invalid_argument_naming_the_field():
+    """End to end (a server on 127.0.0.1, any port): a StateView count of 300 and a state text whose stack
+    lacks its end-of-Day step get INVALID_ARGUMENT with a BadRequest field, never INTERNAL or a hang."""
+    import grpc
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    from server._gen.spellbook.v1 import service_pb2 as spb
+    from server._gen.spellbook.v1 import service_pb2_grpc
+    from server.main import ServerConfig, ServerThread
+    from server.service import ServiceConfig
+
+    st = corpus()[3]
+    view = convert.state_view(st)
+    view.taken.add(token="Rc", count=300)
+    no_endday = st.to_text().replace(f"stack=endday:{st.active_player},", "stack=")
+    assert no_endday != st.to_text()
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, queue_size=4)))
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            stub = service_pb2_grpc.SpellBookServiceStub(ch)
+            for state, field in ((pb.StateInput(view=view), "state.view.taken"),
+                                 (pb.StateInput(text=no_endday), "state.text")):
+                with pytest.raises(grpc.RpcError) as e:
+                    stub.ListLegalMoves(spb.ListLegalMovesRequest(state=state), timeout=10)
+                assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
+                bad = error_details_pb2.BadRequest()
+                assert any(d.Unpack(bad) for d in rpc_status.from_call(e.value).details)
+                assert [v.field for v in bad.field_violations] == [field]
+    finally:
+        srv.stop(grace=1.0)

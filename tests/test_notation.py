@@ -438,3 +438,28 @@ def test_compiled_random_playout_stops_at_its_decision_cap():
     st.clone()._random_playout(3)           # the valid one ends
     good = st.clone()
     assert good._random_playout(3) < _engine.LIMITS["playout_decisions"] and good.is_terminal()
+
+
+def test_nested_actions_round_trip_at_every_step():
+    """The deepest nesting play reaches: Clone 4 copies Learn 1 Spell at Midday, the learned Swiftness gives
+    its instant Morning action, which is Blaze (the others' takes under Blaze's draw); a Mirage draw
+    after a take (C1): every state on the way is accepted as it is."""
+    sp = ["Blaze", "Levitation", "Purification", "Offering", "Clone", "Swiftness", "Abundance"]
+    st = position(players=3, spells=sp, at="midday", pools={0: "BcBcBc"}, altar="RcPtGs",
+                  learned={0: {"Clone": 4, "Blaze": 3}})
+    seen = []
+    for move in ["Clone 4", "learn Swiftness 3 Bc : Bc Bc", "Blaze"]:
+        do(st, move)
+        seen.append(st.to_text())
+        assert State.from_text(st.to_text()) == st
+    assert st.phase == "midday" and st.to_text().count("blaze:") == 2
+    for token in ("Kc", "Kc", "Kc", "Kc"):
+        draw(st, token)
+        assert State.from_text(st.to_text()) == st
+    assert st.decision == "blaze" and st.current_player == 1
+    sp = ["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel", "Mirage", "Abundance"]
+    st = position(spells=sp, altar="RcRt", learned={0: {"Levitation": 5, "Mirage": (4, "c")}})
+    do(st, "Levitation 5", "take Rc")
+    assert st.is_chance() and State.from_text(st.to_text()) == st
+    draw(st, "Gc")
+    assert State.from_text(st.to_text()) == st

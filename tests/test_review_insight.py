@@ -46,6 +46,8 @@ def test_review_is_consistent():
         assert d.loss_win >= 0
         if d.played == d.best:
             assert d.mistake == "best" and d.loss_win == 0 and d.loss_points == 0
+        else:   # the class counts only the loss beyond the search's noise (as hints do)
+            assert d.loss_margin > 0 and d.mistake == mistake_class(max(d.loss_win - d.loss_margin, 0.0), False)
     for p in review.players:   # the split adds up: start + luck + own + others = final
         assert math.isclose(p.expected_start + p.luck + p.decisions + p.others, p.final, abs_tol=1e-6)
     assert len(review.key_moments) <= 5
@@ -150,3 +152,4 @@ def test_review_through_a_server_matches_the_local_layout(tmp_path, capsys):
                          f"127.0.0.1:{srv.port}"]) == 0
     text = capsys.readouterr().out
     assert f"by 127.0.0.1:{srv.port}, 20 search iterations" in text and "Key moments" in text and "+ luck " in text
+    assert "% ±" in text                                  # the loss's noise margin comes over gRPC too

@@ -8,7 +8,7 @@ import pytest
 from engine_c import State
 from engine_c.records import replay
 from server.sessions import SeatSpec, SessionError, SessionManager
-from server.store import SessionStore
+from server.store import SqliteStore as SessionStore
 
 
 def run(coro):

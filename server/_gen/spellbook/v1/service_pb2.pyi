@@ -476,12 +476,16 @@ class MatchEnd(_message.Message):
     def __init__(self, finished: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., moves: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
 
 class PlayMatchResponse(_message.Message):
-    __slots__ = ("move", "end")
+    __slots__ = ("move", "end", "session_id", "spectator_token")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     move: MatchMove
     end: MatchEnd
-    def __init__(self, move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+    session_id: str
+    spectator_token: str
+    def __init__(self, move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ..., session_id: _Optional[str] = ..., spectator_token: _Optional[str] = ...) -> None: ...
 
 class AnalyzeGameRequest(_message.Message):
     __slots__ = ("record", "record_json", "limits", "level", "options", "seed", "key_moments")
@@ -502,7 +506,7 @@ class AnalyzeGameRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ...) -> None: ...
 
 class DecisionReview(_message.Message):
-    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations")
+    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -514,6 +518,7 @@ class DecisionReview(_message.Message):
     WIN_BEFORE_FIELD_NUMBER: _ClassVar[int]
     WIN_AFTER_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    LOSS_MARGIN_FIELD_NUMBER: _ClassVar[int]
     decision: int
     event_index: int
     seat: int
@@ -525,7 +530,8 @@ class DecisionReview(_message.Message):
     win_before: float
     win_after: float
     iterations: int
-    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ...) -> None: ...
+    loss_margin: float
+    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ...) -> None: ...
 
 class PlayerReview(_message.Message):
     __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others")
