@@ -6,8 +6,8 @@ setting that answers within about one second on one core (its iteration budget i
 reproducible for a given seed. Levels with temperature 0 (9 and 10) stop a search as soon as more
 iterations could not change its move (`stop_early`): the same move, sooner.
 
-Two tables: the learned search's (the default whenever the game ships a model: PUCT with the network's
-priors and values, about eight times the iterations per second of the rollout search) and the rollout
+Two tables: the learned search's (the default whenever the game ships a model that passed its gate: PUCT
+with the network's priors, leaf values blending the network's with a rollout) and the rollout
 search's (the search before the learned evaluation, kept as the named option `evaluator=rollout` so the
 two can always be compared).
 """
@@ -17,18 +17,21 @@ from typing import Any
 
 from search.search import EVALUATORS, SearchOptions
 
-# level: (iterations, temperature) of the learned search
+# level: (iterations, temperature) of the learned search. Its leaves blend the network's value with one
+# random rollout (rollout_mix 0.5), so an iteration costs about what a rollout iteration does (90% of
+# the rate): the budgets follow the rollout table's, a little lower, and a level takes about the time
+# it took before, playing stronger (docs/learned.md).
 NETWORK_LEVELS: dict[int, tuple[int, float]] = {
-    1: (8, 0.6),
-    2: (16, 0.4),
-    3: (32, 0.3),
-    4: (64, 0.2),
-    5: (150, 0.15),
-    6: (400, 0.1),
-    7: (1000, 0.05),
+    1: (20, 0.6),
+    2: (50, 0.4),
+    3: (100, 0.3),
+    4: (200, 0.2),
+    5: (400, 0.15),
+    6: (800, 0.1),
+    7: (1600, 0.05),
     8: (3000, 0.02),
-    9: (12000, 0.0),
-    10: (80000, 0.0),   # bounded by the 1 s cap
+    9: (7000, 0.0),
+    10: (20000, 0.0),   # bounded by the 1 s cap early in a game
 }
 
 # level: (iterations, temperature, rollout policy, rollout cut-off in decisions) of the rollout search.
