@@ -23,7 +23,10 @@ from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
+from server import auth
+from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
+from server.sessions import SeatSpec
 
 
 class MatchRpcs(RpcBase):
@@ -114,10 +117,35 @@ class MatchRpcs(RpcBase):
                 finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
 
-        async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
-            yield item
-            if item.HasField("end"):
-                log_extra.update(moves=item.end.moves, finished=item.end.finished)
+        sid, spectator = await self._match_session(specs, spells, request.seed, levels)
+        first, finished = True, False
+        try:
+            async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
+                if sid and item.HasField("move"):   # stored before it is sent (and resumable after a restart)
+                    self.sessions.record_external(sid, item.move.seat, item.move.move.text,
+                                                  [d.text for d in item.move.draws])
+                if sid and item.HasField("end"):
+                    item.end.record.session_id = sid
+                    finished = item.end.finished
+                if first:
+                    item.session_id, item.spectator_token, first = sid, spectator, False
+                yield item
+                if item.HasField("end"):
+                    log_extra.update(moves=item.end.moves, finished=item.end.finished)
+        finally:   # a call that ends early ends its match, unless the server is going down: then it resumes
+            if sid:
+                self.sessions.end_external(sid, keep=self.draining and not finished)
+
+    async def _match_session(self, specs: list[str], spells: str, seed: int, levels: list[int]) -> tuple[str, str]:
+        """The session a match is stored in (bot seats with their specs; fixed seed): (id, spectator token),
+        or ("", "") when the server runs without sessions."""
+        if self.sessions is None:
+            return "", ""
+        _, spectator, roles = auth.issue_session_tokens([])
+        seats = [SeatSpec("bot", level, spec) for spec, level in zip(specs, levels)]
+        sid = await self.sessions.create(len(specs), spells, seed, seats, roles, owner=current_client.get(),
+                                         external=True)
+        return sid, spectator
 
     async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0):
         """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""

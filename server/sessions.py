@@ -37,6 +37,7 @@ from typing import AsyncIterator
 from engine_c import IllegalMoveError, NotationError, State, records
 from engine_c.game import SPELLBOOK
 from search import ismcts
+from search.bots import make_bot
 from search.levels import level_options
 from server import auth, metrics
 from server.store import Advance, Expired, SessionStore
@@ -66,6 +67,7 @@ class SessionError(Exception):
 class SeatSpec:
     kind: str                 # "client" (a human or an app) or "bot"
     level: int = 0            # bot strength 1-10
+    spec: str = ""            # a match bot's spec (PlayMatch: "greedy", "ismcts:iterations=500"...); "" for levels
 
 
 @dataclass
@@ -85,6 +87,8 @@ class _Session:
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
         self.fixed_seed = fixed_seed
         self.owner = ""                       # the fair-share client that created it
+        self.external = False                 # a live PlayMatch plays it (holding its bot lease), not the bots
+        self.renew_task: asyncio.Task | None = None
         self.state, self.seq = state, seq
         self.status = "active"
         self.lock = asyncio.Lock()
@@ -107,6 +111,13 @@ class _Row:
 
 class _StaleSeq(Exception):
     """A bot's move was searched at an event another replica has since moved past: not stored."""
+
+
+def _applied(state: State, draws: list[str]) -> list[str]:
+    """Plays the given draws (chance outcomes made elsewhere) on `state`; returns them."""
+    for draw in draws:
+        state.apply(draw)
+    return draws
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
@@ -222,9 +233,10 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None, owner: str = "") -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "", external: bool = False) -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
-        are stored with it in one transaction."""
+        are stored with it in one transaction. `external`: a PlayMatch plays it (record_external) while it
+        holds the session's bot lease; end_external hands it back."""
         open_now = self.store.count_active()
         if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
@@ -237,7 +249,7 @@ class SessionManager:
         for i, seat in enumerate(seats):
             if seat.kind not in ("client", "bot"):
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
-            if seat.kind == "bot" and not 1 <= seat.level <= 10:
+            if seat.kind == "bot" and not seat.spec and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
         fixed_seed = seed is not None
         if seed is None:
@@ -251,8 +263,12 @@ class SessionManager:
         names = state.spells
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
-                          bot_turn=session.bot_turn(), fixed_seed=fixed_seed, credentials=credentials, owner=owner)
-        session.owner = owner
+                          bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,
+                          credentials=credentials, owner=owner)
+        session.owner, session.external = owner, external
+        if external:
+            self.store.take_lease(sid, self.holder, self.coord.lease_s)
+            session.renew_task = asyncio.get_running_loop().create_task(self._renew(sid))
         self.sessions[sid] = session
         metrics.SESSIONS_OPEN.set(open_now + 1)
         self._kick_bots(session)
@@ -414,7 +430,7 @@ class SessionManager:
         if session.state.is_terminal():
             self._finished(session)
 
-    def _apply_and_store(self, session: _Session, seat: int, choose) -> list[Event]:
+    def _apply_and_store(self, session: _Session, seat: int, choose, draws: list[str] | None = None) -> list[Event]:
         """Stores `seat`'s move and the draws it causes, serialized by the database. choose(state, seq) runs on
         the latest stored state and returns the move (or raises: nothing is stored)."""
         behind = []
@@ -427,7 +443,7 @@ class SessionManager:
             move = choose(state, seq)
             state.apply(move)
             rows = [(seq + 1, "move", seat, str(move), state.to_text())]
-            for draw in state.resolve_chance():
+            for draw in state.resolve_chance() if draws is None else _applied(state, draws):
                 rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
             result = None
             if state.is_terminal():
@@ -498,8 +514,37 @@ class SessionManager:
                     self._remote_event(sid, seq)
 
     # ---------------------------------------------------------------- bots
+    def record_external(self, sid: str, seat: int, move: str, draws: list[str]) -> list[Event]:
+        """A move and the draws that followed it, played by a live PlayMatch: stored, then applied and
+        published like any move."""
+        session = self._get(sid)
+        seq0 = session.seq
+
+        def same_position(state: State, seq: int):
+            if seq != seq0:
+                raise SessionError("FAILED_PRECONDITION", "session_id", "the match's session moved on elsewhere")
+            return state.parse_move(move)
+        return self._apply_and_store(session, seat, same_position, draws)
+
+    def end_external(self, sid: str, keep: bool) -> None:
+        """The PlayMatch playing `sid` ended. Unfinished and `keep` (the server is going down): its bot lease
+        is released, so the bots carry the match on (after a restart, or on another replica). Unfinished
+        otherwise (the call was cancelled or ran out of time): the session ends (expired)."""
+        session = self.sessions.get(sid)
+        if session is None:
+            return
+        session.external = False
+        if session.renew_task is not None:
+            session.renew_task.cancel()
+        if not keep and not session.state.is_terminal():
+            self.store.expire(sid)
+            self.sessions.pop(sid, None)
+            for q in session.subscribers:
+                q.put_nowait(None)
+        self.store.release_lease(sid, self.holder)
+
     def _kick_bots(self, session: _Session) -> None:
-        if self._closing or not session.bot_turn():
+        if self._closing or session.external or not session.bot_turn():
             return
         if session.bot_task is None or session.bot_task.done():
             session.bot_task = asyncio.get_running_loop().create_task(self._drive_bots(session))
@@ -542,8 +587,12 @@ class SessionManager:
                 st, seq = session.state, session.seq
                 seat = st.current_player
                 legal = st.legal_moves()
+                spec = session.seats[seat].spec
                 if len(legal) == 1:
                     move = legal[0]
+                elif spec:     # a PlayMatch bot whose match the server carries on
+                    bot = make_bot(spec, SPELLBOOK, seed=bot_seed(session.seed, seq))
+                    move, _ = await loop.run_in_executor(self.executor, bot.choose, st.clone())
                 else:
                     opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, seq))
                     metrics.SEARCHES_RUNNING.inc()

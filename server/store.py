@@ -148,6 +148,10 @@ class SessionStore(ABC):
         """Active sessions where a bot decides next and no live lease is held: what a sweeper takes over."""
 
     @abstractmethod
+    def expire(self, sid: str) -> None:
+        """Marks one active session 'expired' (a PlayMatch whose call ended early)."""
+
+    @abstractmethod
     def expire_idle(self, idle_s: float, now: float | None = None) -> list[str]:
         """Marks active sessions without an event for idle_s (before `now`, wall-clock seconds; default now)
         'expired' (never resumed, never exported); returns their ids."""
@@ -367,6 +371,10 @@ class SqliteStore(SessionStore):
                 (time.time(), limit)).fetchall()
         return [r[0] for r in rows]
 
+    def expire(self, sid):
+        with self._lock, self._tx():
+            self._db.execute("UPDATE sessions SET status='expired' WHERE id=? AND status='active'", (sid,))
+
     def expire_idle(self, idle_s, now=None):
         with self._lock, self._tx():
             cutoff = (time.time() if now is None else now) - idle_s
@@ -567,6 +575,9 @@ class PostgresStore(SessionStore):
             f"SELECT id FROM sessions s WHERE status='active' AND bot_turn AND NOT EXISTS "
             f"(SELECT 1 FROM bot_leases l WHERE l.session_id=s.id AND l.expires >= {_PG_NOW}) "
             f"ORDER BY updated LIMIT %s", (limit,))]
+
+    def expire(self, sid):
+        self._query_none("UPDATE sessions SET status='expired' WHERE id=%s AND status='active'", (sid,))
 
     def expire_idle(self, idle_s, now=None):
         cutoff = (time.time() if now is None else now) - idle_s   # `updated` is written with the same clock

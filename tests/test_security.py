@@ -447,3 +447,51 @@ def test_sigterm_drain_answers_in_flight_searches_with_their_best_move(tmp_path)
         stopper.join(timeout=10)
     best = result["best"]
     assert best.stats.cut_short and best.move is not None and time.monotonic() - t0 < 4
+
+
+def test_a_match_in_progress_resumes_after_a_restart(tmp_path):
+    """PlayMatch stores its game as a session of bot seats; stopped mid-match, the next server on the same
+    database finishes it by itself, and the spectator token follows it."""
+    import time
+
+    db = str(tmp_path / "m.db")
+    bots = ["ismcts:iterations=150,threads=1", "ismcts:iterations=150,threads=1"]
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", db=db))
+    srv.start()
+    with SpellBookClient(f"127.0.0.1:{srv.port}", timeout=30) as c:
+        stream = c.play_match(bots, seed=4)
+        first = next(stream)
+        sid, token = first.session_id, first.spectator_token
+        sent = [first.move] + [next(stream).move for _ in range(4)]
+        assert sid and token and all(m.move.text for m in sent)
+        stream.close()
+        # the stream was closed: a cancelled match ends its session
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                c.export_session(sid, token=token)
+            except ServiceError as e:
+                assert e.code == grpc.StatusCode.NOT_FOUND
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError("the cancelled match's session was not ended")
+        stream = c.play_match(bots, seed=4)
+        first = next(stream)
+        sid, token = first.session_id, first.spectator_token
+        for _ in range(4):
+            next(stream)
+        srv.stop(grace=0.2)            # the server goes down mid-match
+        try:
+            for _ in stream:
+                pass
+        except ServiceError:
+            pass
+    with ServerThread(ServerConfig(address="127.0.0.1:0", db=db)) as again:
+        with SpellBookClient(f"127.0.0.1:{again.port}", timeout=60) as c:
+            events = list(c.watch_session(sid, token=token, timeout=60))
+            record = c.export_session(sid, token=token)
+    assert events[-1].kind == "end" and record["status"] == "finished" and record["seed"] == 4
+    moves = [e for e in record["events"] if e["kind"] == "move"]
+    assert moves[0]["move"] == first.move.move.text and len(moves) > 5
+    assert [s["spec"] for s in record["seats"]] == bots

@@ -458,12 +458,16 @@ class MatchEnd(_message.Message):
     def __init__(self, finished: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., moves: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
 
 class PlayMatchResponse(_message.Message):
-    __slots__ = ("move", "end")
+    __slots__ = ("move", "end", "session_id", "spectator_token")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     move: MatchMove
     end: MatchEnd
-    def __init__(self, move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+    session_id: str
+    spectator_token: str
+    def __init__(self, move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ..., session_id: _Optional[str] = ..., spectator_token: _Optional[str] = ...) -> None: ...
 
 class AnalyzeGameRequest(_message.Message):
     __slots__ = ("record", "record_json", "limits", "level", "options", "seed", "key_moments")
