@@ -21,11 +21,33 @@ import time
 from pathlib import Path
 
 
-def _bin_dir() -> Path:
+def _bin_dir(user: str | None) -> Path:
+    """The wheel's bin/ folder; for another `user` (root runs PostgreSQL as nobody), a copy in /tmp when
+    the installed one sits under a folder that user may not enter (a checkout under /root, say)."""
     spec = importlib.util.find_spec("pgserver")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("the pgserver package (PostgreSQL binaries) is missing: run `make install`")
-    return Path(spec.submodule_search_locations[0]) / "pginstall" / "bin"
+    package = Path(spec.submodule_search_locations[0])
+    install = package / "pginstall"
+    if user is None or all(p.stat().st_mode & 0o001 for p in install.parents):
+        return install / "bin"
+    # the binaries find their libraries at $ORIGIN/../../../pgserver.libs: copy both, keeping that layout
+    copy = Path(tempfile.gettempdir()) / f"spellbook-pgserver-{install.stat().st_ino}"
+    if not (copy / "pgserver" / "pginstall" / "bin" / "postgres").exists():
+        staging = Path(tempfile.mkdtemp(prefix="spellbook-pgserver-"))
+        shutil.copytree(install, staging / "tree" / "pgserver" / "pginstall", symlinks=True)
+        libs = package.parent / "pgserver.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, staging / "tree" / "pgserver.libs", symlinks=True)
+        for d in [staging / "tree", *(staging / "tree").rglob("*")]:
+            if d.is_dir():
+                d.chmod(0o755)
+        try:
+            os.rename(staging / "tree", copy)
+        except OSError:          # another test session made it first
+            pass
+        shutil.rmtree(staging, ignore_errors=True)
+    return copy / "pgserver" / "pginstall" / "bin"
 
 
 def _free_port() -> int:
@@ -36,12 +58,11 @@ def _free_port() -> int:
 
 class PostgresServer:
     def __init__(self):
-        self.bin = _bin_dir()
+        self.user = "nobody" if os.geteuid() == 0 else None
+        self.bin = _bin_dir(self.user)
         self.dir = Path(tempfile.mkdtemp(prefix="spellbook-pg-"))
         self.port = _free_port()
-        self.user = None
-        if os.geteuid() == 0:
-            self.user = "nobody"
+        if self.user:
             entry = pwd.getpwnam(self.user)
             os.chown(self.dir, entry.pw_uid, entry.pw_gid)
         self.proc: subprocess.Popen | None = None
