@@ -67,10 +67,11 @@ class DrawOutcome:
 
 
 def what_if_draw(state: State, observer: int, move=None, options: SearchOptions | None = None,
-                 knows_discard: bool = True, seed: int = 0) -> list[DrawOutcome]:
+                 knows_discard: bool = True, seed: int = 0, cancel=None) -> list[DrawOutcome]:
     """For the next chance event (after `move`, if given): each outcome with its probability, and the best
     reply and value after it. Computed on a determinization for `observer`, so it never uses the real
-    Pouch order; further draws of the same event are sampled once in that world."""
+    Pouch order; further draws of the same event are sampled once in that world. `cancel` (a search
+    CancelToken) stops it: the outcomes not reached yet are left out."""
     opts = options or SearchOptions(iterations=300, seed=seed)
     world = state.determinize(observer, knows_discard, seed)
     if move is not None:
@@ -79,6 +80,8 @@ def what_if_draw(state: State, observer: int, move=None, options: SearchOptions 
         return []
     out = []
     for outcome, prob in world.chance_outcomes():
+        if cancel is not None and cancel.cancelled:
+            break
         after = world.clone()
         after.apply(outcome)
         after.resolve_chance()
@@ -88,7 +91,7 @@ def what_if_draw(state: State, observer: int, move=None, options: SearchOptions 
             wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(after.players)]
             out.append(DrawOutcome(str(outcome).split()[1], prob, -2, "", wins, scores))
             continue
-        res = ismcts(_game(), after, opts)
+        res = ismcts(_game(), after, opts, cancel=cancel)
         best = res.moves[0]
         out.append(DrawOutcome(str(outcome).split()[1], prob, res.player, str(best.move),
                                best.win_probability, best.expected_score))

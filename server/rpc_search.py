@@ -146,8 +146,10 @@ class SearchRpcs(RpcBase):
             wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=deadline, seed=opts.seed,
                                   knows_discard=kd, objective=opts.objective, blend=opts.blend,
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
-                                  exploration=opts.exploration)
-            outcomes = what_if_draw(state, player, wi_move, wopts, knows_discard=kd, seed=opts.seed)
+                                  exploration=opts.exploration, evaluator=opts.evaluator, model=opts.model,
+                                  c_puct=opts.c_puct, rollout_mix=opts.rollout_mix)
+            outcomes = what_if_draw(state, player, wi_move, wopts, knows_discard=kd, seed=opts.seed,
+                                    cancel=cancel)
         spread = None
         if spec.value_spread:
             cands = [m.move for m in result.moves[:spec.spread_moves]]

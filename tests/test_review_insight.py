@@ -81,6 +81,16 @@ def test_what_if_draw_covers_every_outcome_once():
     assert what_if_draw(state, 0, move="pass") == []   # no draw follows a pass
 
 
+def test_what_if_draw_stops_when_cancelled():
+    """A cancelled call (the client gave up) stops what-if: no outcome is searched after the cancel."""
+    from search import CancelToken
+
+    token = CancelToken()
+    token.cancel()
+    state = State.new(players=2, seed=3)
+    assert what_if_draw(state, 0, move="draw", options=SearchOptions(iterations=100000, seed=1), cancel=token) == []
+
+
 def test_value_spread_shares_sum_to_one():
     state = State.new(players=3, seed=3)
     spread = value_spread(SPELLBOOK, state, worlds=12, rollouts=3)
