@@ -11,9 +11,10 @@ without its early stop, so neither side answers sooner than the other):
   SPRT(0, 50) log-likelihood ratio and decision over the pentanomial pair counts (clients/ratings.py);
   with more seats the score is the learned seat's mean pairwise score against each rollout seat.
 - `win_rate_vs_flatmc_equal_time`: against flat Monte Carlo (2 players), with its 95% Wilson interval.
-- `hint_top1_agreement`: 50 fixed mid-game positions; hints at the service's default budget with 5 seeds;
-  the share of positions where all 5 seeds give the same top move (`_rollout` beside it: the same with
-  evaluator=rollout, the search before the learned one).
+- `hint_top1_agreement`: 50 fixed mid-game positions; hints at the service's default budget with 5 seeds,
+  grown as GetHints grows them (doubling until the best move is separated, at most 16x); the share of
+  positions where all 5 seeds give the same top move (`_single_search`: one search at the default budget;
+  `_rollout`: the same with evaluator=rollout, the search before the learned one).
 - `calibration_ece`: expected calibration error (10 bins) of the win probability hints report for the
   move played, against the mover's result, over held-out self-play games (seeds never trained on);
   `--plot FILE` draws the reliability diagram.
@@ -167,17 +168,28 @@ def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
     return opts
 
 
-def _agreement_one(task: tuple) -> bool:
+def _agreement_one(task: tuple) -> tuple[bool, bool]:
+    """(all 5 seeds' top moves agree with one search at the default budget, the same with the budget grown
+    as GetHints grows it: doubling until the best move is separated, at most 16x)."""
+    from dataclasses import replace
+
+    from search.hints import MAX_DOUBLINGS, grow
+
     idx, text, evaluator = task
     st = State.from_text(text)
-    tops = {str(top_hints(ismcts(SPELLBOOK, st, default_hint_options(seed, evaluator)), 1)[0].move)
-            for seed in range(5)}
-    return len(tops) == 1
+    single, grown = set(), set()
+    for seed in range(5):
+        opts = default_hint_options(seed, evaluator)
+        single.add(str(top_hints(ismcts(SPELLBOOK, st, opts), 1)[0].move))
+        g = grow(lambda b: ismcts(SPELLBOOK, st, replace(opts, iterations=int(b))), opts.iterations,
+                 cap=opts.iterations * 2 ** MAX_DOUBLINGS)
+        grown.add(str(top_hints(g.result, 1)[0].move))
+    return len(single) == 1, len(grown) == 1
 
 
-def hint_agreement(pool, positions: list[State], evaluator: str) -> float:
+def hint_agreement(pool, positions: list[State], evaluator: str) -> tuple[float, float]:
     same = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
-    return sum(same) / len(same)
+    return sum(a for a, _ in same) / len(same), sum(b for _, b in same) / len(same)
 
 
 def _calibration_game(seed: int) -> list[tuple[float, float]]:
@@ -298,8 +310,11 @@ def main() -> int:
             print(json.dumps({"flat": out["win_rate_vs_flatmc_equal_time"]}), file=sys.stderr)
         if "hints" not in a.skip:
             pos = hint_positions(50)
-            out["hint_top1_agreement"] = round(hint_agreement(pool, pos, "auto"), 3)
-            out["hint_top1_agreement_rollout"] = round(hint_agreement(pool, pos, "rollout"), 3)
+            single, grown = hint_agreement(pool, pos, "auto")
+            single_r, grown_r = hint_agreement(pool, pos, "rollout")
+            out["hint_top1_agreement"], out["hint_top1_agreement_single_search"] = round(grown, 3), round(single, 3)
+            out["hint_top1_agreement_rollout"] = round(grown_r, 3)
+            out["hint_top1_agreement_rollout_single_search"] = round(single_r, 3)
             out["hint_positions"] = len(pos)
             print(json.dumps({"hints": [out["hint_top1_agreement"], out["hint_top1_agreement_rollout"]]}),
                   file=sys.stderr)
