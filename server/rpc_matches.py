@@ -18,6 +18,7 @@ from engine_c import records
 from engine_c.records import RecordError, replay_indexed
 from search import CancelToken
 from search.bots import make_bot
+from search.model import default_model
 from search.review import review_game
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
@@ -40,6 +41,12 @@ class MatchRpcs(RpcBase):
             except (ValueError, TypeError) as e:
                 raise FieldError(f, str(e)) from None
             opts = getattr(bot, "options", None)
+            if opts is not None and opts.model:
+                # a file path on the server: never the caller's to choose (nor to probe for)
+                raise FieldError(f, "model: a match's bots use the server's model (GetServerInfo.model); "
+                                    "choose evaluator=network or evaluator=rollout")
+            if opts is not None and opts.evaluator == "network" and default_model(SPELLBOOK) is None:
+                raise FieldError(f, "evaluator: this server has no learned model; use evaluator=rollout")
             if opts is not None:
                 for name, cap in (("iterations", c.max_iterations), ("threads", c.max_threads),
                                   ("time_ms", c.max_time_ms), ("max_nodes", c.max_nodes)):

@@ -197,7 +197,8 @@ def test_play_match_streams_a_whole_game(client):
 
 def test_play_match_refusals_and_cancel(client, stub, server):
     for bots, field in ((["greedy"], "bots"), (["greedy", "nonsense"], "bots[1]"),
-                        (["greedy", "ismcts:iterations=999999999"], "bots[1]")):
+                        (["greedy", "ismcts:iterations=999999999"], "bots[1]"),
+                        (["ismcts:model=/etc/passwd", "greedy"], "bots[0]")):   # no server file paths
         with pytest.raises(InvalidArgument) as e:
             list(client.play_match(bots))
         assert e.value.fields == [field]
