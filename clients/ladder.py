@@ -6,7 +6,7 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The defaults are the shipped table's settings (levels 1-9, 8 games a pair), so `spellbook-ai ladder` in the
+The defaults are the shipped table's settings (levels 1-8, 4 games a pair), so `spellbook-ai ladder` in the
 repository root re-fits data/ladder.json from the games already in data/ladder.jsonl (seconds) and plays
 only the games missing. A new ladder goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json`
 takes about a minute on one core (level 10 spends up to a second per move).
@@ -110,8 +110,8 @@ def _same_ladder(out: str, settings: dict) -> bool | None:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--levels", default="1-9", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
-    p.add_argument("--games", type=int, default=8, help="games per pair (both seat orders of each deal)")
+    p.add_argument("--levels", default="1-8", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
+    p.add_argument("--games", type=int, default=4, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
     p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")

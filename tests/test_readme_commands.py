@@ -79,7 +79,7 @@ def test_the_ladder_as_written_refits_the_shipped_table(tmp_path, monkeypatch):
     out = io.StringIO()
     with redirect_stdout(out):
         assert cli_main(argv + ["--no-progress"]) == 0
-    assert "re-fitting" in out.getvalue() and "level  9" in out.getvalue()
+    assert "re-fitting" in out.getvalue() and "level  8" in out.getvalue()
     import json
     assert json.loads((tmp_path / "data" / "ladder.json").read_text())["levels"] == \
         json.loads((ROOT / "data" / "ladder.json").read_text())["levels"]
