@@ -675,6 +675,19 @@ cdef float* _copy_floats(arr, Py_ssize_t expect, str name) except NULL:
     return out
 
 
+cdef const GameVTable* checked_state(capsule, bytes state, int observer) except NULL:
+    """The game's vtable after checking that `state` is one of its states and `observer` one of its seats
+    (features index seats by the observer: a seat out of range would read outside the state)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef int n
+    if len(state) != g.state_size:
+        raise ValueError("state has the wrong size for this game")
+    n = g.num_players(<const char*>state)
+    if not 0 <= observer < n:
+        raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
+    return g
+
+
 cdef class Network:
     """A learned evaluation's weights in C memory, shared read-only by every search thread.
 
@@ -717,18 +730,13 @@ cdef class Network:
 
     def evaluate(self, capsule, bytes state, int observer):
         """(win probabilities, expected final scores), absolute seats, at a decision of `observer`."""
-        cdef const GameVTable* g = vtable_of(capsule)
+        cdef const GameVTable* g = checked_state(capsule, state, observer)
         cdef NetScratch ns
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef const char* sp = state
-        cdef int n
+        cdef int n = g.num_players(sp)
         self.check_game(capsule)
-        if len(state) != g.state_size:
-            raise ValueError("state has the wrong size for this game")
-        n = g.num_players(sp)
-        if not 0 <= observer < n:
-            raise ValueError(f"observer must be a seat 0..{n - 1}, got {observer}")
         if not scratch_init(&ns, &self.net):
             scratch_free(&ns)
             raise MemoryError()
@@ -739,17 +747,18 @@ cdef class Network:
 
     def priors(self, capsule, bytes state, int observer, list moves):
         """The policy's prior of each of `moves` (legal moves of `observer`, who decides in `state`)."""
-        cdef const GameVTable* g = vtable_of(capsule)
+        cdef const GameVTable* g = checked_state(capsule, state, observer)
         cdef NetScratch ns
         cdef double win[MAXP]
         cdef double score[MAXP]
         cdef const char* sp = state
         cdef int nm = len(moves), i
-        cdef uint64_t* mv = <uint64_t*>malloc(max(nm, 1) * sizeof(uint64_t))
-        cdef double* out = <double*>malloc(max(nm, 1) * sizeof(double))
+        cdef uint64_t* mv
+        cdef double* out
         self.check_game(capsule)
-        if len(state) != g.state_size:
-            raise ValueError("state has the wrong size for this game")
+        mv = <uint64_t*>malloc(max(nm, 1) * sizeof(uint64_t))
+        out = <double*>malloc(max(nm, 1) * sizeof(double))
+        memset(&ns, 0, sizeof(NetScratch))
         try:
             if mv == NULL or out == NULL or not scratch_init(&ns, &self.net):
                 raise MemoryError()
@@ -767,7 +776,7 @@ cdef class Network:
 
     def time_evaluations(self, capsule, bytes state, int observer, int count):
         """Seconds for `count` value evaluations (features + network) of one state, GIL released."""
-        cdef const GameVTable* g = vtable_of(capsule)
+        cdef const GameVTable* g = checked_state(capsule, state, observer)
         cdef NetScratch ns
         cdef double win[MAXP]
         cdef double score[MAXP]
@@ -789,14 +798,12 @@ cdef class Network:
 
 def state_features(capsule, bytes state, int observer):
     """The game's features of what `observer` sees in `state`, as float32 bytes (num_state_features)."""
-    cdef const GameVTable* g = vtable_of(capsule)
+    cdef const GameVTable* g = checked_state(capsule, state, observer)
     cdef int nf = g.num_state_features
     cdef bytearray out = bytearray(max(nf, 0) * sizeof(float))
     cdef float* fp
     if nf <= 0:
         raise ValueError("this game offers no features for a learned evaluation")
-    if len(state) != g.state_size:
-        raise ValueError("state has the wrong size for this game")
     fp = <float*><char*>out
     g.state_features(<const char*>state, observer, fp)
     return bytes(out)

@@ -67,6 +67,19 @@ def test_states_with_the_same_observation_give_identical_features(players):
         assert np.array_equal(features(other, seat), features(st, seat))
 
 
+def test_features_refuse_a_seat_that_is_not_in_the_game(model_file):
+    st = State.new(players=2, seed=1)
+    raw = SPELLBOOK.state_bytes(st)
+    net = Model.load(model_file).network(SPELLBOOK)
+    for bad in (-1, 2, 7):
+        with pytest.raises(ValueError, match="observer"):
+            _mcts.state_features(SPELLBOOK.vtable, raw, bad)
+        with pytest.raises(ValueError, match="observer"):
+            net.evaluate(SPELLBOOK.vtable, raw, bad)
+        with pytest.raises(ValueError, match="observer"):
+            net.priors(SPELLBOOK.vtable, raw, bad, [m.code for m in st.legal_moves()])
+
+
 def test_features_are_seat_relative_and_see_public_changes():
     st = mid_game(2)
     f0, f1 = features(st, 0), features(st, 1)
