@@ -48,6 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--evaluator", default="rollout", choices=EVALUATORS,
                    help="the bot's evaluation; --model implies network")
     p.add_argument("--model", default="", help="a model file for the learned search")
+    p.add_argument("--rollout-mix", type=float, default=0.0,
+                   help="the learned search's leaf blend with one rollout (self-play: 0, eight times faster)")
     p.add_argument("--explore-decisions", type=int, default=6,
                    help="each seat's first N decisions sample moves by visit counts")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
@@ -63,7 +65,8 @@ def main(args: argparse.Namespace) -> int:
         print("selfplay: --games, --games-per-shard and --iterations must be at least 1", file=sys.stderr)
         return 2
     evaluator = "network" if args.model else args.evaluator
-    opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model)
+    opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model,
+                         rollout_mix=args.rollout_mix)
     try:
         opts.validate()
         if args.model:

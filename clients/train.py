@@ -113,7 +113,7 @@ def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, m
     ns = argparse.Namespace(out=os.path.join(run_dir, name), games=games, games_per_shard=8,
                             players=[2, 3, 4], spells="classic", iterations=iterations,
                             evaluator="network" if model else "rollout", model=model,
-                            explore_decisions=6, seed=seed, jobs=jobs, executor=executor, no_progress=False)
+                            rollout_mix=0.0, explore_decisions=6, seed=seed, jobs=jobs, executor=executor, no_progress=False)
     start = time.monotonic()
     if selfplay.main(ns) != 0:
         raise RuntimeError(f"self-play {name} failed")
@@ -185,8 +185,9 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             best, best_gen = model_path, gen
         if gen - 1 < len(GENERATIONS):
             # As AlphaZero: the newest model plays the next games whether or not its gate accepted it
-            # (its searches' visit counts are sharper policy targets than the rollout search's, and it
-            # plays eight times faster); the gate decides what ships.
+            # (its searches' visit counts are sharper policy targets than the rollout search's; with the
+            # network's value alone, rollout_mix 0, it plays eight times faster); the gate decides what
+            # ships, and gates play the default search (leaves blended with a rollout).
             plan = GENERATIONS[gen - 1]
             src = model_path
             seconds = _selfplay(run_dir, f"g{gen}", plan["games"], plan["iterations"], SEED + 100 * gen, src,
