@@ -82,7 +82,10 @@ class ServerProcess:
         self.dir = tempfile.mkdtemp(prefix="grpc_load_")
         db = os.path.join(self.dir, "sessions.db") if processes > 1 else ":memory:"
         cmd = [sys.executable, "-m", "server.main", "--address", "127.0.0.1:0", "--workers", str(workers),
-               "--queue-size", str(queue_size), "--max-threads", "1", "--processes", str(processes), "--db", db]
+               "--queue-size", str(queue_size), "--max-threads", "1", "--processes", str(processes), "--db", db,
+               # every load client comes from this one host: let it use every worker (fair share would
+               # hold one client to half of them, and worker scaling would measure that limit instead)
+               "--per-client-searches", str(workers)]
         # Logs go to a file, not a pipe: a reader thread here would compete with the clients for the GIL.
         self.log = tempfile.NamedTemporaryFile("w+", prefix="grpc_load_", suffix=".jsonl", delete=False)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True)
