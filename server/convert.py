@@ -417,22 +417,15 @@ def record_pb(rec: dict) -> pb.GameRecord:
 
 def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
     """A GameRecord message as a version-2 record dict (checked; FieldError names the bad field)."""
+    events = [{"kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]
     if r.format in ("", records.LEGACY_SERVER) and not r.version:     # the first format: events after setup
-        rec = {"format": records.LEGACY_SERVER, "players": r.players, "spells": list(r.spells),
-               "events": [{"kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
-        if r.HasField("seed"):
-            rec["seed"] = r.seed
-        if r.HasField("result"):
-            rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
-        try:
-            return records.load(rec)
-        except records.RecordError as e:
-            raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
-    rec = {"format": r.format, "version": r.version, "players": r.players,
-           "spells": list(r.spells), "status": r.status or ("finished" if r.HasField("result") else "active"),
-           "seats": [{k: v for k, v in (("kind", s.kind), ("spec", s.spec), ("level", s.level)) if v}
-                     for s in r.seats],
-           "events": [{"kind": e.kind, "seat": e.seat, "move": e.move} for e in r.events]}
+        rec = {"format": records.LEGACY_SERVER, "players": r.players, "spells": list(r.spells), "events": events}
+    else:
+        rec = {"format": r.format, "version": r.version, "players": r.players,
+               "spells": list(r.spells), "status": r.status or ("finished" if r.HasField("result") else "active"),
+               "seats": [{k: v for k, v in (("kind", s.kind), ("spec", s.spec), ("level", s.level)) if v}
+                         for s in r.seats],
+               "events": events}
     if r.HasField("seed"):
         rec["seed"] = r.seed
     if r.HasField("result"):

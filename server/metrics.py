@@ -141,18 +141,21 @@ def _unary(behavior, call: _Call):
         started, code = time.perf_counter(), "OK"
         try:
             return await behavior(request, context)
-        except grpc.aio.AbortError:
-            code = _code_of(context)
-            raise
-        except asyncio.CancelledError:
-            code = "CANCELLED"
-            raise
-        except Exception:
-            code = "UNKNOWN"
+        except (Exception, asyncio.CancelledError) as e:     # not GeneratorExit: a stream closed early
+            code = _failure_code(e, context)
             raise
         finally:
             call.done(started, code)
     return wrapped
+
+
+def _failure_code(e: BaseException, context) -> str:
+    """The status code a call that raised `e` ends with, for the error counters."""
+    if isinstance(e, grpc.aio.AbortError):
+        return _code_of(context)
+    if isinstance(e, asyncio.CancelledError):
+        return "CANCELLED"
+    return "UNKNOWN"
 
 
 def _stream(behavior, call: _Call):
@@ -162,14 +165,8 @@ def _stream(behavior, call: _Call):
         try:
             async for item in behavior(request, context):
                 yield item
-        except grpc.aio.AbortError:
-            code = _code_of(context)
-            raise
-        except asyncio.CancelledError:
-            code = "CANCELLED"
-            raise
-        except Exception:
-            code = "UNKNOWN"
+        except (Exception, asyncio.CancelledError) as e:     # not GeneratorExit: a stream closed early
+            code = _failure_code(e, context)
             raise
         finally:
             call.done(started, code)
