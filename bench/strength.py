@@ -160,9 +160,9 @@ def hint_positions(count: int = 50) -> list[State]:
 
 def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
     """What GetHints searches with when the request gives no level or limits: the server's default level."""
-    from server.main import ServerConfig
+    from server.service import ServiceConfig
 
-    default_level = getattr(ServerConfig(), "default_level", 5)
+    default_level = ServiceConfig().default_level
     opts = level_options(default_level, seed, evaluator=evaluator, game=SPELLBOOK)
     opts.temperature = 0.0
     return opts
@@ -215,7 +215,7 @@ def _calibration_game(seed: int) -> list[tuple[float, float]]:
 
 
 def calibration(pool, games: int, plot: str | None) -> dict:
-    from search.train import calibration as ece_of
+    from search.calibration import expected_calibration_error as ece_of
     import numpy as np
 
     pairs = [r for rows in pool.map(_calibration_game, range(900_000, 900_000 + games)) for r in rows]

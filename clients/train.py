@@ -36,6 +36,10 @@ DEFAULT_Q_WEIGHT = 0.5
 # rollout iterations: about equal time per move
 GATE = {"pairs": 100, "network_iterations": 360, "rollout_iterations": 400, "elo0": 0.0, "elo1": 50.0}
 WINDOW = 2          # a model trains on the games of the last WINDOW self-play generations
+# The shipped model's calibration map (search/calibration.py): fitted on games the model never trained
+# on (seeds far from self-play's and from bench/strength.py's), each decision searched as a hint is at
+# the server's default level, whose reported probabilities it corrects. 2, 3 and 4 players by turns.
+CALIBRATION = {"games": 90, "seed": 800_000}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -89,6 +93,79 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
     return {"version": model.version, "seconds": report["seconds"], "decisions": report["decisions"],
             "games": report["games"], "held": {k: v for k, v in report["held"].items() if k != "bins"},
             "bins": report["held"].get("bins", [])}
+
+
+# ----------------------------------------------------------------------------------------------
+# Calibration
+# ----------------------------------------------------------------------------------------------
+def hint_level() -> int:
+    """The level a hint searches at when its request names none (the server's default)."""
+    from server.service import ServiceConfig
+
+    return ServiceConfig().default_level
+
+
+def _calibration_game(task: tuple[str, int, int]) -> list:
+    from engine_c import State
+    from engine_c.game import SPELLBOOK
+    from search.calibration import collect
+    from search.levels import level_options
+    from search.model import Model
+
+    model_path, seed, level = task
+    model = Model.load(model_path)
+    raw = Model(arrays=model.arrays, meta={k: v for k, v in model.meta.items() if k != "calibration"})
+
+    def options(k: int):
+        opts = level_options(level, seed * 1009 + k, evaluator="network", game=SPELLBOOK)
+        opts.temperature = 0.0
+        return opts
+
+    return collect(SPELLBOOK, lambda sd: State.new(players=2 + sd % 3, spells="classic", seed=sd), options,
+                   seed, raw.network(SPELLBOOK))
+
+
+def fit_calibration(model_path: str, games: int, seed: int, jobs: int) -> dict:
+    """The calibration map of a model from `games` fresh games (seeds seed, seed+1, ...; 2/3/4 players
+    by seed mod 3), searched at the default hint level on a process pool."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    from search.calibration import fit
+    from search.model import Model
+
+    level = hint_level()
+    tasks = [(model_path, seed + i, level) for i in range(games)]
+    start = time.monotonic()
+    if jobs <= 1:
+        per_game = [_calibration_game(t) for t in tasks]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as pool:
+            per_game = list(pool.map(_calibration_game, tasks))
+    rows = [r for game_rows in per_game for r in game_rows]
+    cal = fit(rows)
+    cal.update({"model": Model.load(model_path).version, "games": games, "seeds": [seed, seed + games - 1],
+                "level": level, "seconds": round(time.monotonic() - start, 1)})
+    return cal
+
+
+def calibrate(run_dir: str, model_path: str, jobs: int) -> dict:
+    """The pipeline's calibration stage (kept in calibration.json; refitted when the model changes)."""
+    from search.model import Model
+
+    path = os.path.join(run_dir, "calibration.json")
+    version = Model.load(model_path).version
+    if os.path.exists(path):
+        cal = json.load(open(path))
+        if cal.get("model") == version:
+            return cal
+    cal = fit_calibration(model_path, CALIBRATION["games"], CALIBRATION["seed"], jobs)
+    with open(path + ".tmp", "w") as f:
+        json.dump(cal, f, indent=1)
+    os.replace(path + ".tmp", path)
+    _log(run_dir, {"stage": "calibrate", **{k: cal[k] for k in ("model", "temperature", "ece_before", "ece_after",
+                                                                "decisions", "seconds")}})
+    return cal
 
 
 # ----------------------------------------------------------------------------------------------
@@ -201,6 +278,10 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
     if best is None and entries:
         top = max(entries, key=lambda e: e["gate"].get("score") or 0.0)
         best_gen, best = top["generation"], os.path.join(run_dir, f"m{top['generation']}.npz")
+    calibration = None
+    if best:
+        calibration = calibrate(run_dir, best, jobs)
+        table["calibration"] = calibration
     table["shipped"] = {"generation": best_gen, "use_by_default": any(e["accepted"] for e in entries)}
     table["pipeline_seconds_this_run"] = round(time.monotonic() - started, 1)
     save()
@@ -211,6 +292,8 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
         entry = next(e for e in entries if e["generation"] == best_gen)
         model.meta["use_by_default"] = bool(entry["accepted"])
         model.meta["training"]["gate"] = entry["gate"]
+        if calibration:
+            model.meta["calibration"] = calibration
         os.makedirs(os.path.dirname(os.path.abspath(ship)), exist_ok=True)
         model.save(ship)
         shutil.copyfile(table_path, os.path.join(os.path.dirname(os.path.abspath(ship)), "generations.json"))

@@ -695,10 +695,12 @@ cdef class Network:
     each other here and against the game's feature counts by `check_game`."""
     cdef Net net
     cdef public str version
+    cdef public object calibration      # the model's calibration map (search/calibration.py) or None
 
     def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays):
         memset(&self.net, 0, sizeof(Net))
         self.version = ""
+        self.calibration = None
         if min(nin, h1, h2, nmove, nseat) <= 0 or nseat > MAXP:
             raise ValueError(f"bad network sizes nin={nin} h1={h1} h2={h2} nmove={nmove} nseat={nseat}")
         self.net.nin, self.net.h1, self.net.h2, self.net.nmove, self.net.nseat = nin, h1, h2, nmove, nseat

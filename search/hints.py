@@ -7,8 +7,11 @@ win probability lie in [0, 1]. Why a move is good in the game's own terms is the
 SpellBook: engine_c/reasons.py).
 
 Loss is measured in the win probability of the seat to move: loss = p(best) - p(move), clamped at 0,
-where p is the search's estimate after the move and "best" is the most visited move (the search's
-choice at temperature 0, also when the result itself was sampled at a temperature).
+where p is the search's estimate after the move and "best" is the move the hint shows first
+(`hint_best`): the most visited move (the search's choice at temperature 0, also when the result
+itself was sampled at a temperature), unless other moves the search examined are within its noise of
+it; then, of those, the one the learned policy prefers, so that the hint does not change
+with the search's seed where the search has no evidence either way.
 
 Noise. Each estimate is a mean over the move's visits of values in [0, 1]; its variance is at most
 m(1 - m) (Bhatia-Davis), with m smoothed as (n·mean + 1) / (n + 2) so a move whose every visit was lost
@@ -21,7 +24,7 @@ yardstick for "clearly different", not an exact probability.
 
 The classes, by the loss's lower bound (loss - half-width; inclusive upper bounds):
 
-    best        the most visited move
+    best        the move shown first (see above)
     good        lower bound <= 0.03 (and every move within the noise: about equal)
     inaccuracy  lower bound <= 0.08
     mistake     lower bound <= 0.20
@@ -45,6 +48,7 @@ MISTAKE_CLASSES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
 MISTAKE_THRESHOLDS: dict[str, float] = {BEST: 0.0, GOOD: 0.03, INACCURACY: 0.08, MISTAKE: 0.20, BLUNDER: math.inf}
 Z = 1.96                 # ~95% two-sided
 MAX_DOUBLINGS = 4        # a hint's search grows to at most 16x its budget (and the caller's cap)
+EXAMINED_SHARE = 0.1     # a move with this share of the most visited move's visits counts as examined
 
 
 def classify(loss: float, is_best: bool = False) -> str:
@@ -100,7 +104,7 @@ class Hint:
     """One ranked move: its estimates for the seat to move, its loss against the best, its class."""
 
     move: Any
-    rank: int                      # 1 = the most visited move
+    rank: int                      # 1 = the move shown first (hint_best), then by visits
     win_probability: float
     expected_score: float          # mean final score of the seat to move in the search's simulated games
     loss: float                    # win probability lost against the best move (>= 0)
@@ -130,13 +134,36 @@ def _hint(result: SearchResult, best: MoveStats, s: MoveStats, rank: int, sep: S
                 loss_margin=min(margin, 1.0), about_equal=clear <= 0.0, score_spread=spread)
 
 
+def contenders(result: SearchResult) -> list[MoveStats]:
+    """The moves a hint may show first: the most visited move and every move the search examined (at
+    least EXAMINED_SHARE of its visits) whose mean reward it cannot tell apart from it (within the
+    noise margin above). One move when the best is separated."""
+    lead = result.moves[0]
+    out = [lead]
+    for s in result.moves[1:]:
+        if s.visits < EXAMINED_SHARE * lead.visits:
+            continue
+        if lead.mean_reward - s.mean_reward <= difference_margin(lead.mean_reward, lead.visits, s.mean_reward, s.visits):
+            out.append(s)
+    return out
+
+
+def hint_best(result: SearchResult) -> MoveStats:
+    """The move a hint shows first. Among contenders the search cannot tell apart, which one comes out
+    on top of the visit count depends on the search's seed (a tree search piles its visits on whichever
+    tied move got ahead early), so a hint would change with the seed without any evidence for either:
+    it shows the one the learned policy prefers (its prior: the same for every seed), and with equal
+    priors (the rollout search has none) the most visited."""
+    return max(contenders(result), key=lambda s: (s.prior, s.visits))
+
+
 def _ordered(result: SearchResult) -> list[MoveStats]:
-    best = result.moves[0]
+    best = hint_best(result)
     return [best] + [s for s in result.moves if s.move != best.move]
 
 
 def top_hints(result: SearchResult, top_k: int = 3) -> list[Hint]:
-    """The search's top_k moves by visits, best first."""
+    """The search's top_k moves: hint_best first, then the others by visits."""
     if top_k < 1 or not result.moves:
         return []
     sep = separation(result)

@@ -110,6 +110,7 @@ class Model:
                                 {k: self.arrays[k].reshape(-1) for k in ARRAYS})
             net.check_game(game.vtable)
             net.version = self.version
+            net.calibration = self.meta.get("calibration")
             self._networks[key] = net
         return net
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol, Sequence
 
 from search import _mcts
 from search._mcts import CancelToken
+from search.calibration import apply as apply_calibration, temperature_for
 
 OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
@@ -349,6 +350,11 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     budget_left = sum(budgets) if opts.iterations else 0
     early = any(r[5] for r in runs)
     stats = _merge(game, [r[2] for r in runs], player)
+    calibration = getattr(network, "calibration", None) if network is not None else None
+    if calibration:      # reported probabilities only: the tree above chose with the raw values
+        t = temperature_for(calibration, game.num_players(state))
+        for s in stats:
+            s.win_probability = apply_calibration(s.win_probability, t)
     if not stats:  # not even one iteration: fall back to the first legal move
         legal = game.legal_moves(state)
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from search.calibration import expected_calibration_error
 from search.model import MODEL_FORMAT, Model
 from search.selfplay import load_shards
 
@@ -199,24 +200,8 @@ def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tr
     metrics = {k: round(v / len(idx), 4) for k, v in out_sums.items()}
     metrics["winner_brier"] = round(float(np.mean((p - z) ** 2)), 4)
     metrics["policy_top1"] = round(float(np.mean(top1)), 4) if top1 else None
-    metrics["ece"], metrics["bins"] = calibration(p, z)
+    metrics["ece"], metrics["bins"] = expected_calibration_error(p, z)
     return metrics
-
-
-def calibration(p: np.ndarray, z: np.ndarray, bins: int = 10) -> tuple[float, list[dict]]:
-    """Expected calibration error (weighted mean |mean predicted - mean outcome| over equal-width bins)
-    and the bins, for a reliability plot."""
-    edges = np.linspace(0, 1, bins + 1)
-    which = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
-    ece, rows = 0.0, []
-    for b in range(bins):
-        sel = which == b
-        if not sel.any():
-            continue
-        mp, mz = float(p[sel].mean()), float(z[sel].mean())
-        ece += sel.mean() * abs(mp - mz)
-        rows.append({"bin": b, "n": int(sel.sum()), "predicted": round(mp, 4), "observed": round(mz, 4)})
-    return round(float(ece), 4), rows
 
 
 def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str, generation: int,

@@ -96,6 +96,8 @@ class RulesRpcs(RpcBase):
             info.model.feature_version = int(model.meta["feature_version"])
             info.model.training_json = json.dumps(model.meta.get("training", {}), sort_keys=True)
             info.model.used_by_default = model.use_by_default
+            if model.meta.get("calibration"):
+                info.model.calibration_json = json.dumps(model.meta["calibration"], sort_keys=True)
         for name in MISTAKE_CLASSES:
             bound = MISTAKE_THRESHOLDS[name]
             info.mistake_thresholds.add(mistake_class=convert.mistake_class(name),

@@ -13,7 +13,7 @@ from typing import Any
 from engine_c.game import SPELLBOOK
 from engine_c.insight import pouch_beliefs, what_if_draw
 from engine_c.reasons import reasons as move_reasons
-from search.hints import Grown, grow, separation, top_hints
+from search.hints import Grown, grow, hint_best, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions
@@ -141,8 +141,8 @@ class SearchRpcs(RpcBase):
         beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
         wi_move, outcomes = None, None
         if spec.what_if:
-            # the move hints rank first (most visited), not a level's temperature-sampled result.move
-            wi_move = what_if_move if what_if_move is not None else result.moves[0].move
+            # the move hints rank first (hint_best), not a level's temperature-sampled result.move
+            wi_move = what_if_move if what_if_move is not None else hint_best(result).move
             wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=deadline, seed=opts.seed,
                                   knows_discard=kd, objective=opts.objective, blend=opts.blend,
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,

@@ -7,15 +7,16 @@ import pytest
 from engine_c import State
 from engine_c.reasons import reasons
 from positions import position
-from search.hints import GOOD, MISTAKE, difference_margin, grow, separation, top_hints
+from search.hints import BEST, GOOD, MISTAKE, difference_margin, grow, hint_best, separation, top_hints
 from search.search import MoveStats, SearchResult
 
 RULE_ID = re.compile(r"\b(?:[STLPAEC]\d{1,2}|D\d{1,2})\b")
 
 
-def stats(move, visits, reward, win, score=10.0):
+def stats(move, visits, reward, win, score=10.0, prior=0.0):
     return MoveStats(move=move, visits=visits, availability=visits, mean_reward=reward,
-                     win_probability=[win, 1 - win], expected_score=[score, 9.0], score_std=[3.0, 3.0])
+                     win_probability=[win, 1 - win], expected_score=[score, 9.0], score_std=[3.0, 3.0],
+                     prior=prior)
 
 
 def result(*moves):
@@ -42,6 +43,22 @@ def test_a_mistake_class_only_where_the_loss_is_clear():
     assert not sure[1].about_equal and sure[1].mistake_class == MISTAKE  # 0.21 - ~0.013: a mistake, not a blunder
     assert 0 < sure[1].loss_margin < 0.03 and sure[1].score_spread == 3.0
     assert not sure[0].about_equal and sure[0].loss_margin == 0
+
+
+def test_among_moves_the_search_cannot_tell_apart_the_policy_decides_which_is_shown_first():
+    # two seeds of one search: the tied moves swap places in the visit count, the hint does not
+    seed_a = result(stats("store x", 2300, 0.480, 0.480, prior=0.18), stats("store y", 1900, 0.479, 0.479, prior=0.20))
+    seed_b = result(stats("store y", 2200, 0.477, 0.477, prior=0.20), stats("store x", 1800, 0.476, 0.476, prior=0.18))
+    assert hint_best(seed_a).move == hint_best(seed_b).move == "store y"
+    first, second = top_hints(seed_a, 2)
+    assert (first.move, first.rank, first.mistake_class, first.about_equal) == ("store y", 1, BEST, True)
+    assert second.move == "store x" and second.about_equal and second.mistake_class == GOOD and second.loss == 0.0
+    # a move clearly behind, or one the search barely examined, does not contend whatever its prior
+    clear = result(stats("a", 20_000, 0.60, 0.60, prior=0.1), stats("b", 8000, 0.50, 0.50, prior=0.9))
+    barely = result(stats("a", 6000, 0.50, 0.50, prior=0.1), stats("b", 200, 0.49, 0.49, prior=0.9))
+    assert hint_best(clear).move == "a" and hint_best(barely).move == "a"
+    # no priors (the rollout search): the most visited
+    assert hint_best(result(stats("a", 300, 0.5, 0.5), stats("b", 290, 0.5, 0.5))).move == "a"
 
 
 def test_the_search_grows_until_separated_and_stops_at_its_cap():

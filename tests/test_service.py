@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import time
 from dataclasses import replace
 
@@ -92,6 +93,8 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
     model = default_model(SPELLBOOK)
     info = stub.GetServerInfo(spb.GetServerInfoRequest(), timeout=5)
     assert info.HasField("model") and info.model.version == model.version and info.model.feature_version >= 1
+    calibration = json.loads(info.model.calibration_json)        # D26: the map its answers report through
+    assert calibration["model"] == model.version and calibration["temperature"]
     assert all(lv.evaluator == "network" for lv in info.levels)
     st = State.new(players=2, seed=3)
     best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=3, seed=1), timeout=20)

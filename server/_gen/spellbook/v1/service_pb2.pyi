@@ -118,18 +118,20 @@ class GetServerInfoResponse(_message.Message):
     def __init__(self, version: _Optional[str] = ..., git_revision: _Optional[str] = ..., rules: _Optional[_Union[RulesInfo, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., limits: _Optional[_Union[ServerLimits, _Mapping]] = ..., default_level: _Optional[int] = ..., mistake_thresholds: _Optional[_Iterable[_Union[MistakeThreshold, _Mapping]]] = ..., model: _Optional[_Union[ModelInfo, _Mapping]] = ...) -> None: ...
 
 class ModelInfo(_message.Message):
-    __slots__ = ("version", "generation", "feature_version", "training_json", "used_by_default")
+    __slots__ = ("version", "generation", "feature_version", "training_json", "used_by_default", "calibration_json")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
     FEATURE_VERSION_FIELD_NUMBER: _ClassVar[int]
     TRAINING_JSON_FIELD_NUMBER: _ClassVar[int]
     USED_BY_DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    CALIBRATION_JSON_FIELD_NUMBER: _ClassVar[int]
     version: str
     generation: int
     feature_version: int
     training_json: str
     used_by_default: bool
-    def __init__(self, version: _Optional[str] = ..., generation: _Optional[int] = ..., feature_version: _Optional[int] = ..., training_json: _Optional[str] = ..., used_by_default: _Optional[bool] = ...) -> None: ...
+    calibration_json: str
+    def __init__(self, version: _Optional[str] = ..., generation: _Optional[int] = ..., feature_version: _Optional[int] = ..., training_json: _Optional[str] = ..., used_by_default: _Optional[bool] = ..., calibration_json: _Optional[str] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
     __slots__ = ("players", "spells", "seed")
