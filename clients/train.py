@@ -6,9 +6,11 @@
 The pipeline (docs/learned.md) reproduces the shipped model from scratch with fixed seeds: self-play by
 the rollout search (generation 0), then per generation a model trained on the latest games, gated by an
 SPRT match against the previous generation (the rollout search for the first), and self-play by the
-new model for the next one. Every stage writes its output under the run directory and is skipped when
-that output exists, so an interrupted run continues where it stopped. The accepted model of the last
-generation is copied to --ship, and the table of generations to generations.json beside it.
+new model for the next one. Then every generation is rated against the rollout search (the same SPRT
+match), and the model to ship gets its calibration map (fitted on fresh games at the default hint
+level). Every stage writes its output under the run directory and is skipped when that output exists,
+so an interrupted run continues where it stopped. The accepted model of the last generation is copied
+to --ship, and the table of generations to generations.json beside it.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ WINDOW = 2          # a model trains on the games of the last WINDOW self-play g
 # The shipped model's calibration map (search/calibration.py): fitted on games the model never trained
 # on (seeds far from self-play's and from bench/strength.py's), each decision searched as a hint is at
 # the server's default level, whose reported probabilities it corrects. 2, 3 and 4 players by turns.
-CALIBRATION = {"games": 90, "seed": 800_000}
+CALIBRATION = {"games": 90, "seed": 800_000, "level": None}      # level None: the server's default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -125,16 +127,16 @@ def _calibration_game(task: tuple[str, int, int]) -> list:
                    seed, raw.network(SPELLBOOK))
 
 
-def fit_calibration(model_path: str, games: int, seed: int, jobs: int) -> dict:
+def fit_calibration(model_path: str, games: int, seed: int, jobs: int, level: int | None = None) -> dict:
     """The calibration map of a model from `games` fresh games (seeds seed, seed+1, ...; 2/3/4 players
-    by seed mod 3), searched at the default hint level on a process pool."""
+    by seed mod 3), searched at `level` (default: the server's default hint level) on a process pool."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
     from search.calibration import fit
     from search.model import Model
 
-    level = hint_level()
+    level = level or hint_level()
     tasks = [(model_path, seed + i, level) for i in range(games)]
     start = time.monotonic()
     if jobs <= 1:
@@ -159,7 +161,7 @@ def calibrate(run_dir: str, model_path: str, jobs: int) -> dict:
         cal = json.load(open(path))
         if cal.get("model") == version:
             return cal
-    cal = fit_calibration(model_path, CALIBRATION["games"], CALIBRATION["seed"], jobs)
+    cal = fit_calibration(model_path, CALIBRATION["games"], CALIBRATION["seed"], jobs, CALIBRATION["level"])
     with open(path + ".tmp", "w") as f:
         json.dump(cal, f, indent=1)
     os.replace(path + ".tmp", path)
@@ -201,7 +203,7 @@ def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, m
 
 def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor: str | None) -> dict:
     """An SPRT match of the new model against the best accepted one (None: the rollout search), seat-swapped
-    pairs at two seats, fixed seeds. Accepted when the SPRT accepts H1 (elo1), or when it has not decided
+    pairs at two seats, fixed seeds; also how each generation is rated against the rollout search. Accepted when the SPRT accepts H1 (elo1), or when it has not decided
     after GATE['pairs'] pairs and the new model scored above 50%; rejected otherwise."""
     from clients import ratings as R
     from clients.tournament import make_executor, run_tournament, schedule
@@ -278,6 +280,15 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
     if best is None and entries:
         top = max(entries, key=lambda e: e["gate"].get("score") or 0.0)
         best_gen, best = top["generation"], os.path.join(run_dir, f"m{top['generation']}.npz")
+    # Every generation's strength against the rollout search (the first one's gate already is that match)
+    for entry in entries:
+        if "vs_rollout" not in entry:
+            gen = entry["generation"]
+            entry["vs_rollout"] = (entry["gate"] if gen == 1 else
+                                   gate(run_dir, f"rate{gen}", os.path.join(run_dir, f"m{gen}.npz"), None, jobs,
+                                        executor))
+            _log(run_dir, {"stage": f"rate m{gen} against the rollout search", **entry["vs_rollout"]})
+            save()
     calibration = None
     if best:
         calibration = calibrate(run_dir, best, jobs)

@@ -244,3 +244,33 @@ def test_selfplay_command(tmp_path, capsys):
                  "--no-progress"]) == 0
     assert len(list_shards(out)) == 1
     assert main(["selfplay", "--out", out, "--games", "1", "--iterations", "0"]) == 2
+
+
+def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatch):
+    """`make train`'s pipeline on a tiny plan: self-play, training, gates, ratings against the rollout
+    search, calibration and shipping; a second run finds every stage done and changes nothing."""
+    import json
+
+    from clients import train as T
+
+    monkeypatch.setattr(T, "GEN0", {"games": 3, "iterations": 12, "evaluator": "rollout"})
+    monkeypatch.setattr(T, "GENERATIONS", [{"games": 2, "iterations": 12}])
+    monkeypatch.setattr(T, "GATE", {"pairs": 1, "network_iterations": 10, "rollout_iterations": 10, "elo0": 0.0,
+                                    "elo1": 50.0})
+    monkeypatch.setattr(T, "CALIBRATION", {"games": 2, "seed": 5, "level": 1})
+    run, ship = str(tmp_path / "run"), str(tmp_path / "ship" / "model.npz")
+    table = T.run_pipeline(run, ship, jobs=1, executor="inline")
+    gens = table["generations"]
+    assert [g["generation"] for g in gens] == [1, 2]
+    assert all(g["gate"]["games"] == 2 and g["vs_rollout"]["games"] == 2 for g in gens)
+    assert gens[0]["vs_rollout"] == gens[0]["gate"]        # generation 1's gate is its rating
+    shipped = Model.load(ship)
+    assert shipped.version == gens[table["shipped"]["generation"] - 1]["version"]
+    assert shipped.meta["calibration"]["model"] == shipped.version
+    assert shipped.meta["calibration"]["decisions"] > 0 and shipped.meta["calibration"]["level"] == 1
+    assert json.load(open(os.path.join(os.path.dirname(ship), "generations.json")))["generations"] == gens
+    log_lines = open(os.path.join(run, "pipeline.log")).read().count("\n")
+    again = T.run_pipeline(run, ship, jobs=1, executor="inline")
+    assert again["generations"] == gens and Model.load(ship).meta == shipped.meta
+    stages = [json.loads(line)["stage"] for line in open(os.path.join(run, "pipeline.log"))][log_lines:]
+    assert not any(s.startswith(("train", "gate", "rate", "calibrate")) for s in stages)
