@@ -28,7 +28,6 @@ GEN0 = {"games": 160, "iterations": 400, "evaluator": "rollout"}
 GENERATIONS = [  # self-play by the model of the generation before, one entry per generation 2..
     {"games": 400, "iterations": 800},
     {"games": 600, "iterations": 800},
-    {"games": 800, "iterations": 800},
 ]
 # Share of the search's root estimate in the value target, by generation: 160 games are only 160
 # independent results, so the first model leans on the rollout search's per-position estimates.
