@@ -187,6 +187,12 @@ def move_pb(move: Move) -> pb.Move:
     return pb.Move(text=str(move), code=move.code, kind=move.kind)
 
 
+def set_move(dst: pb.Move, move: Move) -> None:
+    """Writes `move` into the Move field `dst` in place, as move_pb(move) would make it (building a message
+    and then copying it into its parent costs several times as much)."""
+    dst.text, dst.code, dst.kind = str(move), move.code, move.kind
+
+
 def parse_move(state: State, move: pb.Move, field: str = "move") -> Move:
     if not move.text.strip():
         raise FieldError(f"{field}.text", "give the move text, e.g. 'take Rc' (see ListLegalMoves)")
@@ -235,8 +241,7 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
     has_options = req.HasField("options")
     level = req.level or (0 if has_options else caps.default_level)
     evaluator = _evaluator(req.options) if has_options else "auto"
-    opts = level_options(level, req.seed, evaluator=evaluator, game=SPELLBOOK) if level else \
-        SearchOptions(seed=req.seed, evaluator=evaluator)
+    opts = level_options(level, req.seed, evaluator=evaluator, game=SPELLBOOK) if level else None
     changes = {}
     if knows_discard is False:
         changes["knows_discard"] = False
@@ -257,7 +262,10 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
             changes["iterations"] = 0
     if lim.threads:
         changes["threads"] = int(lim.threads)
-    opts = replace(opts, **changes)
+    # without a level: the defaults with the changes, made in one step (replace() on a default SearchOptions
+    # would cost as much again as the rest of this function)
+    opts = replace(opts, **changes) if opts is not None else SearchOptions(seed=req.seed, evaluator=evaluator,
+                                                                           **changes)
     opts.time_ms = min(opts.time_ms or caps.max_time_ms, caps.max_time_ms)
     opts.max_nodes = min(opts.max_nodes, caps.max_nodes)
     if opts.iterations > caps.max_iterations:
@@ -297,17 +305,21 @@ def effective_options(opts: SearchOptions, level: int, result: SearchResult | No
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
-                 hide_moves: bool = False) -> pb.SearchStats:
-    stats = pb.SearchStats(iterations=result.iterations, elapsed_ms=result.elapsed_s * 1000.0, seed=result.seed,
-                           player=result.player, threads=result.threads, nodes=result.nodes,
-                           mean_decisions=result.mean_decisions, cut_short=cut_short,
-                           stopped_early=result.stopped_early, options=effective_options(opts, level, result))
+                 hide_moves: bool = False, out: pb.SearchStats | None = None) -> pb.SearchStats:
+    """The SearchStats of a search, written into `out` when given (an empty field of the response: filling it
+    in place spares the copy a response constructor makes of a finished message)."""
+    stats = pb.SearchStats() if out is None else out
+    stats.iterations, stats.elapsed_ms, stats.seed = result.iterations, result.elapsed_s * 1000.0, result.seed
+    stats.player, stats.threads, stats.nodes = result.player, result.threads, result.nodes
+    stats.mean_decisions, stats.cut_short, stats.stopped_early = result.mean_decisions, cut_short, result.stopped_early
+    stats.options.CopyFrom(effective_options(opts, level, result))
     if not hide_moves:
         for s in result.moves:
-            stats.moves.add(move=move_pb(s.move), visits=s.visits, availability=s.availability,
-                            mean_reward=s.mean_reward, win_probability=s.win_probability,
-                            expected_score=s.expected_score, score_std=s.score_std, prior=s.prior)
-        stats.principal_variation.extend(move_pb(m) for m in result.principal_variation)
+            set_move(stats.moves.add(visits=s.visits, availability=s.availability, mean_reward=s.mean_reward,
+                                     win_probability=s.win_probability, expected_score=s.expected_score,
+                                     score_std=s.score_std, prior=s.prior).move, s.move)
+        for m in result.principal_variation:
+            set_move(stats.principal_variation.add(), m)
     return stats
 
 

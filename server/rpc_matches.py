@@ -108,7 +108,7 @@ class MatchRpcs(RpcBase):
                 result = info.get("result")
                 if result is not None:
                     used = replace(bots[seat].options, seed=result.seed)
-                    item.stats.CopyFrom(convert.search_stats(result, used, levels[seat], result.cut_short))
+                    convert.search_stats(result, used, levels[seat], result.cut_short, out=item.stats)
                 events.append(records.event("move", seat, move, seq=seq))
                 for d in draws:
                     seq += 1

@@ -98,8 +98,10 @@ class SearchRpcs(RpcBase):
 
         def work():  # the response is built on the worker too, leaving the event loop free for other calls
             result, cut = self._run_search(parsed.state, opts, token)
-            return result, cut, spb.GetBestMoveResponse(move=convert.move_pb(result.move),
-                                                        stats=convert.search_stats(result, opts, level, cut))
+            response = spb.GetBestMoveResponse()      # filled in place: no copies of its messages
+            convert.set_move(response.move, result.move)
+            convert.search_stats(result, opts, level, cut, out=response.stats)
+            return result, cut, response
 
         result, cut, response = await self.pool.run(work, token, cost_ms=opts.time_ms)
         log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))

@@ -174,6 +174,37 @@ def test_same_seed_same_move_as_in_process(stub):
     assert r1.stats.options.level == 4 and r1.stats.options.rollout == level_options(4, game=SPELLBOOK).rollout
 
 
+@pytest.mark.parametrize("level, options", [(0, pb.SearchOptions(rollout="heuristic", cutoff=30)), (3, None)])
+def test_best_move_answer_is_the_in_process_search_field_for_field(stub, level, options):
+    """The whole GetBestMove answer (move, statistics, principal variation, effective options) is the same
+    search run in-process, built here message by message: the service fills its response in place and makes
+    the options of a request without a level in one step (server/convert.py), and neither may change it."""
+    from server.convert import effective_options, search_options
+
+    st = State.new(seed=8)
+    st.play("draw")
+    req = spb.GetBestMoveRequest(state=text_input(st), level=level, seed=33, options=options,
+                                 limits=pb.SearchLimits(iterations=200, threads=1))
+    got = stub.GetBestMove(req, timeout=20)
+    opts, used_level = search_options(req, ServiceConfig(max_time_ms=CAP_MS).caps())
+    local = ismcts(SPELLBOOK, st, opts)
+
+    def move(m):
+        return pb.Move(text=str(m), code=m.code, kind=m.kind)
+
+    stats = pb.SearchStats(iterations=local.iterations, elapsed_ms=got.stats.elapsed_ms, seed=local.seed,
+                           player=local.player, threads=local.threads, nodes=local.nodes,
+                           mean_decisions=local.mean_decisions, cut_short=False, stopped_early=local.stopped_early,
+                           options=effective_options(opts, used_level, local),
+                           moves=[pb.MoveStats(move=move(s.move), visits=s.visits, availability=s.availability,
+                                               mean_reward=s.mean_reward, win_probability=s.win_probability,
+                                               expected_score=s.expected_score, score_std=s.score_std,
+                                               prior=s.prior) for s in local.moves],
+                           principal_variation=[move(m) for m in local.principal_variation])
+    assert got == spb.GetBestMoveResponse(move=move(local.move), stats=stats)
+    assert got.stats.options.level == level and len(got.stats.moves) > 1 and got.stats.principal_variation
+
+
 def test_a_settled_move_returns_early_with_the_same_move(stub):
     """Levels with temperature 0 stop once the choice is settled (stats.stopped_early); hints spend the
     whole budget, and rank the same move first."""
