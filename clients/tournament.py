@@ -271,6 +271,16 @@ class _SprtTracker:
             if self.decision is None:
                 self.decision = self.test.decision(self.penta.counts)
 
+    def summary(self) -> dict:
+        """The test's state over every recorded pair. `decision` is the one that stopped the match: games
+        still running when the LLR crossed a bound are recorded too and may pull the final LLR back inside
+        the bounds, but the test had decided (as fastchess reports it)."""
+        state = self.test.to_dict(self.penta.counts)
+        state.update(pairs=self.penta.pairs, pentanomial=list(self.penta.counts), trace=self.trace, a=self.a, b=self.b)
+        if self.decision is not None:
+            state["decision"] = self.decision
+        return state
+
 
 def _score_vs(rec: dict, a: str, b: str) -> float:
     seats = rec["seats"]
@@ -344,11 +354,7 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
         for fut in inflight:
             fut.cancel()
         bar.close()
-    sprt_state = None
-    if tracker is not None:
-        sprt_state = tracker.test.to_dict(tracker.penta.counts)
-        sprt_state.update(pairs=tracker.penta.pairs, pentanomial=list(tracker.penta.counts), trace=tracker.trace,
-                          a=tracker.a, b=tracker.b)
+    sprt_state = tracker.summary() if tracker is not None else None
     return RunResult(records, ran, len(done), len(tasks), sprt_state,
                      stopped_early=bool(tracker and tracker.decision and len(records) < len(tasks)))
 
