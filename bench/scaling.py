@@ -39,9 +39,9 @@ SPELLS = "classic"
 DEFAULT_PAIRS = {1000: 20, 4000: 12, 16000: 5}
 
 
-def tree_spec(search: str, budget: int, model: str) -> str:
+def tree_spec(search: str, budget: int, model: str, options: str = "") -> str:
     extra = f",model={model}" if (search == "network" and model) else ""
-    return f"ismcts:iterations={budget},evaluator={search}{extra}"
+    return f"ismcts:iterations={budget},evaluator={search}{extra}" + (f",{options}" if options else "")
 
 
 def _play(task: dict) -> dict:
@@ -53,12 +53,13 @@ def _play(task: dict) -> dict:
     return {**task, "score": score, "winners": rec.winners, "scores": rec.scores, "seconds": round(rec.seconds, 2)}
 
 
-def plan(searches: list[str], budgets: list[int], pairs: list[int], seed0: int, model: str) -> list[dict]:
+def plan(searches: list[str], budgets: list[int], pairs: list[int], seed0: int, model: str,
+         options: str = "") -> list[dict]:
     tasks = []
     for budget, n in zip(budgets, pairs):
         flat = f"flatmc:iterations={budget}"
         for search in searches:
-            tree = tree_spec(search, budget, model)
+            tree = tree_spec(search, budget, model, options)
             for d in range(n):
                 for tree_seat in (0, 1):
                     seats = [tree, flat] if tree_seat == 0 else [flat, tree]
@@ -68,7 +69,7 @@ def plan(searches: list[str], budgets: list[int], pairs: list[int], seed0: int, 
 
 
 def key(t: dict) -> tuple:
-    return (t["search"], t["budget"], t["seed"], t["tree_seat"])
+    return (t["search"], t["budget"], t["seed"], t["tree_seat"], tuple(t["seats"]))
 
 
 def summarize(results: list[dict], searches: list[str], budgets: list[int]) -> list[dict]:
@@ -95,13 +96,14 @@ def main() -> int:
     ap.add_argument("--searches", nargs="+", default=["rollout", "network"], choices=["rollout", "network"])
     ap.add_argument("--model", default="", help="model file (default: the shipped one)")
     ap.add_argument("--seed", type=int, default=30_000, help="first deal seed")
+    ap.add_argument("--tree-options", default="", help="more SearchOptions for the tree search, e.g. c_puct=2")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--games-file", default=None, help="JSON lines of finished games: kept and resumed")
     a = ap.parse_args()
     pairs = a.pairs or [DEFAULT_PAIRS.get(b, 10) for b in a.budgets]
     if len(pairs) != len(a.budgets):
         ap.error("--pairs needs one count per budget")
-    tasks = plan(a.searches, a.budgets, pairs, a.seed, a.model)
+    tasks = plan(a.searches, a.budgets, pairs, a.seed, a.model, a.tree_options)
     done: list[dict] = []
     if a.games_file and os.path.exists(a.games_file):
         wanted = {key(t) for t in tasks}
@@ -128,6 +130,7 @@ def main() -> int:
 
     model = load_cached(a.model) if a.model else default_model(SPELLBOOK)
     print(json.dumps({"bench": "scaling", "opponent": "flatmc, equal iterations", "players": 2, "spells": SPELLS,
+                      "tree_options": a.tree_options,
                       "model": model.version if model else "", "curve": summarize(done, a.searches, a.budgets),
                       "seconds": round(time.monotonic() - started)}))
     return 0
