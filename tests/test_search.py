@@ -198,8 +198,9 @@ def test_a_won_game_is_closed_out_not_stalled(search, evaluator):
     state = State.from_text(DECIDED_POSITION)
     result = search(SPELLBOOK, state, SearchOptions(iterations=2000, seed=3, evaluator=evaluator))
     won = min(m.win_probability[1] for m in result.moves if m.visits)
-    # every move wins: exactly in every rollout; as the learned value estimates it, nearly
-    assert won == 1.0 if evaluator == "rollout" else won > 0.9
+    # every move wins: exactly in every rollout; as the learned value estimates it, nearly (reported
+    # through the shipped model's calibration map, D26, which at 2 players pulls 0.97-0.99 to 0.88-0.93)
+    assert won == 1.0 if evaluator == "rollout" else won > 0.85
     assert str(result.move).startswith("store")      # ...and the one chosen scores (and ends the game, E1)
 
 
