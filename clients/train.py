@@ -201,9 +201,10 @@ def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, m
 
 
 def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor: str | None) -> dict:
-    """An SPRT match of the new model against the best accepted one (None: the rollout search), seat-swapped
-    pairs at two seats, fixed seeds; also how each generation is rated against the rollout search. Accepted when the SPRT accepts H1 (elo1), or when it has not decided
-    after GATE['pairs'] pairs and the new model scored above 50%; rejected otherwise."""
+    """An SPRT match of the new model against the best accepted one (None: the rollout search, also how
+    every generation is rated), seat-swapped pairs at two seats, fixed seeds. Accepted when the SPRT
+    accepts H1 (elo1), or when it has not decided after GATE['pairs'] pairs and the new model scored
+    above 50%; rejected otherwise."""
     from clients import ratings as R
     from clients.tournament import make_executor, run_tournament, schedule
 

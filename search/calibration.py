@@ -1,9 +1,9 @@
 """Calibration of the win probabilities a learned search reports (game-agnostic; numpy only).
 
-A search's per-seat win probabilities (MoveStats.win_probability) average leaf values over a tree; with
-a learned value they come out a little under-dispersed (a seat the search gives 25% wins about 19% of
-the time, docs/calibration.png). A model file may carry a calibration map fitted on held-out games
-played by the search that reports them, and `ismcts` applies it to every probability it reports
+A search's per-seat win probabilities (MoveStats.win_probability) average leaf values over a tree; they
+are estimates, not frequencies, and with a learned value they come out over- or under-confident by
+player count (the shipped model's 2-player searches were over-confident; docs/learned.md). A model file
+may carry a calibration map fitted on held-out games played by the search that reports them, and `ismcts` applies it to every probability it reports
 (hints, analysis, review); the search itself keeps the raw values, so moves are chosen as before.
 
 The map is temperature scaling of the per-seat probabilities, one exponent per number of players:
@@ -14,8 +14,11 @@ It keeps the seats' order and the probabilities' sum (one), and with one paramet
 it is hard to over-fit. `t` minimizes the cross-entropy of the outcomes (each seat's win share) on the
 fitting games. Meta layout (Model.meta["calibration"]):
 
-    {"method": "power", "temperature": {"2": 1.31, "3": 1.2, "4": 1.1}, "games": 90, "decisions": 9000,
-     "seeds": [800000, 800090], "ece_before": 0.06, "ece_after": 0.02, "search": {...options...}}
+    {"method": "power", "temperature": {"2": 0.59, "3": 0.87, "4": 1.05}, "decisions": 9947,
+     "decisions_by_players": {"2": ..., "3": ..., "4": ...}, "ece_before": 0.039, "ece_after": 0.031,
+     "model": "g3-…", "games": 90, "seeds": [800000, 800089], "level": 5, "seconds": ...}
+
+(the last five keys are added by clients/train.py, which plays the fitting games).
 
 A player count missing from "temperature" is left as it is.
 """
@@ -27,7 +30,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 METHOD = "power"
-EPS = 1e-4                      # probabilities are clipped here first: 0 and 1 are never certain
+EPS = 1e-4                      # probabilities above zero are clipped here first
 T_RANGE = (0.25, 4.0)
 MIN_ROWS = 100                  # fewer decisions at a player count: that count is not fitted
 
@@ -126,7 +129,8 @@ def collect(game: Any, new_state: Callable[[int], Any], options_for: Callable[[i
     """Rows for `fit` from one game `new_state(seed)` played to the end by the search that reports the
     probabilities: at every decision with a choice, `ismcts(options_for(k))` (k counts the decisions)
     with `network` (give it without a calibration map: the map is fitted on raw probabilities) plays
-    its most visited move (what a hint shows first) and its per-seat win probabilities are recorded."""
+    its most visited move (the search's choice, which a hint shows first unless a tied move is the
+    policy's favourite) and that move's per-seat win probabilities are recorded."""
     from search.arena import play_game
     from search.search import ismcts
 
