@@ -6,10 +6,15 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The defaults are the shipped table's settings (levels 1-8, 4 games a pair), so `spellbook-ai ladder` in the
+The defaults are the shipped table's settings (levels 1-10, 8 games a pair), so `spellbook-ai ladder` in the
 repository root re-fits data/ladder.json from the games already in data/ladder.jsonl (seconds) and plays
 only the games missing. A new ladder goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json`
 takes about a minute on one core (level 10 spends up to a second per move).
+
+A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
+the default model's version, or "rollout" without one, and a digest of the levels' search options). Games played under another evaluation are never
+mixed into a table: re-fitting or resuming a ladder whose games were played with another model is refused
+with a message saying which, so a stale table cannot pass for a new one.
 """
 from __future__ import annotations
 
@@ -80,6 +85,24 @@ def load_ladder_table(path: str = DEFAULT_OUT) -> dict[int, tuple[float, float]]
     return {int(row["level"]): (float(row["elo"]), float(row.get("pm", 0.0))) for row in data["levels"]}
 
 
+def current_evaluation() -> str:
+    """What the levels search with now: the default model's version ("rollout" when none is used) and a
+    digest of the ten levels' search options, so a new model or new level settings both make the games
+    of an earlier ladder stale."""
+    import dataclasses
+    import hashlib
+
+    from engine_c.game import SPELLBOOK
+    from search.levels import level_options
+    from search.model import default_model
+
+    model = default_model(SPELLBOOK)
+    name = model.version if model is not None and model.use_by_default else "rollout"
+    options = [dataclasses.asdict(level_options(lv, game=SPELLBOOK)) for lv in range(1, 11)]
+    digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{name} levels-{digest}"
+
+
 def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0, spells: str = "set1",
                jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
                resume: bool = False, progress: bool | None = None) -> dict:
@@ -90,7 +113,7 @@ def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0,
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
     summary = T.summarize(run.records, bots=chain, anchor=ANCHOR)
     settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed, "spells": spells,
-                "results": results}
+                "evaluation": current_evaluation(), "results": results}
     table = ladder_table(summary, levels, settings)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
@@ -99,19 +122,18 @@ def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0,
     return {"table": table, "summary": summary, "run": run}
 
 
-def _same_ladder(out: str, settings: dict) -> bool | None:
-    """Whether the table at `out` was made with these settings (None: no readable table there)."""
+def _table_settings(out: str) -> dict | None:
+    """The settings of the table at `out` (None: no readable table there)."""
     try:
         with open(out, encoding="utf-8") as f:
-            old = json.load(f).get("settings", {})
+            return json.load(f).get("settings", {})
     except (OSError, ValueError):
         return None
-    return all(old.get(k) == v for k, v in settings.items())
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--levels", default="1-8", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
-    p.add_argument("--games", type=int, default=4, help="games per pair (both seat orders of each deal)")
+    p.add_argument("--levels", default="1-10", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
+    p.add_argument("--games", type=int, default=8, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
     p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
@@ -134,16 +156,26 @@ def main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     results = args.results or os.path.splitext(args.out)[0] + ".jsonl"
     resume = args.resume
-    if not resume and os.path.exists(results) and os.path.getsize(results) > 0:
+    if os.path.exists(results) and os.path.getsize(results) > 0:
         settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
                     "spells": args.spells}
-        if _same_ladder(args.out, settings):
-            print(f"{results} holds this ladder's games: re-fitting {args.out} from them (and playing any missing)")
-            resume = True
-        else:
-            print(f"spellbook-ai ladder: {results} holds the games of another ladder (see {args.out}): pass "
-                  f"--out DIR/ladder.json for a new table, or --resume to add these games to it", file=sys.stderr)
+        old = _table_settings(args.out)
+        evaluation = current_evaluation()
+        if old is not None and old.get("evaluation") != evaluation:
+            print(f"spellbook-ai ladder: the games in {results} were played with the evaluation "
+                  f"{old.get('evaluation') or 'unrecorded'}, the levels now use {evaluation}: pass --out "
+                  f"DIR/ladder.json for a new table", file=sys.stderr)
             return 2
+        if not resume:
+            if old is not None and all(old.get(k) == v for k, v in settings.items()):
+                print(f"{results} holds this ladder's games: re-fitting {args.out} from them (and playing any "
+                      f"missing)")
+                resume = True
+            else:
+                print(f"spellbook-ai ladder: {results} holds the games of another ladder (see {args.out}): pass "
+                      f"--out DIR/ladder.json for a new table, or --resume to add these games to it",
+                      file=sys.stderr)
+                return 2
     try:
         res = run_ladder(levels, args.games, args.span, args.seed, args.spells, args.jobs, args.executor, args.out,
                          args.results, resume, progress=False if args.no_progress else None)

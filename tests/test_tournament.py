@@ -223,6 +223,28 @@ def test_ladder_writes_a_level_table(tmp_path):
     assert (tmp_path / "ladder.jsonl").exists()
 
 
+def test_ladder_refuses_games_played_with_another_model(tmp_path, capsys):
+    """A level's strength depends on the model behind it: the table records the evaluation, and a ladder
+    whose games were played under another one is neither re-fitted nor resumed (it would pass stale games
+    off as a measurement of today's levels)."""
+    from clients.cli import main as cli_main
+    from clients.ladder import current_evaluation
+
+    out = tmp_path / "ladder.json"
+    argv = ["ladder", "--levels", "1", "--games", "2", "--out", str(out), "--no-progress"]
+    assert cli_main(argv) == 0
+    table = json.loads(out.read_text())
+    assert table["settings"]["evaluation"] == current_evaluation()
+    assert cli_main(argv) == 0                                         # same settings and model: re-fit
+    assert "re-fitting" in capsys.readouterr().out
+    table["settings"]["evaluation"] = "g0-00000000"
+    out.write_text(json.dumps(table))
+    for extra in ([], ["--resume"]):
+        assert cli_main(argv + extra) == 2
+        err = capsys.readouterr().err
+        assert "g0-00000000" in err and current_evaluation() in err and "--out" in err
+
+
 def test_unfinished_games_are_counted_in_the_summary():
     """D15: a game stopped at the decision cap is a shared result, and the summary says how many."""
     rec = {"seats": ["a", "b"], "ranks": [1, 1], "winners": [0, 1], "scores": [3, 2], "seed": 0,
