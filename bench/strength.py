@@ -52,10 +52,11 @@ SPELLS = "classic"
 # ----------------------------------------------------------------------------------------------
 # Matches
 # ----------------------------------------------------------------------------------------------
-def spec(kind: str, time_ms: float, model: str) -> str:
+def spec(kind: str, time_ms: float, model: str, options: str = "") -> str:
     if kind == "flatmc":
         return f"flatmc:iterations=0,time_ms={time_ms}"
     extra = f",model={model}" if (kind == "network" and model) else ""
+    extra += f",{options}" if (kind == "network" and options) else ""
     return f"ismcts:iterations=0,time_ms={time_ms},evaluator={kind},reuse_tree=true{extra}"
 
 
@@ -275,6 +276,8 @@ def main() -> int:
     ap.add_argument("--deals-4p", type=int, default=None, help="4-player deals (default 25; quick 4)")
     ap.add_argument("--calibration-games", type=int, default=None, help="held-out games (default 90; quick 15)")
     ap.add_argument("--model", default="", help="model file (default: the shipped one)")
+    ap.add_argument("--tree-options", default="", help="more SearchOptions for the learned search's matches, "
+                                                       "e.g. rollout_mix=0.5 (not the hints or calibration)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--seed", type=int, default=20_000, help="first deal seed")
     ap.add_argument("--plot", default=None, help="write the reliability diagram to this PNG")
@@ -288,9 +291,10 @@ def main() -> int:
     d4 = a.deals_4p or (4 if q else 25)
     cal = a.calibration_games or (15 if q else 90)
     started = time.monotonic()
-    out: dict = {"bench": "strength", "quick": q, "time_ms_per_move": t_ms, "spells": SPELLS}
+    out: dict = {"bench": "strength", "quick": q, "time_ms_per_move": t_ms, "spells": SPELLS,
+                 **({"tree_options": a.tree_options} if a.tree_options else {})}
     out.update(speed(a.model))
-    new, old = spec("network", t_ms, a.model), spec("rollout", t_ms, a.model)
+    new, old = spec("network", t_ms, a.model, a.tree_options), spec("rollout", t_ms, a.model)
     with ProcessPoolExecutor(max_workers=a.jobs, mp_context=mp.get_context("spawn")) as pool:
         for players, count, key in ((2, pairs, "elo_vs_rollout_level10"), (3, d3, "elo_vs_rollout_level10_3p"),
                                     (4, d4, "elo_vs_rollout_level10_4p")):

@@ -86,6 +86,7 @@ ctypedef struct Config:
     double c_puct           # PUCT exploration constant
     double fpu_reduction    # an unvisited child's value: the parent's mean minus this
     double rollout_mix      # weight of one random rollout mixed into a network leaf value (0: none)
+    double mover_bias       # the network's measured optimism for the seat to move, removed from its values
 
 ctypedef struct Work:
     uint64_t* moves
@@ -469,6 +470,19 @@ cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, con
             c.wins[p] += wins[p]
 
 
+cdef void unbias_mover(const Config* cfg, int n, int cp, double* wins) noexcept nogil:
+    """Removes the network's measured optimism for the seat to move from a value (search/train.py
+    measures it on held-out games). Uncorrected, a leaf's value would depend on whose turn it falls on:
+    leaves inside the searching seat's own Day would look better by about twice the bias than leaves in
+    the next seat's, and a deeper tree mixes those parities unevenly across root moves (docs/search.md)."""
+    cdef int p
+    if cfg.mover_bias == 0 or n < 2:
+        return
+    for p in range(n):
+        wins[p] += (-cfg.mover_bias if p == cp else cfg.mover_bias / (n - 1))
+        wins[p] = min(1.0, max(0.0, wins[p]))
+
+
 cdef bint expand_with_priors(const GameVTable* g, const Config* cfg, Tree* t, int node, const void* s, int cp,
                              Work* w) noexcept nogil:
     """Adds a child for every legal move of `s` at `node`, each with the network's prior (the trunk's
@@ -491,8 +505,9 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
                       double* rew, double* scores, double* wins, double* rollout_decisions) noexcept nogil:
     """One iteration's descent with the learned evaluation (AlphaZero-style PUCT over a determinization):
     chance outcomes are keyed nodes as in the rollout search; at a decision node not yet expanded the
-    network gives every legal move a prior and the position a value (optionally mixed with one random
-    rollout), and the descent stops there. Below, children are chosen by
+    network gives every legal move a prior and the position a value (less the network's measured
+    optimism for the seat to move, `mover_bias`; optionally mixed with one random rollout), and the
+    descent stops there. Below, children are chosen by
         Q + c_puct * prior * sqrt(availability) / (1 + visits)
     over the moves legal in this determinization (availability as in the subset-armed bandit); an
     unvisited child's Q is its parent's mean less `fpu_reduction`. Fills rew/scores/wins; returns the
@@ -526,6 +541,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             continue
         if not (t.nodes[node].flags & NODE_EXPANDED):
             net_evaluate(cfg.net, g, w.det, cp, &w.ns, wins, scores)
+            unbias_mover(cfg, n, cp, wins)
             reward_from(cfg, n, scores, wins, rew)
             expand_with_priors(g, cfg, t, node, w.det, cp, w)
             mix = cfg.rollout_mix
@@ -567,6 +583,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
     cp = g.current_player(w.det)
     if cp >= 0:
         net_evaluate(cfg.net, g, w.det, cp, &w.ns, wins, scores)
+        unbias_mover(cfg, n, cp, wins)
         reward_from(cfg, n, scores, wins, rew)
     else:
         rollout_decisions[0] += rollout(g, w.det, cfg, w, rng)
@@ -656,6 +673,7 @@ cdef Config make_config(dict o) except *:
     cfg.c_puct = o.get("c_puct", 1.0)
     cfg.fpu_reduction = o.get("fpu_reduction", 0.1)
     cfg.rollout_mix = o.get("rollout_mix", 0.0)
+    cfg.mover_bias = o.get("mover_bias", 0.0)
     net = o.get("network")
     if net is not None:
         cfg.net = &(<Network?>net).net
@@ -696,11 +714,13 @@ cdef class Network:
     cdef Net net
     cdef public str version
     cdef public object calibration      # the model's calibration map (search/calibration.py) or None
+    cdef public object mover_bias       # {player count: the value head's optimism for the seat to move} or None
 
     def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays):
         memset(&self.net, 0, sizeof(Net))
         self.version = ""
         self.calibration = None
+        self.mover_bias = None
         if min(nin, h1, h2, nmove, nseat) <= 0 or nseat > MAXP:
             raise ValueError(f"bad network sizes nin={nin} h1={h1} h2={h2} nmove={nmove} nseat={nseat}")
         self.net.nin, self.net.h1, self.net.h2, self.net.nmove, self.net.nseat = nin, h1, h2, nmove, nseat

@@ -111,6 +111,7 @@ class Model:
             net.check_game(game.vtable)
             net.version = self.version
             net.calibration = self.meta.get("calibration")
+            net.mover_bias = self.meta.get("mover_bias")
             self._networks[key] = net
         return net
 

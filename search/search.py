@@ -87,6 +87,11 @@ class SearchOptions:
     # measurement: with the first generations' value alone the search lost to the rollout search at
     # equal time; blended it won 81% of 40 games (docs/learned.md).
     rollout_mix: float = 0.5
+    # Remove the model's measured lean towards the seat to move (meta "mover_bias", per player count, from
+    # search/train.py) from every network value. Off by default: the lean is real (a seat's estimate drops
+    # by 0.08 when the turn passes, 2 players), but removing it did not yet show a gain against flat Monte
+    # Carlo at 4,000 iterations (4 of 13 games; docs/search.md), so the defaults stay as measured.
+    unbias_mover: bool = False
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
@@ -303,6 +308,12 @@ def resolve_network(game: GameAdapter, opts: SearchOptions) -> tuple[Any, str]:
         raise SearchOptionError("model", str(e)) from None
 
 
+def mover_bias_of(network: Any, players: int) -> float:
+    """The network's measured optimism for the seat to move at this player count (0 when unmeasured)."""
+    table = getattr(network, "mover_bias", None) or {}
+    return float(table.get(str(players), 0.0))
+
+
 def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
            cancel: CancelToken | None = None, reuse: TreeReuse | None = None,
            network: Any = None) -> SearchResult:
@@ -334,7 +345,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
-            "rollout_mix": opts.rollout_mix}
+            "rollout_mix": opts.rollout_mix,
+            "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0}
 
     def one(i: int):
         return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),

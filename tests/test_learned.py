@@ -155,6 +155,51 @@ def test_rollout_search_stays_a_named_option(model_file):
     assert r.evaluator == "rollout" and r.model == ""
 
 
+def leaning_model(p_decider: float, players: int = 2, bias: dict | None = None) -> Model:
+    """A model whose value ignores the state: the deciding seat wins with probability p_decider, the
+    others share the rest (the lean the turn-passing step measures and the search removes)."""
+    m = random_model()
+    for k in ("w1", "w2", "wv", "ws"):
+        m.arrays[k][:] = 0
+    others = (1 - p_decider) / (players - 1)
+    m.arrays["bv"][:] = np.log([p_decider] + [others] * 3).astype(np.float32)
+    if bias is not None:
+        m.meta["mover_bias"] = bias
+    return m
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_training_measures_how_much_a_model_favours_the_seat_to_move(players):
+    """A value that gives the decider 0.7 whatever the state is 0.7 - 1/n too optimistic for the seat to
+    move; the estimator (a seat's estimate falls when the turn passes) finds exactly that, and an
+    unbiased value (1/n for everyone) measures 0."""
+    from search.train import measure_mover_bias
+
+    x = np.zeros((12, _mcts.feature_info(SPELLBOOK.vtable)[0]), np.float16)
+    seat = np.array([0, 0, 1, 1, 0, 1, 2, 2, 0, 1, 1, 0]) % players
+    data = {"x": x, "seat": seat, "game": np.array([0] * 6 + [1] * 6), "players": np.full(12, players)}
+    lean = measure_mover_bias(leaning_model(0.7, players), data, np.arange(12))
+    assert lean[str(players)] == pytest.approx(0.7 - 1 / players, abs=1e-4)
+    fair = measure_mover_bias(leaning_model(1 / players, players), data, np.arange(12))
+    assert fair[str(players)] == pytest.approx(0.0, abs=1e-4)
+
+
+def test_the_search_removes_the_models_lean_towards_the_seat_to_move(tmp_path):
+    """With the lean removed every leaf is worth 1/2 to both seats, whoever is to move there, so every
+    root move is worth 1/2 (rollouts off: the network alone values the leaves). Uncorrected, a move
+    whose leaves fall in the searching seat's own Day looks better than one whose leaves fall in the
+    other seat's (unbias_mover=False, the default)."""
+    path = str(tmp_path / "lean.npz")
+    leaning_model(0.7, 2, bias={"2": 0.2}).save(path)
+    st = mid_game(2, seed=9)
+    opts = dict(iterations=300, evaluator="network", model=path, rollout_mix=0.0, objective="win", seed=2)
+    fair = ismcts(SPELLBOOK, st, SearchOptions(**opts, unbias_mover=True))
+    visited = [m for m in fair.moves if m.visits]
+    assert visited and all(m.win_probability[fair.player] == pytest.approx(0.5, abs=1e-6) for m in visited)
+    raw = ismcts(SPELLBOOK, st, SearchOptions(**opts))                 # the default: raw values
+    assert any(abs(m.win_probability[raw.player] - 0.5) > 0.1 for m in raw.moves if m.visits)
+
+
 def test_network_without_a_model_is_a_clear_error(tmp_path):
     game = SpellBookGame(default_model_path=str(tmp_path / "none.npz"))
     st = State.new(players=2, seed=1)
