@@ -90,6 +90,11 @@ class Model:
                 raise ValueError(f"{where}: array {k} has shape {None if a is None else a.shape}, expected {shape}")
             if not np.all(np.isfinite(a)):
                 raise ValueError(f"{where}: array {k} has values that are not finite")
+        lean = self.meta.get("mover_bias")
+        if lean is not None and not (isinstance(lean, dict) and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and -0.5 < v < 0.5 for v in lean.values())):
+            raise ValueError(f"{where}: mover_bias must map player counts to numbers within (-0.5, 0.5), "
+                             f"got {lean!r}")
 
     # ------------------------------------------------------------------ evaluation
     def network(self, game: Any) -> "_mcts.Network":

@@ -184,6 +184,16 @@ def test_training_measures_how_much_a_model_favours_the_seat_to_move(players):
     assert fair[str(players)] == pytest.approx(0.0, abs=1e-4)
 
 
+def test_a_model_file_with_a_malformed_lean_is_refused(tmp_path):
+    import json
+
+    path = str(tmp_path / "bad.npz")
+    m = leaning_model(0.7, 2, bias={"2": "a lot"})
+    np.savez(path, meta=np.array(json.dumps(m.meta)), **m.arrays)       # save() would refuse it
+    with pytest.raises(SearchOptionError, match="mover_bias"):
+        ismcts(SPELLBOOK, mid_game(2), SearchOptions(iterations=10, evaluator="network", model=path))
+
+
 def test_the_search_removes_the_models_lean_towards_the_seat_to_move(tmp_path):
     """With the lean removed every leaf is worth 1/2 to both seats, whoever is to move there, so every
     root move is worth 1/2 (rollouts off: the network alone values the leaves). Uncorrected, a move
