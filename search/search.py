@@ -90,7 +90,7 @@ class SearchOptions:
     # Remove the model's measured lean towards the seat to move (meta "mover_bias", per player count, from
     # search/train.py) from every network value. Off by default: the lean is real (a seat's estimate drops
     # by 0.08 when the turn passes, 2 players), but removing it did not show a gain against flat Monte
-    # Carlo at 4,000 iterations (0.39 over 23 games; docs/search.md), so the defaults stay as measured.
+    # Carlo at 4,000 iterations (0.36 over 22 games; docs/search.md), so the defaults stay as measured.
     unbias_mover: bool = False
 
     def validate(self) -> None:
