@@ -86,6 +86,7 @@ ctypedef struct Config:
     double c_puct           # PUCT exploration constant
     double fpu_reduction    # an unvisited child's value: the parent's mean minus this
     double rollout_mix      # weight of one random rollout mixed into a network leaf value (0: none)
+    int root_halving        # > 1: Sequential Halving over this many root moves (network, iteration budgets)
     double mover_bias       # the network's measured optimism for the seat to move, removed from its values
 
 ctypedef struct Work:
@@ -353,6 +354,9 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     cdef bint expanded
     cdef Node* c
     cdef double started = now_s()
+    cdef int cand[64]
+    cdef int ncand = 0, phases = 0, phase_it = 0, forced
+    cdef int64_t per_phase = 0
     if not work_init(&w, g) or (cfg.net != NULL and not scratch_init(&w.ns, cfg.net)):
         work_free(&w)
         return 0
@@ -366,16 +370,34 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
         plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
         backup(t, &w, plen, n, rew, scores, wins)
+    if cfg.net != NULL and cfg.root_halving > 1 and cfg.iterations > 0:
+        # Sequential Halving at the root (Karnin et al. 2013; Gumbel MuZero's root without the noise):
+        # the policy's best few moves share the budget evenly, phase by phase, and the worse half by mean
+        # value is dropped after each phase; the last eighth goes to the survivor, so it is also the most
+        # visited. Below the root the search is PUCT as usual.
+        ncand = halving_start(t, root_node, min(cfg.root_halving, 64), cand)
+        while (1 << phases) < ncand:
+            phases += 1
+        if phases > 0:
+            per_phase = (cfg.iterations - cfg.iterations // 8) // phases
     while not should_stop(cfg, it, cancel):
-        if cfg.stop_early and it >= 64 and (it & 31) == 0 and decided(t, root_node, cfg, it, started):
+        if ncand > 1 and per_phase > 0 and phase_it >= per_phase:
+            ncand = halving_keep(t, cfg.observer, cand, ncand)
+            phase_it = 0
+            if ncand == 1:
+                per_phase = 0
+        if cfg.stop_early and ncand <= 1 and it >= 64 and (it & 31) == 0 and \
+                decided(t, root_node, cfg, it, started):
             stopped_early[0] = 1
             break
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
         if cfg.net != NULL:
-            plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
+            forced = halving_pick(t, cand, ncand) if ncand >= 1 and phases > 0 else -1
+            plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions, forced)
             backup(t, &w, plen, n, rew, scores, wins)
             it += 1
+            phase_it += 1
             continue
         node = root_node
         plen = 1
@@ -501,8 +523,66 @@ cdef bint expand_with_priors(const GameVTable* g, const Config* cfg, Tree* t, in
     return True
 
 
+cdef inline bint _legal_here(const Work* w, int nm, uint64_t move) noexcept nogil:
+    cdef int i
+    for i in range(nm):
+        if w.moves[i] == move:
+            return True
+    return False
+
+
+cdef int halving_start(const Tree* t, int root_node, int want, int* cand) noexcept nogil:
+    """The root's `want` moves with the highest priors (ties: first found) into cand; returns how many."""
+    cdef int c = t.nodes[root_node].first_child, k, j, m = 0
+    while c >= 0:
+        if t.nodes[c].player >= 0:
+            k = m if m < want else want
+            if k == want and t.nodes[c].prior <= t.nodes[cand[want - 1]].prior:
+                c = t.nodes[c].next_sibling
+                continue
+            if k == want:
+                k = want - 1
+            j = k
+            while j > 0 and t.nodes[cand[j - 1]].prior < t.nodes[c].prior:
+                cand[j] = cand[j - 1]
+                j -= 1
+            cand[j] = c
+            if m < want:
+                m += 1
+        c = t.nodes[c].next_sibling
+    return m
+
+
+cdef int halving_keep(const Tree* t, int player, int* cand, int m) noexcept nogil:
+    """Sorts the candidates by mean reward for `player` (best first) and keeps the better half."""
+    cdef int i, j, x
+    cdef double qi, qx
+    for i in range(1, m):
+        x = cand[i]
+        qx = t.nodes[x].reward[player] / t.nodes[x].visits if t.nodes[x].visits > 0 else -1.0
+        j = i
+        while j > 0:
+            qi = (t.nodes[cand[j - 1]].reward[player] / t.nodes[cand[j - 1]].visits
+                  if t.nodes[cand[j - 1]].visits > 0 else -1.0)
+            if qi >= qx:
+                break
+            cand[j] = cand[j - 1]
+            j -= 1
+        cand[j] = x
+    return (m + 1) // 2
+
+
+cdef int halving_pick(const Tree* t, const int* cand, int m) noexcept nogil:
+    cdef int i, best = cand[0]
+    for i in range(1, m):
+        if t.nodes[cand[i]].visits < t.nodes[best].visits:
+            best = cand[i]
+    return best
+
+
 cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_node, Work* w, uint64_t* rng,
-                      double* rew, double* scores, double* wins, double* rollout_decisions) noexcept nogil:
+                      double* rew, double* scores, double* wins, double* rollout_decisions,
+                      int forced=-1) noexcept nogil:
     """One iteration's descent with the learned evaluation (AlphaZero-style PUCT over a determinization):
     chance outcomes are keyed nodes as in the rollout search; at a decision node not yet expanded the
     network gives every legal move a prior and the position a value (less the network's measured
@@ -573,6 +653,9 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             if v > bestv:
                 bestv = v
                 best = child
+        if node == root_node and forced >= 0 and t.nodes[forced].avail > 0 and \
+                tree_find(t, node, t.nodes[forced].move) == forced and _legal_here(w, nm, t.nodes[forced].move):
+            best = forced
         if best < 0:
             break
         g.apply_move(w.det, t.nodes[best].move)
@@ -673,6 +756,7 @@ cdef Config make_config(dict o) except *:
     cfg.c_puct = o.get("c_puct", 1.0)
     cfg.fpu_reduction = o.get("fpu_reduction", 0.1)
     cfg.rollout_mix = o.get("rollout_mix", 0.0)
+    cfg.root_halving = o.get("root_halving", 0)
     cfg.mover_bias = o.get("mover_bias", 0.0)
     net = o.get("network")
     if net is not None:

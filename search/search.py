@@ -87,6 +87,10 @@ class SearchOptions:
     # measurement: with the first generations' value alone the search lost to the rollout search at
     # equal time; blended it won 81% of 40 games (docs/learned.md).
     rollout_mix: float = 0.5
+    # > 1: Sequential Halving at the root of the network search with an iteration budget: the policy's
+    # `root_halving` best moves share the budget evenly, and after each phase the worse half by mean value
+    # is dropped (the last eighth goes to the survivor, the move played). 0: PUCT at the root too.
+    root_halving: int = 0
     # Remove the model's measured lean towards the seat to move (meta "mover_bias", per player count, from
     # search/train.py) from every network value. Off by default: the lean is real (a seat's estimate drops
     # by 0.08 when the turn passes, 2 players), but removing it did not show a gain against flat Monte
@@ -97,7 +101,7 @@ class SearchOptions:
         def bad(name: str, msg: str) -> None:
             raise SearchOptionError(name, msg)
 
-        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes"):
+        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 bad(name, f"must be an integer, got {v!r}")
@@ -346,7 +350,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix,
-            "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0}
+            "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
+            "root_halving": opts.root_halving}
 
     def one(i: int):
         return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),

@@ -149,6 +149,25 @@ def test_network_search_is_reproducible_and_reports_its_model(model_file):
     assert two.iterations == 600
 
 
+def test_root_halving_shares_the_budget_among_the_policys_best_moves(model_file):
+    """Sequential Halving at the root: only the policy's `root_halving` best moves are searched, each
+    phase gives the survivors equal visits, and the survivor of the last phase is the most visited move
+    (so it is the move played). Reproducible like any fixed-seed search."""
+    st = State.new(players=2, spells="classic", seed=9)
+    assert len(st.legal_moves()) > 4
+    opts = SearchOptions(iterations=800, evaluator="network", model=model_file, seed=3, root_halving=4)
+    r = ismcts(SPELLBOOK, st, opts)
+    searched = sorted((m for m in r.moves if m.visits), key=lambda m: -m.visits)
+    assert len(searched) == 4
+    assert {m.move for m in searched} == {m.move for m in sorted(r.moves, key=lambda m: -m.prior)[:4]}
+    assert r.move == searched[0].move and searched[0].visits > searched[1].visits
+    assert searched[-1].visits >= (800 - 100) // 2 // 4 - 1        # phase 1: a quarter of half the budget
+    again = ismcts(SPELLBOOK, st, opts)
+    assert [m.visits for m in again.moves] == [m.visits for m in r.moves]
+    with pytest.raises(SearchOptionError, match="root_halving"):
+        SearchOptions(root_halving=-1).validate()
+
+
 def test_rollout_search_stays_a_named_option(model_file):
     st = mid_game(2, seed=9)
     r = ismcts(SPELLBOOK, st, SearchOptions(iterations=200, evaluator="rollout", model=model_file))
