@@ -132,6 +132,8 @@ class SearchOptions:
             bad("expand", f"must be one of {', '.join(EXPANSIONS)}, got {self.expand!r}")
         if self.evaluator not in EVALUATORS:
             bad("evaluator", f"must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
+        if self.root_halving == 1 or self.root_halving > 64:
+            bad("root_halving", f"must be 0 (off) or 2 to 64, got {self.root_halving}")
         if self.rollout_mix > 1:
             bad("rollout_mix", f"must be within 0..1, got {self.rollout_mix}")
         if not isinstance(self.model, str):

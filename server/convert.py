@@ -216,7 +216,7 @@ class Caps:
 
 _LIMIT_FIELDS = ("iterations", "time_ms", "threads")
 _OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature",
-                  "knows_discard", "max_nodes", "c_puct")
+                  "knows_discard", "max_nodes", "c_puct", "root_halving")
 
 
 def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[SearchOptions, int]:
@@ -301,7 +301,7 @@ def effective_options(opts: SearchOptions, level: int, result: SearchResult | No
                                margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                temperature=opts.temperature, knows_discard=opts.knows_discard,
                                max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
-                               model=model, c_puct=opts.c_puct)
+                               model=model, c_puct=opts.c_puct, root_halving=opts.root_halving)
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,

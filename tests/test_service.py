@@ -111,6 +111,23 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
         str(e.value.trailing_metadata())
 
 
+def test_a_request_can_ask_for_root_halving(stub):
+    """SearchOptions.root_halving reaches the search (only that many root moves get visits) and is echoed
+    in the effective options; out of range it is INVALID_ARGUMENT naming the field."""
+    st = State.new(players=2, seed=3)
+    req = spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=pb.SearchLimits(iterations=400),
+                                 options=pb.SearchOptions(root_halving=2))
+    best = stub.GetBestMove(req, timeout=20)
+    assert best.stats.options.root_halving == 2
+    assert sum(1 for m in best.stats.moves if m.visits) == 2 < len(st.legal_moves())
+    for bad in (1, 65, -3):
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), options=pb.SearchOptions(root_halving=bad),
+                                                    limits=pb.SearchLimits(iterations=100)), timeout=20)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "options.root_halving" in str(e.value.details()) + str(e.value.trailing_metadata())
+
+
 def test_new_game_matches_engine(stub):
     resp = stub.NewGame(spb.NewGameRequest(players=3, spells="set2", seed=9), timeout=5)
     assert State.from_text(resp.state.text) == State.new(players=3, spells="set2", seed=9)
