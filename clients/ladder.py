@@ -98,7 +98,10 @@ def current_evaluation() -> str:
 
     model = default_model(SPELLBOOK)
     name = model.version if model is not None and model.use_by_default else "rollout"
-    options = [dataclasses.asdict(level_options(lv, game=SPELLBOOK)) for lv in range(1, 11)]
+    # Options at their zero value (False, 0, "") are left out, so adding an option that is off by default
+    # keeps a table valid, while changing any level's value, or any default a level uses, does not.
+    options = [{k: v for k, v in dataclasses.asdict(level_options(lv, game=SPELLBOOK)).items()
+                if v not in (False, 0, "", None)} for lv in range(1, 11)]
     digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:8]
     return f"{name} levels-{digest}"
 
