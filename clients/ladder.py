@@ -12,9 +12,10 @@ only the games missing. A new ladder goes elsewhere: `--levels 1-4 --games 4 --o
 takes about a minute on one core (level 10 spends up to a second per move).
 
 A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
-the default model's version, or "rollout" without one, and a digest of the levels' search options). Games played under another evaluation are never
-mixed into a table: re-fitting or resuming a ladder whose games were played with another model is refused
-with a message saying which, so a stale table cannot pass for a new one.
+the default model's version, or "rollout" without one, and a digest of the levels' search options).
+Games played under another evaluation are never mixed into a table: re-fitting or resuming a ladder
+whose games were played with another model or other level settings is refused with a message naming
+both, so a stale table cannot pass for a new one.
 """
 from __future__ import annotations
 

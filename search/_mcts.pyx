@@ -494,7 +494,7 @@ cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, con
 
 cdef void unbias_mover(const Config* cfg, int n, int cp, double* wins) noexcept nogil:
     """Removes the network's measured optimism for the seat to move from a value (search/train.py
-    measures it on held-out games). Uncorrected, a leaf's value would depend on whose turn it falls on:
+    measures it along the games it trained on). Uncorrected, a leaf's value depends on whose turn it falls on:
     leaves inside the searching seat's own Day would look better by about twice the bias than leaves in
     the next seat's, and a deeper tree mixes those parities unevenly across root moves (docs/search.md)."""
     cdef int p

@@ -190,8 +190,8 @@ def measure_mover_bias(model: Model, data: dict, idx: np.ndarray) -> dict[str, f
     lean d for the seat to move (and -d/(n-1) for each other seat), a seat's estimate falls on average by
     d*n/(n-1) when the turn passes to another seat; so d = -(n-1)/n times the mean of those steps. This
     uses consecutive predictions rather than the results, so it is far less noisy than comparing
-    predictions with who won. The search removes d from every value (search._mcts `unbias_mover`), which
-    also keeps it out of the next generation's targets."""
+    predictions with who won. The search removes d from every value when asked (`unbias_mover`), which
+    would also keep it out of the next generation's targets."""
     out = {}
     idx = np.sort(idx)
     players = data["players"][idx]
