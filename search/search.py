@@ -89,7 +89,8 @@ class SearchOptions:
     rollout_mix: float = 0.5
     # > 1: Sequential Halving at the root of the network search with an iteration budget: the policy's
     # `root_halving` best moves share the budget evenly, and after each phase the worse half by mean value
-    # is dropped (the last eighth goes to the survivor, the move played). 0: PUCT at the root too.
+    # is dropped (the last eighth goes to the survivor, the move played). 0: PUCT at the root too. Off by
+    # default: better against flat Monte Carlo at 4,000 iterations, worse head to head (docs/search.md).
     root_halving: int = 0
     # Remove the model's measured lean towards the seat to move (meta "mover_bias", per player count, from
     # search/train.py) from every network value. Off by default: the lean is real (a seat's estimate drops
