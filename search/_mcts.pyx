@@ -523,14 +523,6 @@ cdef bint expand_with_priors(const GameVTable* g, const Config* cfg, Tree* t, in
     return True
 
 
-cdef inline bint _legal_here(const Work* w, int nm, uint64_t move) noexcept nogil:
-    cdef int i
-    for i in range(nm):
-        if w.moves[i] == move:
-            return True
-    return False
-
-
 cdef int halving_start(const Tree* t, int root_node, int want, int* cand) noexcept nogil:
     """The root's `want` moves with the highest priors (ties: first found) into cand; returns how many."""
     cdef int c = t.nodes[root_node].first_child, k, j, m = 0
@@ -653,9 +645,9 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             if v > bestv:
                 bestv = v
                 best = child
-        if node == root_node and forced >= 0 and t.nodes[forced].avail > 0 and \
-                tree_find(t, node, t.nodes[forced].move) == forced and _legal_here(w, nm, t.nodes[forced].move):
-            best = forced
+            if child == forced and node == root_node:     # root halving's pick, legal in this determinization
+                bestv = INFINITY
+                best = child
         if best < 0:
             break
         g.apply_move(w.det, t.nodes[best].move)
