@@ -1,7 +1,7 @@
 """How well do the evaluators predict who wins? One JSON line.
 
-    python bench/value_quality.py            # 80 games (about 15 minutes on 2 cores)
-    python bench/value_quality.py --quick    # 12 games
+    python bench/value_quality.py            # 80 games (about 5 minutes on 2 cores)
+    python bench/value_quality.py --quick    # 12 games (about a minute)
 
 A search is only as good as the values at its leaves. This benchmark puts the evaluators side by side
 on the same positions: fixed-seed 2-player games ("classic" spells) between two level-4 bots; about one
