@@ -88,11 +88,11 @@ def _scores(rows: list[dict], key: str) -> dict:
     z = [r["result"] for r in rows]
     n = len(rows)
     logloss = -sum(zi * math.log(pi) + (1 - zi) * math.log(1 - pi) for pi, zi in zip(p, z)) / n
-    mp_, mz = sum(p) / n, sum(z) / n
-    cov = sum((pi - mp_) * (zi - mz) for pi, zi in zip(p, z))
-    var = math.sqrt(sum((pi - mp_) ** 2 for pi in p) * sum((zi - mz) ** 2 for zi in z)) or 1.0
+    mean_p, mean_z = sum(p) / n, sum(z) / n
+    cov = sum((pi - mean_p) * (zi - mean_z) for pi, zi in zip(p, z))
+    var = math.sqrt(sum((pi - mean_p) ** 2 for pi in p) * sum((zi - mean_z) ** 2 for zi in z)) or 1.0
     return {"brier": round(_brier(rows, key), 4), "logloss": round(logloss, 4), "corr": round(cov / var, 3),
-            "mean": round(mp_, 3),
+            "mean": round(mean_p, 3),
             "brier_by_stage": [round(_brier(s, key), 4) if s else None
                                for s in ([r for r in rows if r["stage"] == k] for k in range(3))]}
 
@@ -133,7 +133,7 @@ def main() -> int:
     out = {"bench": "value_quality", "model": model.version, "games": games, "positions": len(rows),
            "playouts_per_position": a.rollouts, "search_iterations": a.iterations,
            **{k: _scores(rows, k) for k in EVALUATORS},
-           "brier_of_one_half": round(_brier([{**r, "half": 0.5} for r in rows], "half"), 4),
+           "brier_of_one_half": round(sum((0.5 - r["result"]) ** 2 for r in rows) / len(rows), 4),
            "network_minus_rollouts": _paired_difference(rows, "network", "rollouts"),
            "seconds": round(time.monotonic() - started)}
     print(json.dumps(out))
