@@ -52,6 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the learned search's leaf blend with one rollout (self-play: 0, eight times faster)")
     p.add_argument("--explore-decisions", type=int, default=6,
                    help="each seat's first N decisions sample moves by visit counts")
+    p.add_argument("--value-playouts", type=int, default=0, metavar="N",
+                   help="also record p_win, the mean of N random playouts per decision (a value target)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
@@ -63,6 +65,9 @@ def main(args: argparse.Namespace) -> int:
 
     if args.games < 1 or args.games_per_shard < 1 or args.iterations < 1:
         print("selfplay: --games, --games-per-shard and --iterations must be at least 1", file=sys.stderr)
+        return 2
+    if args.value_playouts < 0:
+        print("selfplay: --value-playouts must be 0 or more", file=sys.stderr)
         return 2
     evaluator = "network" if args.model else args.evaluator
     opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model,
@@ -79,7 +84,8 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"selfplay: {e}", file=sys.stderr)
         return 2
-    config = SelfPlayConfig(options=opts, explore_decisions=args.explore_decisions, model_path=args.model or None)
+    config = SelfPlayConfig(options=opts, explore_decisions=args.explore_decisions, model_path=args.model or None,
+                            value_playouts=args.value_playouts)
     os.makedirs(args.out, exist_ok=True)
     tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, FACTORY,
                         {"players": args.players, "spells": args.spells})

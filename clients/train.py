@@ -187,13 +187,14 @@ def _log(run_dir: str, entry: dict) -> None:
 
 
 def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, model: str, jobs: int,
-              executor: str | None) -> float:
+              executor: str | None, value_playouts: int = 0) -> float:
     from clients import selfplay
 
     ns = argparse.Namespace(out=os.path.join(run_dir, name), games=games, games_per_shard=8,
                             players=[2, 3, 4], spells="classic", iterations=iterations,
                             evaluator="network" if model else "rollout", model=model,
-                            rollout_mix=0.0, explore_decisions=6, seed=seed, jobs=jobs, executor=executor, no_progress=False)
+                            rollout_mix=0.0, explore_decisions=6, value_playouts=value_playouts, seed=seed,
+                            jobs=jobs, executor=executor, no_progress=False)
     start = time.monotonic()
     if selfplay.main(ns) != 0:
         raise RuntimeError(f"self-play {name} failed")

@@ -7,18 +7,23 @@ What one decision records (the deciding seat's point of view; never hidden infor
   target), with the move codes,
 - the result, relative to the deciding seat (index 0 = that seat, k = k seats to its left): each seat's
   win share (`z_win`, ties shared) and final score (`z_score`),
-- the search's own root estimate of each seat's win probability (`q_win`, same order).
+- the search's own root estimate of each seat's win probability (`q_win`, same order),
+- with `SelfPlayConfig.value_playouts` > 0, the mean of that many random playouts from the decision,
+  spread evenly over the legal moves (`p_win`, same order; what flat Monte Carlo's estimates converge
+  to): a value target with far less variance than the result and without the search's own bias. NaN
+  where not recorded.
 
 Shard format (`shard-NNNNN.npz`, numpy's npz; docs/learned.md): x float16 [D, F]; move_offset int64
 [D + 1] (decision d's moves are rows move_offset[d]:move_offset[d+1]); move_x float16 [sum, M];
 visits float32 [sum]; move_code uint64 [sum]; seat, players int8 [D]; z_win, z_score, q_win float32
-[D, 4]; game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and
+[D, 4]; p_win float32 [D, 4] (optional, NaN when not recorded); game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and
 version, the bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
 so a shard on disk is always complete: a resumed run skips the shards that exist.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import time
@@ -28,7 +33,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from search import _mcts
-from search.search import SearchOptions, TreeReuse, ismcts
+from search.search import SearchOptions, TreeReuse, flat_monte_carlo, ismcts
 
 SHARD_FORMAT = "spellbook-ai/selfplay"
 SHARD_VERSION = 1
@@ -46,6 +51,7 @@ class SelfPlayConfig:
     options: SearchOptions = field(default_factory=lambda: SearchOptions(iterations=400))
     explore_decisions: int = 6
     model_path: str | None = None     # the learned evaluation to search with (None: rollouts)
+    value_playouts: int = 0           # > 0: also record p_win, the mean of this many random playouts
 
     def describe(self) -> dict:
         d = asdict(self)
@@ -92,10 +98,13 @@ def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: Sel
         codes = [game.code(m) for m in legal]
         raw = game.state_bytes(state)
         root_wins = _root_win_estimate(result, n)
+        playout_wins = _playout_mean(game, state, config.value_playouts, rng.getrandbits(63), n) \
+            if config.value_playouts > 0 else [math.nan] * n
         rows.append({"x": _mcts.state_features(game.vtable, raw, seat),
                      "move_x": _mcts.move_features(game.vtable, raw, codes),
                      "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
-                     "seat": seat, "q_win": _relative(root_wins, seat, n)})
+                     "seat": seat, "q_win": _relative(root_wins, seat, n),
+                     "p_win": _relative(playout_wins, seat, n)})
         move = result.move
         if seat_decisions[seat] < config.explore_decisions:
             # another move than the searched best: the kept tree no longer matches, and TreeReuse
@@ -114,6 +123,13 @@ def _root_win_estimate(result, n: int) -> list[float]:
     if visits == 0:
         return [1.0 / n] * n
     return [sum(s.win_probability[p] * s.visits for s in result.moves) / visits for p in range(n)]
+
+
+def _playout_mean(game, state, playouts: int, seed: int, n: int) -> list[float]:
+    """Each seat's win share averaged over `playouts` random playouts from `state` (flat Monte Carlo's
+    visits are spread evenly over the legal moves, so this is the playouts' mean from the state itself)."""
+    result = flat_monte_carlo(game, state, SearchOptions(iterations=playouts, seed=seed, threads=1))
+    return _root_win_estimate(result, n)
 
 
 def _sample_by_visits(result, rng: random.Random):
@@ -141,6 +157,7 @@ def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float])
         "z_win": np.array([_relative(wins, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
         "z_score": np.array([_relative(scores, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
         "q_win": np.array([r["q_win"] for r in rows], np.float32).reshape(d, MAX_SEATS),
+        "p_win": np.array([r["p_win"] for r in rows], np.float32).reshape(d, MAX_SEATS),
     }
 
 
@@ -152,6 +169,9 @@ def concat(parts: Sequence[dict]) -> dict:
     out: dict = {}
     for key in ("x", "move_x", "visits", "move_code", "seat", "players", "z_win", "z_score", "q_win"):
         out[key] = np.concatenate([p[key] for p in parts])
+    # shards written before p_win existed have none: NaN, as for a decision without playouts
+    out["p_win"] = np.concatenate([p["p_win"] if "p_win" in p else np.full((len(p["seat"]), MAX_SEATS), np.nan,
+                                                                            np.float32) for p in parts])
     offs, base = [np.zeros(1, np.int64)], 0
     for p in parts:
         offs.append(p["move_offset"][1:] + base)
@@ -231,7 +251,8 @@ def run_shard(task: dict) -> dict:
     module, _, fn = t.game_factory.partition(":")
     game, new_state = getattr(importlib.import_module(module), fn)(**t.game_args)
     cfg = SelfPlayConfig(options=SearchOptions(**t.config["options"]),
-                         explore_decisions=t.config["explore_decisions"], model_path=t.config["model_path"])
+                         explore_decisions=t.config["explore_decisions"], model_path=t.config["model_path"],
+                         value_playouts=t.config.get("value_playouts", 0))
     network = None
     if cfg.model_path:
         from search.model import Model

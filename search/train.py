@@ -4,8 +4,10 @@ The network is the one search/net.pxi evaluates (two ReLU layers; value head: a 
 score per seat relative to the observer; policy head: per-move-feature weights q, a move's logit being
 its features · q). Losses, averaged per decision:
 - value: cross-entropy of the softmax over the seats present against the target win shares, a blend of
-  the game's result and the search's root estimate (`q_weight` of the latter: the result alone is very
-  noisy in a luck-heavy game, the search's estimate is biased by its own evaluation);
+  the game's result and an estimate (`q_weight` of the latter: the result alone is very noisy in a
+  luck-heavy game). The estimate is the decision's random playouts' mean (`p_win`) where the shard
+  recorded one (`SelfPlayConfig.value_playouts`), else the search's root estimate (`q_win`), which is
+  biased by the search's own evaluation (it leans towards the seat to move: `measure_mover_bias`);
 - score: squared error of each present seat's final score / score_scale (`score_weight`);
 - policy: cross-entropy of the softmax over the legal moves against the root visit shares.
 Games, not decisions, are split into training and held-out sets, so held-out figures are honest.
@@ -99,11 +101,22 @@ def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
     return Net()
 
 
+def value_estimate(data: dict, idx: np.ndarray) -> np.ndarray:
+    """The estimate blended into the value target of decisions `idx`: the playouts' mean where recorded,
+    else the search's root estimate."""
+    q = data["q_win"][idx]
+    p = data.get("p_win")
+    if p is None:
+        return q
+    p = p[idx]
+    return np.where(np.isnan(p[:, :1]), q, p)
+
+
 def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
     x = torch.from_numpy(data["x"][idx].astype(np.float32))
     players = torch.from_numpy(data["players"][idx].astype(np.int64))
     present = torch.arange(MAX_SEATS)[None, :] < players[:, None]
-    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * data["q_win"][idx]
+    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * value_estimate(data, idx)
     target = torch.from_numpy(target.astype(np.float32))
     vlogit, score, q = net(x)
     vlogit = vlogit.masked_fill(~present, -1e9)

@@ -262,10 +262,10 @@ def test_the_shipped_model_loads_and_is_the_default():
 
 
 # ---------------------------------------------------------------------------------------------- self-play and training
-def _tiny_run(out_dir: str, games: int = 2, model: str | None = None):
+def _tiny_run(out_dir: str, games: int = 2, model: str | None = None, value_playouts: int = 0):
     cfg = SelfPlayConfig(options=SearchOptions(iterations=12, evaluator="network" if model else "rollout",
                                                model=model or ""),
-                         explore_decisions=2, model_path=model)
+                         explore_decisions=2, model_path=model, value_playouts=value_playouts)
     tasks = plan_shards(out_dir, games, 1, 7, cfg, "clients.selfplay:spellbook_game", {"players": [2, 3]})
     return [run_shard(vars(t)) for t in tasks]
 
@@ -287,6 +287,31 @@ def test_selfplay_shards_hold_consistent_decisions_and_resume(tmp_path):
     n = int(arrays["players"][0])
     assert np.allclose(arrays["z_win"].sum(1), 1.0) and set(arrays["players"]) == {n} and n in (2, 3)
     assert np.all(arrays["z_win"][:, n:] == 0) and np.all(arrays["z_score"][:, n:] == 0)   # absent seats
+
+
+def test_selfplay_records_the_playouts_mean_as_a_value_target(tmp_path):
+    from search.selfplay import load_shards
+    from search.train import value_estimate
+
+    with_playouts, without = str(tmp_path / "p"), str(tmp_path / "q")
+    os.makedirs(with_playouts)
+    os.makedirs(without)
+    _tiny_run(with_playouts, games=1, value_playouts=40)
+    _tiny_run(without, games=1)
+    arrays, meta = read_shard(list_shards(with_playouts)[0])
+    assert meta["config"]["value_playouts"] == 40
+    n = int(arrays["players"][0])
+    p = arrays["p_win"]
+    assert not np.isnan(p[:, :n]).any() and np.allclose(p[:, :n].sum(1), 1.0, atol=1e-5)
+    assert np.all(p[:, n:] == 0)                                        # absent seats, as z_win
+    assert not np.allclose(p[:, 0], arrays["q_win"][:, 0])                # its own estimate, not the search's
+    unrecorded = read_shard(list_shards(without)[0])[0]
+    assert np.isnan(unrecorded["p_win"][:, :int(unrecorded["players"][0])]).all()
+    # shards with and without playouts train together: the estimate is the playouts' where recorded
+    data, _ = load_shards(list_shards(with_playouts) + list_shards(without))
+    est = value_estimate(data, np.arange(len(data["seat"])))
+    k = len(arrays["seat"])
+    assert np.allclose(est[:k], p) and np.allclose(est[k:], data["q_win"][k:])
 
 
 def test_training_is_reproducible_and_its_model_plays(tmp_path):
