@@ -343,6 +343,12 @@ def test_selfplay_command(tmp_path, capsys):
                  "--no-progress"]) == 0
     assert len(list_shards(out)) == 1
     assert main(["selfplay", "--out", out, "--games", "1", "--iterations", "0"]) == 2
+    assert main(["selfplay", "--out", out, "--games", "1", "--value-playouts", "-1"]) == 2
+    with_playouts = str(tmp_path / "cli-playouts")
+    assert main(["selfplay", "--out", with_playouts, "--games", "1", "--players", "2", "--iterations", "8",
+                 "--value-playouts", "16", "--no-progress"]) == 0
+    arrays, meta = read_shard(list_shards(with_playouts)[0])
+    assert meta["config"]["value_playouts"] == 16 and not np.isnan(arrays["p_win"][:, :2]).any()
 
 
 def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatch):
