@@ -10,14 +10,16 @@ What one decision records (the deciding seat's point of view; never hidden infor
 - the search's own root estimate of each seat's win probability (`q_win`, same order),
 - with `SelfPlayConfig.value_playouts` > 0, the mean of that many random playouts from the decision,
   spread evenly over the legal moves (`p_win`, same order; what flat Monte Carlo's estimates converge
-  to): a value target with far less variance than the result and without the search's own bias. NaN
-  where not recorded.
+  to): a value label with far less variance than the result and without the search's own bias (as a
+  training target it made no stronger model than the root estimate: docs/learned.md). NaN where not
+  recorded.
 
 Shard format (`shard-NNNNN.npz`, numpy's npz; docs/learned.md): x float16 [D, F]; move_offset int64
 [D + 1] (decision d's moves are rows move_offset[d]:move_offset[d+1]); move_x float16 [sum, M];
 visits float32 [sum]; move_code uint64 [sum]; seat, players int8 [D]; z_win, z_score, q_win float32
-[D, 4]; p_win float32 [D, 4] (optional, NaN when not recorded); game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and
-version, the bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
+[D, 4]; p_win float32 [D, 4] (optional: NaN when not recorded, and read as NaN from shards without it);
+game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and version, the
+bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
 so a shard on disk is always complete: a resumed run skips the shards that exist.
 """
 from __future__ import annotations
