@@ -7,7 +7,8 @@ its features · q). Losses, averaged per decision:
   the game's result and an estimate (`q_weight` of the latter: the result alone is very noisy in a
   luck-heavy game). The estimate is the decision's random playouts' mean (`p_win`) where the shard
   recorded one (`SelfPlayConfig.value_playouts`), else the search's root estimate (`q_win`), which is
-  biased by the search's own evaluation (it leans towards the seat to move: `measure_mover_bias`);
+  biased by the search's own evaluation (it leans towards the seat to move: `measure_mover_bias`). On
+  the same games the two made equally strong models (docs/learned.md, "More games for the value");
 - score: squared error of each present seat's final score / score_scale (`score_weight`);
 - policy: cross-entropy of the softmax over the legal moves against the root visit shares.
 Games, not decisions, are split into training and held-out sets, so held-out figures are honest.
