@@ -252,9 +252,7 @@ def run_shard(task: dict) -> dict:
     t = ShardTask(**task)
     module, _, fn = t.game_factory.partition(":")
     game, new_state = getattr(importlib.import_module(module), fn)(**t.game_args)
-    cfg = SelfPlayConfig(options=SearchOptions(**t.config["options"]),
-                         explore_decisions=t.config["explore_decisions"], model_path=t.config["model_path"],
-                         value_playouts=t.config.get("value_playouts", 0))
+    cfg = SelfPlayConfig(**{**t.config, "options": SearchOptions(**t.config["options"])})
     network = None
     if cfg.model_path:
         from search.model import Model

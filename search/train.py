@@ -105,12 +105,8 @@ def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
 def value_estimate(data: dict, idx: np.ndarray) -> np.ndarray:
     """The estimate blended into the value target of decisions `idx`: the playouts' mean where recorded,
     else the search's root estimate."""
-    q = data["q_win"][idx]
-    p = data.get("p_win")
-    if p is None:
-        return q
-    p = p[idx]
-    return np.where(np.isnan(p[:, :1]), q, p)
+    p = data["p_win"][idx]          # load_shards fills it with NaN for shards without playouts
+    return np.where(np.isnan(p[:, :1]), data["q_win"][idx], p)
 
 
 def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
