@@ -28,6 +28,7 @@ GEN0 = {"games": 160, "iterations": 400, "evaluator": "rollout"}
 GENERATIONS = [  # self-play by the model of the generation before, one entry per generation 2..
     {"games": 400, "iterations": 800},
     {"games": 600, "iterations": 800},
+    {"games": 1200, "iterations": 800},
 ]
 # Share of the search's root estimate in the value target, by generation: 160 games are only 160
 # independent results, so the first model leans on the rollout search's per-position estimates.
@@ -37,6 +38,10 @@ DEFAULT_Q_WEIGHT = 0.5
 # rollout iterations: about equal time per move
 GATE = {"pairs": 100, "network_iterations": 360, "rollout_iterations": 400, "elo0": 0.0, "elo1": 50.0}
 WINDOW = 2          # a model trains on the games of the last WINDOW self-play generations
+# Per-model exceptions to WINDOW and the default epochs. Model 4 learns from three generations (2,200
+# games) for 4 epochs: its value head is short of games and memorizes them after 3-4 epochs
+# (docs/learned.md, "More games for the value"). Models 1-3 keep their plan, so they stay the same.
+MODEL_PLAN = {4: {"window": 3, "epochs": 4}}
 # The shipped model's calibration map (search/calibration.py): fitted on games the model never trained
 # on (seeds far from self-play's and from bench/strength.py's), each decision searched as a hint is at
 # the server's default level, whose reported probabilities it corrects. 2, 3 and 4 players by turns.
@@ -245,14 +250,16 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
     _log(run_dir, {"stage": "selfplay g0", "seconds": round(seconds, 1)})
     best, best_gen = None, 0
     for gen in range(1, len(GENERATIONS) + 2):
-        data = [os.path.join(run_dir, f"g{g}") for g in range(max(0, gen - WINDOW), gen)]
+        plan = MODEL_PLAN.get(gen, {})
+        window = plan.get("window", WINDOW)
+        data = [os.path.join(run_dir, f"g{g}") for g in range(max(0, gen - window), gen)]
         model_path = os.path.join(run_dir, f"m{gen}.npz")
         if gen in done:
             entry = done[gen]
         else:
             t0 = time.monotonic()
             info = train_one(data, model_path, gen, parent=best or "rollout", seed=SEED + gen,
-                             q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
+                             epochs=plan.get("epochs"), q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
             g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor)
@@ -270,9 +277,9 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             # (its searches' visit counts are sharper policy targets than the rollout search's; with the
             # network's value alone, rollout_mix 0, it plays eight times faster); the gate decides what
             # ships, and gates play the default search (leaves blended with a rollout).
-            plan = GENERATIONS[gen - 1]
+            games = GENERATIONS[gen - 1]
             src = model_path
-            seconds = _selfplay(run_dir, f"g{gen}", plan["games"], plan["iterations"], SEED + 100 * gen, src,
+            seconds = _selfplay(run_dir, f"g{gen}", games["games"], games["iterations"], SEED + 100 * gen, src,
                                 jobs, executor)
             _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
     # Ship the last accepted generation as the default evaluation; when no generation passed its gate,
