@@ -300,7 +300,11 @@ def test_hints_insight_is_consistent(client):
     assert math.isclose(sum(b.expected_in_pouch for b in ins.beliefs), sum(st._to_raw()["pouch"]))
     for b in ins.beliefs:
         assert len(b.p_within) == 3 and list(b.p_within) == sorted(b.p_within) and math.isclose(b.p_within[0], b.p_next)
-    assert ins.what_if_move.text == str(h.hints[0].move) == h.stats.moves[0].move.text
+    # what-if follows the move the hint shows first; that is the most visited move unless the search could
+    # not tell its top moves apart, when the policy's favourite among them comes first (D27)
+    assert ins.what_if_move.text == str(h.hints[0].move)
+    visited = [m.move.text for m in h.stats.moves]
+    assert visited[0] == str(h.hints[0].move) or (h.hints[0].about_equal and str(h.hints[0].move) in visited)
     if ins.what_if:
         assert math.isclose(sum(o.probability for o in ins.what_if), 1.0)
         assert all(math.isclose(sum(o.win_probability), 1.0) for o in ins.what_if)
