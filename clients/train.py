@@ -234,6 +234,12 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
             "opponent": old_spec, "challenger": new_spec}
 
 
+def _version(model_path: str) -> str:
+    from search.model import Model
+
+    return Model.load(model_path).version
+
+
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None) -> dict:
     os.makedirs(run_dir, exist_ok=True)
     table_path = os.path.join(run_dir, "generations.json")
@@ -258,7 +264,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[gen]
         else:
             t0 = time.monotonic()
-            info = train_one(data, model_path, gen, parent=best or "rollout", seed=SEED + gen,
+            info = train_one(data, model_path, gen, parent=_version(best) if best else "rollout", seed=SEED + gen,
                              epochs=plan.get("epochs"), q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})

@@ -363,10 +363,16 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     monkeypatch.setattr(T, "GATE", {"pairs": 1, "network_iterations": 10, "rollout_iterations": 10, "elo0": 0.0,
                                     "elo1": 50.0})
     monkeypatch.setattr(T, "CALIBRATION", {"games": 2, "seed": 5, "level": 1})
+    monkeypatch.setattr(T, "MODEL_PLAN", {2: {"window": 1, "epochs": 1}})
     run, ship = str(tmp_path / "run"), str(tmp_path / "ship" / "model.npz")
     table = T.run_pipeline(run, ship, jobs=1, executor="inline")
     gens = table["generations"]
     assert [g["generation"] for g in gens] == [1, 2]
+    # model 2's plan: only the last generation's games, one epoch; its parent named by version
+    assert gens[0]["trained_on"] == ["g0"] and gens[1]["trained_on"] == ["g1"]
+    m2 = Model.load(os.path.join(run, "m2.npz")).meta["training"]
+    assert m2["config"]["epochs"] == 1
+    assert m2["parent"] == (gens[0]["version"] if gens[0]["accepted"] else "rollout")
     assert all(g["gate"]["games"] == 2 and g["vs_rollout"]["games"] == 2 for g in gens)
     assert gens[0]["vs_rollout"] == gens[0]["gate"]        # generation 1's gate is its rating
     shipped = Model.load(ship)
