@@ -36,7 +36,7 @@ bench: $(STAMP)
 	$(PY) bench/grpc_load.py
 
 # Reproduce the shipped model from scratch (self-play, training, SPRT gating; docs/learned.md): about
-# 1.5 hours on 2 cores. Resumable: run it again to continue. Writes data/models/spellbook.npz.
+# 40 minutes on a quiet 2-core machine. Resumable: run it again to continue. Writes data/models/spellbook.npz.
 TRAIN_DIR ?= runs/train
 train: $(STAMP)
 	$(PY) -m clients.cli train --pipeline $(TRAIN_DIR) --ship data/models/spellbook.npz
