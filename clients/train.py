@@ -264,8 +264,9 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[gen]
         else:
             t0 = time.monotonic()
-            info = train_one(data, model_path, gen, parent=_version(best) if best else "rollout", seed=SEED + gen,
-                             epochs=plan.get("epochs"), q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
+            parent = _version(best) if best else "rollout"
+            info = train_one(data, model_path, gen, parent=parent, seed=SEED + gen, epochs=plan.get("epochs"),
+                             q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
             g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor)
