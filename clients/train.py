@@ -234,12 +234,6 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
             "opponent": old_spec, "challenger": new_spec}
 
 
-def _version(model_path: str) -> str:
-    from search.model import Model
-
-    return Model.load(model_path).version
-
-
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None) -> dict:
     os.makedirs(run_dir, exist_ok=True)
     table_path = os.path.join(run_dir, "generations.json")
@@ -254,7 +248,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
 
     seconds = _selfplay(run_dir, "g0", GEN0["games"], GEN0["iterations"], SEED, "", jobs, executor)
     _log(run_dir, {"stage": "selfplay g0", "seconds": round(seconds, 1)})
-    best, best_gen = None, 0
+    best, best_gen, best_version = None, 0, "rollout"
     for gen in range(1, len(GENERATIONS) + 2):
         plan = MODEL_PLAN.get(gen, {})
         window = plan.get("window", WINDOW)
@@ -264,8 +258,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[gen]
         else:
             t0 = time.monotonic()
-            parent = _version(best) if best else "rollout"
-            info = train_one(data, model_path, gen, parent=parent, seed=SEED + gen, epochs=plan.get("epochs"),
+            info = train_one(data, model_path, gen, parent=best_version, seed=SEED + gen, epochs=plan.get("epochs"),
                              q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
@@ -278,16 +271,16 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             table["generations"].append(entry)
             save()
         if entry["accepted"]:
-            best, best_gen = model_path, gen
+            best, best_gen, best_version = model_path, gen, entry["version"]
         if gen - 1 < len(GENERATIONS):
             # As AlphaZero: the newest model plays the next games whether or not its gate accepted it
             # (its searches' visit counts are sharper policy targets than the rollout search's; with the
             # network's value alone, rollout_mix 0, it plays eight times faster); the gate decides what
             # ships, and gates play the default search (leaves blended with a rollout).
-            games = GENERATIONS[gen - 1]
+            selfplay_plan = GENERATIONS[gen - 1]
             src = model_path
-            seconds = _selfplay(run_dir, f"g{gen}", games["games"], games["iterations"], SEED + 100 * gen, src,
-                                jobs, executor)
+            seconds = _selfplay(run_dir, f"g{gen}", selfplay_plan["games"], selfplay_plan["iterations"],
+                                SEED + 100 * gen, src, jobs, executor)
             _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
     # Ship the last accepted generation as the default evaluation; when no generation passed its gate,
     # ship the one that came closest, used only when a search asks for evaluator=network.
