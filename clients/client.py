@@ -659,10 +659,11 @@ class SpellBookClient:
                           token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
-    def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+    def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int | None = 0,
                    timeout: float | None = None) -> Iterator[spb.PlayMatchResponse]:
         """A bot-vs-bot game: a message per move (`.move`, with `.stats`), then one with `.end` (scores,
-        winners, record). Retried only before the first message; closing the iterator cancels the game."""
+        winners, record). `seed` None: a secret seed (shown in the record once the game is over). Retried
+        only before the first message; closing the iterator cancels the game."""
         req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
         yield from self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False)
 
@@ -879,7 +880,7 @@ class AsyncSpellBookClient:
                                 token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
-    async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+    async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int | None = 0,
                          timeout: float | None = None) -> AsyncIterator[spb.PlayMatchResponse]:
         req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
         async for r in self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False):

@@ -97,6 +97,8 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
         self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
                                config.per_client_queued_ms)
         self.sessions = sessions
+        if sessions is not None:
+            sessions.bot_factory = self.match_bot
         self.inflight, self.draining = 0, False
         self._stopping = asyncio.Event()
         self._info = self._server_info()

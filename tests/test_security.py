@@ -495,3 +495,19 @@ def test_a_match_in_progress_resumes_after_a_restart(tmp_path):
     moves = [e for e in record["events"] if e["kind"] == "move"]
     assert moves[0]["move"] == first.move.move.text and len(moves) > 5
     assert [s["spec"] for s in record["seats"]] == bots
+
+
+def test_a_match_without_a_seed_keeps_its_secret_seed_until_the_end(client):
+    """PlayMatch without a seed draws a secret one: no move's statistics carry the bots' seeds (derived from
+    it), the session says the seed is not fixed, and the record shows the seed only once the game is over."""
+    stream = client.play_match(["ismcts:iterations=20,threads=1", "ismcts:iterations=20,threads=1"], seed=None)
+    first = next(stream)
+    sid, token = first.session_id, first.spectator_token
+    assert client.export_session(sid, token=token).get("seed") is None
+    items = [first] + list(stream)
+    searched = [i.move.stats for i in items if i.HasField("move") and not i.move.forced]
+    assert searched and all(s.seed == 0 and s.iterations > 0 for s in searched)
+    end = items[-1].end
+    assert end.finished and json.loads(end.record_json)["seed"] is not None
+    record = client.export_session(sid, token=token)
+    assert record["fixed_seed"] is False and record["seed"] == json.loads(end.record_json)["seed"]
