@@ -288,7 +288,10 @@ def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, An
     addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
     if not addresses:
         raise ValueError("give at least one server address (HOST:PORT)")
-    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
+    # Each client has its own connection (not one shared by every channel of the process to that target):
+    # a server without API keys shares its workers fairly among connections (server/fairshare.py).
+    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
+               ("grpc.use_local_subchannel_pool", 1)]
     if len(addresses) == 1:
         return addresses[0], options
     families = set()

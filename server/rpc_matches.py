@@ -20,6 +20,7 @@ from search import CancelToken
 from search.bots import make_bot
 from search.model import default_model
 from search.review import review_game
+from search.search import pause_point
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
@@ -124,6 +125,7 @@ class MatchRpcs(RpcBase):
         def work(emit):
             st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, seed)], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
+                pause_point()      # the worker may go to another job between moves (server/fairshare.py)
                 seat = st.current_player
                 t0 = time.monotonic()
                 move, info, bot = decide(st, seq)
@@ -158,7 +160,7 @@ class MatchRpcs(RpcBase):
         sid, spectator = await self._match_session(specs, spells, seed, fixed, levels)
         first, finished = True, False
         try:
-            async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
+            async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0, deadline=deadline):
                 if sid and item.HasField("move"):   # stored before it is sent (and resumable after a restart)
                     self.sessions.record_external(sid, item.move.seat, item.move.move.text,
                                                   [d.text for d in item.move.draws])
@@ -186,7 +188,7 @@ class MatchRpcs(RpcBase):
                                          external=True, fixed_seed=fixed)
         return sid, spectator
 
-    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0):
+    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0, deadline: float = 0.0):
         """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -196,7 +198,7 @@ class MatchRpcs(RpcBase):
             work(lambda item: loop.call_soon_threadsafe(queue.put_nowait, item))
             loop.call_soon_threadsafe(queue.put_nowait, done)
 
-        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms))
+        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms, deadline=deadline))
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -263,7 +265,7 @@ class MatchRpcs(RpcBase):
         try:
             review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
                                                              request.key_moments or 5, token), token,
-                                         cost_ms=budget_ms)
+                                         cost_ms=budget_ms, deadline=opts.deadline)
         finally:
             timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited
