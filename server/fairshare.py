@@ -94,6 +94,9 @@ class _Job:
     started: float = 0.0        # when it first got a slot
     slice_start: float = 0.0
     queued: float = 0.0
+    slot_s: float = 0.0         # time it held a slot
+    cpu_s: float = 0.0          # its worker thread's CPU time (at its last pause)
+    cpu_start: float = 0.0
 
 
 @dataclass
@@ -139,13 +142,22 @@ class SearchPool:
         self.clients: OrderedDict[str, _Client] = OrderedDict()
         self.groups: dict[str, _Group] = {}
         self._waiting = 0             # jobs waiting for a slot (new or paused)
+        self._jobs: set[_Job] = set()  # admitted
         self._lock = threading.Lock()
         self._mean_s = 0.05           # running mean of job time, for the retry hint
         self.tokens: set[CancelToken] = set()
 
     def retry_after_ms(self) -> int:
-        waiting = max(self.admitted - self.workers + 1, 1)
-        return max(10, int(1000 * self._mean_s * waiting / self.workers))
+        """When an admitted job is likely to end (so a retry is admitted): the least time budget left of
+        the jobs that have one, in CPU time, at the CPU rate they get on their slots and with the slots
+        shared among every admitted job; else the mean job time per waiting job. 10 ms to 30 s."""
+        left = [(j.cost_ms / 1000.0 - j.cpu_s) / max(j.cpu_s / j.slot_s if j.slot_s > 0.02 else 1.0, 0.05)
+                for j in list(self._jobs) if j.cost_ms > 0 and j.started]
+        if left:
+            seconds = max(min(left), 0.0) * max(self.admitted, 1) / self.workers
+        else:
+            seconds = self._mean_s * max(self.admitted - self.workers + 1, 1) / self.workers
+        return min(max(10, int(1000 * seconds)), 30_000)
 
     # ------------------------------------------------------------------ the event loop's side
     async def run(self, fn: Callable[[], Any], cancel: CancelToken, cost_ms: float = 0.0,
@@ -208,6 +220,7 @@ class SearchPool:
         group.admitted += 1
         account.queued_ms += job.cost_ms
         self.admitted += 1
+        self._jobs.add(job)
         account.waiting.append(job)
         self._waiting += 1
         metrics.search_waiting()
@@ -247,8 +260,10 @@ class SearchPool:
             self.executor.submit(self._work, job)
 
     def _charge(self, job: _Job, now: float) -> None:
-        """The slot time since the job's slice began, to its client and group."""
+        """The slot time since the job's slice began, to its client and group (from the job's thread)."""
         spent = max(now - job.slice_start, 0.0)
+        job.slot_s += spent
+        job.cpu_s = time.thread_time() - job.cpu_start
         account = self.clients.get(job.client)
         if account is not None:
             account.usage.add(spent, now, self.half_life_s)
@@ -260,6 +275,7 @@ class SearchPool:
     def _release(self, job: _Job) -> None:
         """The job leaves the pool (finished or never started): its admission and queued time are returned."""
         self.admitted -= 1
+        self._jobs.discard(job)
         self.tokens.discard(job.cancel)
         account = self.clients.get(job.client)
         if account is not None:
@@ -289,6 +305,7 @@ class SearchPool:
     # ------------------------------------------------------------------ the worker threads' side
     def _work(self, job: _Job) -> None:
         result, error = None, None
+        job.cpu_start = time.thread_time()
         try:
             with slicing(_JobSlicer(self, job)):
                 result = job.fn()
