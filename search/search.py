@@ -53,8 +53,9 @@ class SearchOptions:
     """What a search may spend and how it plays. At least one budget (iterations, time_ms, deadline).
 
     iterations: total over all threads (split evenly; with a fixed seed, threads and iterations the
-    result is reproducible). time_ms: wall-clock budget from the call. deadline: absolute
-    `time.monotonic()` seconds. The search stops at whichever comes first, or when cancelled.
+    result is reproducible). time_ms: wall-clock budget from the call (run in slices under a `Slicer`:
+    the search's own CPU time). deadline: absolute `time.monotonic()` seconds. The search stops at
+    whichever comes first, or when cancelled.
     """
 
     iterations: int = 1000

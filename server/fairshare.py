@@ -89,7 +89,7 @@ class _Job:
     deadline: float
     future: asyncio.Future
     loop: asyncio.AbstractEventLoop
-    granted: threading.Event = field(default_factory=threading.Event)
+    granted: threading.Event | None = None     # made when it first pauses (most jobs never do)
     state: str = "waiting"      # waiting | running | paused | unslotted (past its deadline) | done
     started: float = 0.0        # when it first got a slot
     slice_start: float = 0.0
@@ -343,6 +343,8 @@ class SearchPool:
             self._charge(job, now)
             if not self._waiting:
                 return
+            if job.granted is None:
+                job.granted = threading.Event()
             job.granted.clear()
             job.state = "waiting"
             self.running -= 1

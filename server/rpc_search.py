@@ -98,14 +98,17 @@ class SearchRpcs(RpcBase):
         token = self._cancel_on_done(context)
 
         def work():  # the response is built on the worker too, leaving the event loop free for other calls
+            cpu0 = time.thread_time()
             result, cut = self._run_search(parsed.state, opts, token)
+            cpu = time.thread_time() - cpu0          # the search's own CPU (one thread), for the log
             response = spb.GetBestMoveResponse()      # filled in place: no copies of its messages
             convert.set_move(response.move, result.move)
             convert.search_stats(result, opts, level, cut, out=response.stats)
-            return result, cut, response
+            return result, cut, response, cpu
 
-        result, cut, response = await self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline)
-        log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))
+        result, cut, response, cpu = await self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline)
+        log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3),
+                         search_cpu_ms=round(cpu * 1000, 3))
         return response
 
     def _top_k(self, value: int, default: int = 3) -> int:
