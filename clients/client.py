@@ -285,17 +285,36 @@ def _channel_credentials(tls: bool, root_certificates: bytes | None, client_cert
                                         certificate_chain=client_certificate)
 
 
-def _open_channels(module, target: str | Sequence[str], service_config: dict, channel_options,
-                   creds: grpc.ChannelCredentials | None) -> tuple[Any, Callable[[], Any]]:
-    """A client's channel (`module`: grpc or grpc.aio) and a function opening its twin that never retries."""
-    address, options = channel_target(target, service_config)
-    options += list(channel_options)
+class _Channels:
+    """A client's channel (`module`: grpc or grpc.aio; retries by `service_config`, or the channel given)
+    and its twin that never retries (submits without expected_seq), opened on first use."""
 
-    def open_channel(extra: Sequence[tuple[str, Any]] = ()):
-        opts = options + list(extra)
-        return module.secure_channel(address, creds, options=opts) if creds else \
-            module.insecure_channel(address, options=opts)
-    return open_channel(), lambda: open_channel([("grpc.enable_retries", 0)])
+    def __init__(self, module, channel, target: str | Sequence[str], service_config: dict, channel_options,
+                 creds: grpc.ChannelCredentials | None):
+        self._open_once: Callable[[], Any] | None = None
+        if channel is None:
+            address, options = channel_target(target, service_config)
+            options += list(channel_options)
+
+            def open_channel(extra: Sequence[tuple[str, Any]] = ()):
+                opts = options + list(extra)
+                return module.secure_channel(address, creds, options=opts) if creds else \
+                    module.insecure_channel(address, options=opts)
+            channel = open_channel()
+            self._open_once = lambda: open_channel([("grpc.enable_retries", 0)])
+        self.main = channel
+        self._once: tuple | None = None
+
+    def stub_once(self):
+        """A stub on the channel that never retries (the given channel when there is one)."""
+        if self._once is None:
+            once = self._open_once() if self._open_once is not None else self.main
+            self._once = (once, service_pb2_grpc.SpellBookServiceStub(once))
+        return self._once[1]
+
+    def opened(self) -> list:
+        """The channels to close."""
+        return [self.main] + ([self._once[0]] if self._once is not None and self._once[0] is not self.main else [])
 
 
 def _session_metadata(base: tuple, token: str | None) -> tuple:
@@ -478,26 +497,16 @@ class SpellBookClient:
         self.timeout = timeout
         self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
         self.tokens = _SessionTokens()
-        self._open_once = None         # opens the channel that never retries (submits without expected_seq)
-        if channel is None:
-            channel, self._open_once = _open_channels(
-                grpc, target, retry_service_config(retries, backoff_s, max_backoff_s), channel_options,
-                _channel_credentials(tls, root_certificates, client_certificate, client_key))
-        self.channel = channel
+        self._channels = _Channels(grpc, channel, target, retry_service_config(retries, backoff_s, max_backoff_s),
+                                   channel_options,
+                                   _channel_credentials(tls, root_certificates, client_certificate, client_key))
+        self.channel = self._channels.main
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
-        self._once: tuple | None = None
-
-    def _stub_once(self):
-        """A stub on a channel that never retries (the given channel when there is one), opened on first use."""
-        if self._once is None:
-            once = self._open_once() if self._open_once is not None else self.channel
-            self._once = (once, service_pb2_grpc.SpellBookServiceStub(once))
-        return self._once[1]
+        self._stub_once = self._channels.stub_once
 
     def close(self) -> None:
-        self.channel.close()
-        if self._once is not None and self._once[0] is not self.channel:
-            self._once[0].close()
+        for channel in self._channels.opened():
+            channel.close()
 
     def __enter__(self) -> "SpellBookClient":
         return self
@@ -690,26 +699,16 @@ class AsyncSpellBookClient:
         self.timeout = timeout
         self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
         self.tokens = _SessionTokens()
-        self._open_once = None
-        if channel is None:
-            channel, self._open_once = _open_channels(
-                grpc.aio, target, retry_service_config(retries, backoff_s, max_backoff_s), channel_options,
-                _channel_credentials(tls, root_certificates, client_certificate, client_key))
-        self.channel = channel
+        self._channels = _Channels(grpc.aio, channel, target,
+                                   retry_service_config(retries, backoff_s, max_backoff_s), channel_options,
+                                   _channel_credentials(tls, root_certificates, client_certificate, client_key))
+        self.channel = self._channels.main
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
-        self._once: tuple | None = None
-
-    def _stub_once(self):
-        """A stub on a channel that never retries (the given channel when there is one), opened on first use."""
-        if self._once is None:
-            once = self._open_once() if self._open_once is not None else self.channel
-            self._once = (once, service_pb2_grpc.SpellBookServiceStub(once))
-        return self._once[1]
+        self._stub_once = self._channels.stub_once
 
     async def close(self) -> None:
-        await self.channel.close()
-        if self._once is not None and self._once[0] is not self.channel:
-            await self._once[0].close()
+        for channel in self._channels.opened():
+            await channel.close()
 
     async def __aenter__(self) -> "AsyncSpellBookClient":
         return self
