@@ -29,11 +29,12 @@ serve: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m server.protogen
 
-# Engine speed (~20 s), search speed and strength table (~40 min), gRPC load (~1 min).
+# Engine speed (~20 s), search speed and strength table (~40 min), gRPC load (~1 min), fair share (~2 min).
 bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/search.py
 	$(PY) bench/grpc_load.py
+	$(PY) bench/fairness.py
 
 # Reproduce the shipped model from scratch (self-play, training, SPRT gating; docs/learned.md): about
 # 40 minutes on a quiet 2-core machine. Resumable: run it again to continue. Writes data/models/spellbook.npz.

@@ -7,7 +7,8 @@ Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free 
 its pid after each step):
 1. overhead: one client, sequential requests over a set of positions; each request's search also runs
    in-process (same options, via server/convert.py; the moves must agree) and overhead = RPC latency -
-   in-process search time. Also reported: RPC latency - the search time the server measured, the
+   in-process search time. In CPU (these hold on a busy machine): `server_overhead_cpu_ms`, the server's
+   CPU per GetBestMove beyond the CPU of its search (run here), and `bare_call_cpu_ms`, per health check. Also reported: RPC latency - the search time the server measured, the
    overhead when each call follows its in-process search (the server idles in between), and, as the
    yardstick, the latency of a bare gRPC call to the same server in the same run (`bare_call_p50_ms`: a
    grpc.health.v1 Check, which does no work of ours).
@@ -78,17 +79,21 @@ def positions(count: int, seed: int = 0) -> list[State]:
 class ServerProcess:
     """`python -m server.main` on 127.0.0.1:0; the address is read from its `serving` log line."""
 
-    def __init__(self, workers: int, queue_size: int, processes: int = 1):
+    def __init__(self, workers: int, queue_size: int, processes: int = 1, flags: tuple[str, ...] | None = None,
+                 env: dict[str, str] | None = None):
         self.dir = tempfile.mkdtemp(prefix="grpc_load_")
         db = os.path.join(self.dir, "sessions.db") if processes > 1 else ":memory:"
+        # every load client comes from this one host (often on one connection): by default let it hold every
+        # admission (fair share would cap one host's, and the bench would measure that cap instead)
+        everything = str(workers + queue_size)
+        flags = ("--per-client-searches", everything, "--per-host-searches", everything) if flags is None else flags
         cmd = [sys.executable, "-m", "server.main", "--address", "127.0.0.1:0", "--workers", str(workers),
                "--queue-size", str(queue_size), "--max-threads", "1", "--processes", str(processes), "--db", db,
-               # every load client comes from this one host: let it use every worker (fair share would
-               # hold one client to half of them, and worker scaling would measure that limit instead)
-               "--per-client-searches", str(workers)]
+               *flags]
         # Logs go to a file, not a pipe: a reader thread here would compete with the clients for the GIL.
         self.log = tempfile.NamedTemporaryFile("w+", prefix="grpc_load_", suffix=".jsonl", delete=False)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True,
+                                     env=dict(os.environ, **(env or {})))
         self.address: str | None = None
         self.pids = [self.proc.pid]      # every process whose CPU a request costs
         t0 = time.monotonic()
@@ -105,6 +110,16 @@ class ServerProcess:
         if self.address is None:
             self.stop()
             raise RuntimeError("server did not start")
+
+    def log_entries(self) -> list[dict]:
+        """The JSON lines the server logged so far."""
+        out = []
+        for line in Path(self.log.name).read_text().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+        return out
 
     def cpu_s(self) -> float:
         return sum(process_cpu_s(pid) for pid in self.pids)
@@ -135,8 +150,12 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def measure_overhead(address: str, states: list[State], iterations: int, samples: int) -> dict:
-    """Pairs each request's RPC latency with the in-process search time of the same request.
+def measure_overhead(server: "ServerProcess", states: list[State], iterations: int, samples: int) -> dict:
+    """Pairs each request's RPC latency with the in-process search time of the same request; and the
+    server's CPU (its process's user + system time, over all its threads) per health check
+    (`bare_call_cpu_ms`) and per GetBestMove beyond the CPU of the same search run here
+    (`server_overhead_cpu_ms`, the search being deterministic: the same iterations): CPU figures hold on a
+    busy machine where wall-clock latencies do not.
 
     The in-process searches run first, then the RPCs back to back. (Interleaving them leaves the server
     idle for a whole search before each call, and on a shared machine the wake-up of its threads then
@@ -144,30 +163,35 @@ def measure_overhead(address: str, states: list[State], iterations: int, samples
     caps = ServiceConfig().caps()
     reqs = [request_for(states[i % len(states)], iterations, 1000 + i) for i in range(samples)]
     local_ms, moves = [], []
+    local_cpu_s = 0.0          # the searches' own CPU: the same searches, run here
     for i, req in enumerate(reqs):
         opts, _ = search_options(req, caps)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         local = ismcts(SPELLBOOK, states[i % len(states)], opts)
         local_ms.append((time.perf_counter() - t0) * 1000)
+        local_cpu_s += time.thread_time() - c0
         moves.append(str(local.move))
     rpc_ms, server_over, interleaved = [], [], []
-    with grpc.insecure_channel(address) as ch:
+    with grpc.insecure_channel(server.address) as ch:
         stub = service_pb2_grpc.SpellBookServiceStub(ch)
         health = health_pb2_grpc.HealthStub(ch)
         for i in range(5):  # warm up the channel and the server
             stub.GetBestMove(reqs[i % len(reqs)], timeout=30)
             health.Check(health_pb2.HealthCheckRequest(), timeout=10)
         bare_ms = []
+        cpu0 = server.cpu_s()
         for _ in range(samples):
             t0 = time.perf_counter()
             health.Check(health_pb2.HealthCheckRequest(), timeout=10)
             bare_ms.append((time.perf_counter() - t0) * 1000)
+        cpu1 = server.cpu_s()
         for i, req in enumerate(reqs):
             t0 = time.perf_counter()
             resp = stub.GetBestMove(req, timeout=30)
             rpc_ms.append((time.perf_counter() - t0) * 1000)
             assert resp.move.text == moves[i], "same request, different move over RPC"
             server_over.append(rpc_ms[-1] - resp.stats.elapsed_ms)
+        cpu2 = server.cpu_s()
         for i, req in enumerate(reqs[: max(samples // 3, 1)]):
             opts, _ = search_options(req, caps)
             t0 = time.perf_counter()
@@ -176,7 +200,13 @@ def measure_overhead(address: str, states: list[State], iterations: int, samples
             stub.GetBestMove(req, timeout=30)
             interleaved.append((time.perf_counter() - t1) * 1000 - (t1 - t0) * 1000)
     over = [r - l for r, l in zip(rpc_ms, local_ms)]
-    return {"overhead_p50_ms": statistics.median(over), "overhead_p99_ms": pct(over, 0.99),
+    # the searches' own CPU as the server measured it (its log's search_cpu_ms; after the 5 warm-up calls)
+    logged = [e["search_cpu_ms"] for e in server.log_entries() if e.get("method") == "GetBestMove"][5:5 + samples]
+    server_search_ms = sum(logged) if len(logged) == samples else 1000 * local_cpu_s
+    return {"bare_call_cpu_ms": 1000 * (cpu1 - cpu0) / samples,
+            "server_overhead_cpu_ms": (1000 * (cpu2 - cpu1) - server_search_ms) / samples,
+            "search_cpu_ms": server_search_ms / samples, "search_cpu_ms_here": 1000 * local_cpu_s / samples,
+            "overhead_p50_ms": statistics.median(over), "overhead_p99_ms": pct(over, 0.99),
             "serving_overhead_p50_ms": statistics.median(server_over),
             "overhead_interleaved_p50_ms": statistics.median(interleaved),
             "rpc_p50_ms": statistics.median(rpc_ms), "search_p50_ms": statistics.median(local_ms),
@@ -341,12 +371,13 @@ def main(argv: list[str] | None = None) -> int:
                      "cpus": os.cpu_count()}
     server = ServerProcess(workers=1, queue_size=a.clients)
     try:
-        figures.update(measure_overhead(server.address, states, a.iterations, a.overhead_samples))
+        figures.update(measure_overhead(server, states, a.iterations, a.overhead_samples))
     finally:
         server.stop()
     print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
           f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms; "
-          f"a bare gRPC call p50 {figures['bare_call_p50_ms']:.3f} ms")
+          f"a bare gRPC call p50 {figures['bare_call_p50_ms']:.3f} ms; server CPU: per bare call "
+          f"{figures['bare_call_cpu_ms']:.3f} ms, per GetBestMove beyond its search {figures['server_overhead_cpu_ms']:.3f} ms")
     total_errors = 0
     budgets = [] if a.skip_workers else \
         [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else [])
@@ -364,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"control: in-process search on 2 threads vs 1 right now: {figures['machine_parallel_speedup']:.2f}x")
     figures["errors"] = total_errors
     for key in ("overhead_p50_ms", "overhead_p99_ms", "serving_overhead_p50_ms", "overhead_interleaved_p50_ms",
-                "rpc_p50_ms", "search_p50_ms", "bare_call_p50_ms"):
+                "rpc_p50_ms", "search_p50_ms", "bare_call_p50_ms", "bare_call_cpu_ms", "server_overhead_cpu_ms",
+                "search_cpu_ms", "search_cpu_ms_here"):
         figures[key] = round(figures[key], 3)
     print(json.dumps(figures))
     return 0

@@ -17,11 +17,14 @@ another one. Each call carries an `x-request-id` (the same on its retries), whic
 show.
 
 Every call has a deadline (`timeout`, seconds; the client's default otherwise). Calls that fail with
-UNAVAILABLE or RESOURCE_EXHAUSTED are retried with exponential backoff and jitter (honoring the server's
-`grpc-retry-pushback-ms`), within the call's deadline — but only where a retry is safe: `create_session`
-is never retried (a lost answer could mean a second session), `submit_move` only when it gives
-`expected_seq` (the server answers a repeated submission from its history, never applying it twice),
-streams only before their first message, except `watch_session`, which resumes from the next event.
+UNAVAILABLE or RESOURCE_EXHAUSTED are retried by gRPC itself, by the retry policy in the channel's
+service config (`retry_service_config`: exponential backoff with jitter, the server's
+`grpc-retry-pushback-ms` honoured, at most 5 attempts, all within the call's deadline), and only where a
+retry is safe: `create_session` is never retried (a lost answer could mean a second session),
+`submit_move` only when it gives `expected_seq` (the server answers a repeated submission from its history,
+never applying it twice; one without goes through a second channel that never retries), streams only
+before their first message; `watch_session`, broken later, resumes from the next event with a new call.
+Each client has its own connection: a server without API keys shares its workers among connections.
 Other failures raise `ServiceError` (`InvalidArgument` for INVALID_ARGUMENT, whose `field_violations` name
 the request fields; FAILED_PRECONDITION carries `precondition_violations`, (type, subject, description)).
 
@@ -41,10 +44,8 @@ passes `token=` to a call). A server with API keys needs `api_key=`; TLS: `tls=T
 """
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
-import random
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -61,6 +62,13 @@ from server._gen.spellbook.v1 import types_pb2 as pb
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+SERVICE = "spellbook.v1.SpellBookService"
+# Every method a retry cannot harm: all but CreateSession (a lost answer could mean a second session).
+# SubmitMove only with expected_seq: the clients send one without it through a channel that never retries.
+RETRIED_METHODS = ("GetServerInfo", "NewGame", "ListLegalMoves", "ApplyMove", "ResolveChance", "GetBestMove",
+                   "GetHints", "Analyze", "SubmitMove", "GetSession", "WatchSession", "ExportSession",
+                   "PlayMatch", "AnalyzeGame")
+MAX_ATTEMPTS = 5      # gRPC clamps a retry policy's maxAttempts to 5
 SESSION_TOKEN_HEADER = "spellbook-session-token"
 MISTAKE_CLASS_NAMES = {pb.MISTAKE_CLASS_BEST: "best", pb.MISTAKE_CLASS_GOOD: "good",
                        pb.MISTAKE_CLASS_INACCURACY: "inaccuracy", pb.MISTAKE_CLASS_MISTAKE: "mistake",
@@ -277,18 +285,70 @@ def _channel_credentials(tls: bool, root_certificates: bytes | None, client_cert
                                         certificate_chain=client_certificate)
 
 
+class _Channels:
+    """A client's channel (`module`: grpc or grpc.aio; retries by `service_config`, or the channel given)
+    and its twin that never retries (submits without expected_seq), opened on first use."""
+
+    def __init__(self, module, channel, target: str | Sequence[str], service_config: dict, channel_options,
+                 creds: grpc.ChannelCredentials | None):
+        self._open_once: Callable[[], Any] | None = None
+        if channel is None:
+            address, options = channel_target(target, service_config)
+            options += list(channel_options)
+
+            def open_channel(extra: Sequence[tuple[str, Any]] = ()):
+                opts = options + list(extra)
+                return module.secure_channel(address, creds, options=opts) if creds else \
+                    module.insecure_channel(address, options=opts)
+            channel = open_channel()
+            self._open_once = lambda: open_channel([("grpc.enable_retries", 0)])
+        self.main = channel
+        self._once: tuple | None = None
+
+    def stub_once(self):
+        """A stub on the channel that never retries (the given channel when there is one)."""
+        if self._once is None:
+            once = self._open_once() if self._open_once is not None else self.main
+            self._once = (once, service_pb2_grpc.SpellBookServiceStub(once))
+        return self._once[1]
+
+    def opened(self) -> list:
+        """The channels to close."""
+        return [self.main] + ([self._once[0]] if self._once is not None and self._once[0] is not self.main else [])
+
+
 def _session_metadata(base: tuple, token: str | None) -> tuple:
     return base + (((SESSION_TOKEN_HEADER, token),) if token else ())
 
 
-def channel_target(target: str | Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
+def retry_service_config(retries: int = MAX_ATTEMPTS - 1, backoff_s: float = 0.05,
+                         max_backoff_s: float = 2.0) -> dict:
+    """The channel's service config: round-robin over the target's addresses, and gRPC's retry policy for
+    RETRIED_METHODS: UNAVAILABLE and RESOURCE_EXHAUSTED retried up to `retries` times (at most 4: gRPC's
+    limit is 5 attempts), the n-th after a random pause of up to min(backoff_s * 2^n, max_backoff_s), or
+    after the server's `grpc-retry-pushback-ms` when it gives one; all within the call's deadline."""
+    config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
+    if retries > 0:
+        config["methodConfig"] = [{
+            "name": [{"service": SERVICE, "method": m} for m in RETRIED_METHODS],
+            "retryPolicy": {"maxAttempts": min(retries + 1, MAX_ATTEMPTS), "initialBackoff": f"{backoff_s:.3f}s",
+                            "maxBackoff": f"{max(max_backoff_s, backoff_s):.3f}s", "backoffMultiplier": 2,
+                            "retryableStatusCodes": [c.name for c in RETRYABLE]}}]
+    return config
+
+
+def channel_target(target: str | Sequence[str], service_config: dict | None = None) -> tuple[str, list[tuple[str, Any]]]:
     """The gRPC target and channel options for one address, several (a list or comma-separated), or a
-    `dns:///name:port`: round-robin over every address. Several addresses must be IP literals of one family
-    (`ipv4:`/`ipv6:` targets); give a DNS name once to use all of its addresses."""
+    `dns:///name:port`: round-robin over every address, with `service_config` (default:
+    retry_service_config()). Several addresses must be IP literals of one family (`ipv4:`/`ipv6:`
+    targets); give a DNS name once to use all of its addresses."""
     addresses = [a.strip() for a in (target.split(",") if isinstance(target, str) else target) if a.strip()]
     if not addresses:
         raise ValueError("give at least one server address (HOST:PORT)")
-    options = [("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]}))]
+    # Each client has its own connection (not one shared by every channel of the process to that target):
+    # a server without API keys shares its workers fairly among connections (server/fairshare.py).
+    options = [("grpc.service_config", json.dumps(service_config or retry_service_config())),
+               ("grpc.use_local_subchannel_pool", 1)]
     if len(addresses) == 1:
         return addresses[0], options
     families = set()
@@ -423,18 +483,6 @@ def _analyze_game_request(record, level, iterations, time_ms, threads, options, 
     return spb.AnalyzeGameRequest(**kw)
 
 
-class _Retry:
-    """Backoff schedule: base * 2^attempt with full jitter, capped; the server's pushback wins when given."""
-
-    def __init__(self, retries: int, base_s: float, max_s: float):
-        self.retries, self.base_s, self.max_s = retries, base_s, max_s
-
-    def delay(self, attempt: int, err: ServiceError) -> float:
-        if err.retry_after_ms is not None:
-            return min(err.retry_after_ms / 1000.0, self.max_s) * (1 + random.random() * 0.2)
-        return random.uniform(0, min(self.max_s, self.base_s * 2 ** attempt))
-
-
 # ----------------------------------------------------------------------------------------------
 # Blocking client
 # ----------------------------------------------------------------------------------------------
@@ -447,20 +495,18 @@ class SpellBookClient:
                  client_certificate: bytes | None = None, client_key: bytes | None = None,
                  channel_options: Sequence[tuple[str, Any]] = ()):
         self.timeout = timeout
-        self._retry = _Retry(retries, backoff_s, max_backoff_s)
         self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
         self.tokens = _SessionTokens()
-        creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
-        if channel is None:
-            address, options = channel_target(target)
-            options += list(channel_options)
-            channel = (grpc.secure_channel(address, creds, options=options) if creds else
-                       grpc.insecure_channel(address, options=options))
-        self.channel = channel
+        self._channels = _Channels(grpc, channel, target, retry_service_config(retries, backoff_s, max_backoff_s),
+                                   channel_options,
+                                   _channel_credentials(tls, root_certificates, client_certificate, client_key))
+        self.channel = self._channels.main
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
+        self._stub_once = self._channels.stub_once
 
     def close(self) -> None:
-        self.channel.close()
+        for channel in self._channels.opened():
+            channel.close()
 
     def __enter__(self) -> "SpellBookClient":
         return self
@@ -476,22 +522,13 @@ class SpellBookClient:
         """Use the tokens of a session another client created (`CreatedSession`, e.g. after a reconnect)."""
         self.tokens.remember(created)
 
-    def _call(self, method: Callable, request, timeout: float | None, retry: bool = True, token: str | None = None):
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        attempt = 0
+    def _call(self, method: Callable, request, timeout: float | None, token: str | None = None):
+        """One call (the channel's retry policy retries it where that is safe); ServiceError on failure."""
         metadata = _session_metadata(self._metadata, token) + _request_id()
-        while True:
-            try:
-                return method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
-            except grpc.RpcError as e:
-                err = _error_from(e)
-                if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                time.sleep(pause)
-                attempt += 1
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout, metadata=metadata)
+        except grpc.RpcError as e:
+            raise _error_from(e) from None
 
     # -------------------------------------------------------------- rules
     def server_info(self, timeout: float | None = None) -> spb.GetServerInfoResponse:
@@ -558,39 +595,18 @@ class SpellBookClient:
         first update."""
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _request_id()
-        attempt = 0
-        while True:
-            received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
-            try:
-                for r in call:
-                    received = True
-                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
-                                         r.insight if r.HasField("insight") else None)
-                return
-            except grpc.RpcError as e:
-                err = _error_from(e)
-                if received or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                time.sleep(pause)
-                attempt += 1
-            finally:
-                call.cancel()
+        for r in self._stream(self.stub.Analyze, lambda: req, timeout, resumable=False):
+            yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
+                                 r.insight if r.HasField("insight") else None)
 
 
     # -------------------------------------------------------------- sessions, matches, review
     def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
                 resumable: bool, token: str | None = None) -> Iterator[Any]:
-        """A server stream with retries: before its first message always; after it only when `resumable`
-        (make_request() then builds the request that continues where the stream broke)."""
+        """A server stream. Before its first message the channel's retry policy retries it; broken after one,
+        a `resumable` stream goes on with a new call of make_request() (which continues where it broke)."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         md = _request_id()
-        attempt = 0
         while True:
             received = False
             call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
@@ -601,14 +617,8 @@ class SpellBookClient:
                     yield r
                 return
             except grpc.RpcError as e:
-                err = _error_from(e)
-                if (received and not resumable) or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                time.sleep(pause)
-                attempt += 1
+                if not (received and resumable and e.code() in RETRYABLE):
+                    raise _error_from(e) from None
             finally:
                 call.cancel()
 
@@ -618,7 +628,7 @@ class SpellBookClient:
         (remembered by this client). `seed` None: the server draws a secret one; an int fixes it (replay /
         tournament mode, shown to every seat). Not retried."""
         req = _create_request(seats, players, spells, seed)
-        created = _created(self._call(self.stub.CreateSession, req, timeout, retry=False))
+        created = _created(self._call(self.stub.CreateSession, req, timeout))
         self.tokens.remember(created)
         return created
 
@@ -628,7 +638,8 @@ class SpellBookClient:
         safely: a repeat of an applied move is answered from the history (`replayed`), never applied twice."""
         req = _submit_request(session_id, seat, move, expected_seq)
         token = token or self.tokens.pick(session_id, seat, moves=True)
-        return _submitted(self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None, token=token))
+        stub = self.stub if expected_seq is not None else self._stub_once()
+        return _submitted(self._call(stub.SubmitMove, req, timeout, token=token))
 
     def get_session(self, session_id: str, seat: int, timeout: float | None = None,
                     token: str | None = None) -> SessionView:
@@ -659,10 +670,11 @@ class SpellBookClient:
                           token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
-    def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+    def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int | None = 0,
                    timeout: float | None = None) -> Iterator[spb.PlayMatchResponse]:
         """A bot-vs-bot game: a message per move (`.move`, with `.stats`), then one with `.end` (scores,
-        winners, record). Retried only before the first message; closing the iterator cancels the game."""
+        winners, record). `seed` None: a secret seed (shown in the record once the game is over). Retried
+        only before the first message; closing the iterator cancels the game."""
         req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
         yield from self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False)
 
@@ -685,20 +697,18 @@ class AsyncSpellBookClient:
                  client_certificate: bytes | None = None, client_key: bytes | None = None,
                  channel_options: Sequence[tuple[str, Any]] = ()):
         self.timeout = timeout
-        self._retry = _Retry(retries, backoff_s, max_backoff_s)
         self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
         self.tokens = _SessionTokens()
-        creds = _channel_credentials(tls, root_certificates, client_certificate, client_key)
-        if channel is None:
-            address, options = channel_target(target)
-            options += list(channel_options)
-            channel = (grpc.aio.secure_channel(address, creds, options=options) if creds else
-                       grpc.aio.insecure_channel(address, options=options))
-        self.channel = channel
+        self._channels = _Channels(grpc.aio, channel, target,
+                                   retry_service_config(retries, backoff_s, max_backoff_s), channel_options,
+                                   _channel_credentials(tls, root_certificates, client_certificate, client_key))
+        self.channel = self._channels.main
         self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
+        self._stub_once = self._channels.stub_once
 
     async def close(self) -> None:
-        await self.channel.close()
+        for channel in self._channels.opened():
+            await channel.close()
 
     async def __aenter__(self) -> "AsyncSpellBookClient":
         return self
@@ -714,23 +724,12 @@ class AsyncSpellBookClient:
         """Use the tokens of a session another client created (`CreatedSession`, e.g. after a reconnect)."""
         self.tokens.remember(created)
 
-    async def _call(self, method: Callable, request, timeout: float | None, retry: bool = True,
-                    token: str | None = None):
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        attempt = 0
+    async def _call(self, method: Callable, request, timeout: float | None, token: str | None = None):
         metadata = _session_metadata(self._metadata, token) + _request_id()
-        while True:
-            try:
-                return await method(request, timeout=max(deadline - time.monotonic(), 0.0), metadata=metadata)
-            except grpc.RpcError as e:
-                err = _error_from(e)
-                if not retry or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                await asyncio.sleep(pause)
-                attempt += 1
+        try:
+            return await method(request, timeout=self.timeout if timeout is None else timeout, metadata=metadata)
+        except grpc.RpcError as e:
+            raise _error_from(e) from None
 
     async def server_info(self, timeout: float | None = None) -> spb.GetServerInfoResponse:
         return await self._call(self.stub.GetServerInfo, spb.GetServerInfoRequest(), timeout)
@@ -788,37 +787,17 @@ class AsyncSpellBookClient:
                       timeout: float | None = None) -> AsyncIterator[AnalysisUpdate]:
         req = spb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k, insight=_insight_options(insight),
                                  **_search_fields(state, seat, level, iterations, time_ms, threads, options, seed))
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _request_id()
-        attempt = 0
-        while True:
-            received = False
-            call = self.stub.Analyze(req, timeout=max(deadline - time.monotonic(), 0.0), metadata=self._metadata + md)
-            try:
-                async for r in call:
-                    received = True
-                    yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
-                                         r.insight if r.HasField("insight") else None)
-                return
-            except grpc.RpcError as e:
-                err = _error_from(e)
-                if received or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                await asyncio.sleep(pause)
-                attempt += 1
-            finally:
-                call.cancel()
+        async for r in self._stream(self.stub.Analyze, lambda: req, timeout, resumable=False):
+            yield AnalysisUpdate(r.final, _move(r.best_move), r.stats, [_hint(h) for h in r.hints],
+                                 r.insight if r.HasField("insight") else None)
 
 
     # -------------------------------------------------------------- sessions, matches, review
     async def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
                       resumable: bool, token: str | None = None) -> AsyncIterator[Any]:
+        """As SpellBookClient._stream."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         md = _request_id()
-        attempt = 0
         while True:
             received = False
             call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
@@ -829,21 +808,15 @@ class AsyncSpellBookClient:
                     yield r
                 return
             except grpc.RpcError as e:
-                err = _error_from(e)
-                if (received and not resumable) or err.code not in RETRYABLE or attempt >= self._retry.retries:
-                    raise err from None
-                pause = self._retry.delay(attempt, err)
-                if time.monotonic() + pause >= deadline:
-                    raise err from None
-                await asyncio.sleep(pause)
-                attempt += 1
+                if not (received and resumable and e.code() in RETRYABLE):
+                    raise _error_from(e) from None
             finally:
                 call.cancel()
 
     async def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1",
                              seed: int | None = None, timeout: float | None = None) -> CreatedSession:
         req = _create_request(seats, players, spells, seed)
-        created = _created(await self._call(self.stub.CreateSession, req, timeout, retry=False))
+        created = _created(await self._call(self.stub.CreateSession, req, timeout))
         self.tokens.remember(created)
         return created
 
@@ -851,8 +824,8 @@ class AsyncSpellBookClient:
                           timeout: float | None = None, token: str | None = None) -> Submitted:
         req = _submit_request(session_id, seat, move, expected_seq)
         token = token or self.tokens.pick(session_id, seat, moves=True)
-        return _submitted(await self._call(self.stub.SubmitMove, req, timeout, retry=expected_seq is not None,
-                                           token=token))
+        stub = self.stub if expected_seq is not None else self._stub_once()
+        return _submitted(await self._call(stub.SubmitMove, req, timeout, token=token))
 
     async def get_session(self, session_id: str, seat: int, timeout: float | None = None,
                           token: str | None = None) -> SessionView:
@@ -879,7 +852,7 @@ class AsyncSpellBookClient:
                                 token=token or self.tokens.pick(session_id))
         return json.loads(resp.record_json)
 
-    async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int = 0,
+    async def play_match(self, bots: Sequence[str], *, spells: str = "set1", seed: int | None = 0,
                          timeout: float | None = None) -> AsyncIterator[spb.PlayMatchResponse]:
         req = spb.PlayMatchRequest(bots=list(bots), spells=spells, seed=seed)
         async for r in self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False):

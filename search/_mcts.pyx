@@ -88,6 +88,21 @@ ctypedef struct Config:
     double rollout_mix      # weight of one random rollout mixed into a network leaf value (0: none)
     int root_halving        # > 1: Sequential Halving over this many root moves (network, iteration budgets)
     double mover_bias       # the network's measured optimism for the seat to move, removed from its values
+    double pause_at         # CLOCK_MONOTONIC seconds; > 0: return at this time, resumable (Progress)
+
+ctypedef struct Progress:
+    # Where a search stands between calls (a search run in slices: Config.pause_at): the next call with the
+    # same tree, root and options continues exactly where this one paused, so a search run in slices makes
+    # the same iterations, in the same order, as one uninterrupted run.
+    int started
+    uint64_t rng
+    int64_t it
+    double active_s         # seconds spent in earlier calls (for stop_early's rate)
+    int ncand
+    int phases
+    int phase_it
+    int64_t per_phase
+    int cand[64]
 
 ctypedef struct Work:
     uint64_t* moves
@@ -302,12 +317,13 @@ cdef void work_free(Work* w) noexcept nogil:
     free(w.priors)
     scratch_free(&w.ns)
 
-cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel) noexcept nogil:
+cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel, double stop_at) noexcept nogil:
+    """`stop_at`: the deadline, or the pause time when that comes first (CLOCK_MONOTONIC; <= 0: none)."""
     if cancel[0]:
         return True
     if cfg.iterations > 0 and it >= cfg.iterations:
         return True
-    if cfg.deadline > 0 and (it & 15) == 0 and now_s() >= cfg.deadline:
+    if stop_at > 0 and (it & 15) == 0 and now_s() >= stop_at:
         return True
     return False
 
@@ -339,12 +355,14 @@ cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, d
     return left >= 0 and first - second > left
 
 cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t, int root_node,
-                        const int* cancel, double* rollout_decisions, int* stopped_early) noexcept nogil:
-    """Grows tree `t` below `root_node` (the node of the state `root`) until the budget ends; returns
-    the iterations done."""
+                        const int* cancel, double* rollout_decisions, int* stopped_early,
+                        Progress* pr) noexcept nogil:
+    """Grows tree `t` below `root_node` (the node of the state `root`) until the budget ends, or until
+    cfg.pause_at; continues from `pr` when it has started, and leaves in it where it stopped. Returns the
+    iterations done in this call."""
     cdef Work w
     cdef uint64_t rng = cfg.seed
-    cdef int64_t it = 0
+    cdef int64_t it = 0, it0 = 0
     cdef int node, child, cp, nm, nun, na, i, plen, best, p, n
     cdef double bestv, v, lg
     cdef double rew[MAXP]
@@ -354,6 +372,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     cdef bint expanded
     cdef Node* c
     cdef double started = now_s()
+    cdef double stop_at = cfg.deadline
     cdef int cand[64]
     cdef int ncand = 0, phases = 0, phase_it = 0, forced
     cdef int64_t per_phase = 0
@@ -363,14 +382,21 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     n = g.num_players(root)
     rollout_decisions[0] = 0
     stopped_early[0] = 0
-    if cfg.net != NULL and not (t.nodes[root_node].flags & NODE_EXPANDED) and not cancel[0]:
+    if cfg.pause_at > 0 and (stop_at <= 0 or cfg.pause_at < stop_at):
+        stop_at = cfg.pause_at
+    if pr.started:
+        rng, it, it0 = pr.rng, pr.it, pr.it
+        started -= pr.active_s
+        ncand, phases, phase_it, per_phase = pr.ncand, pr.phases, pr.phase_it, pr.per_phase
+        memcpy(cand, pr.cand, sizeof(cand))
+    if not pr.started and cfg.net != NULL and not (t.nodes[root_node].flags & NODE_EXPANDED) and not cancel[0]:
         # the root's own evaluation and priors: not an iteration, so every iteration visits one root
         # move and the root moves' visits add up to the iterations, as in the rollout search
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
         plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
         backup(t, &w, plen, n, rew, scores, wins)
-    if cfg.net != NULL and cfg.root_halving > 1 and cfg.iterations > 0:
+    if not pr.started and cfg.net != NULL and cfg.root_halving > 1 and cfg.iterations > 0:
         # Sequential Halving at the root (Karnin et al. 2013; Gumbel MuZero's root without the noise):
         # the policy's best few moves share the budget evenly, phase by phase, and the worse half by mean
         # value is dropped after each phase; the last eighth goes to the survivor, so it is also the most
@@ -380,7 +406,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
             phases += 1
         if phases > 0:
             per_phase = (cfg.iterations - cfg.iterations // 8) // phases
-    while not should_stop(cfg, it, cancel):
+    while not should_stop(cfg, it, cancel, stop_at):
         if ncand > 1 and per_phase > 0 and phase_it >= per_phase:
             ncand = halving_keep(t, cfg.observer, cand, ncand)
             phase_it = 0
@@ -475,7 +501,11 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         backup(t, &w, plen, n, rew, scores, wins)
         it += 1
     work_free(&w)
-    return it
+    pr.started = 1
+    pr.rng, pr.it, pr.active_s = rng, it, now_s() - started
+    pr.ncand, pr.phases, pr.phase_it, pr.per_phase = ncand, phases, phase_it, per_phase
+    memcpy(pr.cand, cand, sizeof(cand))
+    return it - it0
 
 
 cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, const double* scores,
@@ -685,7 +715,7 @@ cdef int64_t flat_run(const GameVTable* g, const void* root, const Config* cfg, 
         return 0
     n = g.num_players(root)
     rollout_decisions[0] = 0
-    while not should_stop(cfg, it, cancel):
+    while not should_stop(cfg, it, cancel, cfg.deadline):
         k = <int>(it % nroot)
         memcpy(w.det, root, g.state_size)
         g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
@@ -750,6 +780,7 @@ cdef Config make_config(dict o) except *:
     cfg.rollout_mix = o.get("rollout_mix", 0.0)
     cfg.root_halving = o.get("root_halving", 0)
     cfg.mover_bias = o.get("mover_bias", 0.0)
+    cfg.pause_at = o.get("pause_at", 0.0)
     net = o.get("network")
     if net is not None:
         cfg.net = &(<Network?>net).net
@@ -994,11 +1025,23 @@ cdef tuple tree_result(const Tree* t, int root_node, int n):
     return children, pv
 
 
+cdef class SearchProgress:
+    """Where a search run in slices stands (options' `pause_at`): passed to every call of one search (with
+    its kept tree), each call continues exactly where the last paused."""
+    cdef Progress p
+
+    @property
+    def iterations(self) -> int:
+        """Iterations of all calls so far."""
+        return self.p.it
+
+
 def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000,
-               SearchTree tree=None, int root_node=0):
-    """ISMCTS, GIL released, in a new tree or (tree given) below `root_node` of a kept one. Returns
-    (iterations, rollout decisions, root children stats, principal variation as move codes, nodes,
-    whether it stopped early because the choice was made)."""
+               SearchTree tree=None, int root_node=0, SearchProgress progress=None):
+    """ISMCTS, GIL released, in a new tree or (tree given) below `root_node` of a kept one. With `progress`
+    (and its tree) the search may pause at options["pause_at"] and continue in the next call. Returns
+    (iterations of this call, rollout decisions, root children stats, principal variation as move codes,
+    nodes, whether it stopped early because the choice was made)."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)
     cdef Tree local
@@ -1007,8 +1050,15 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
     cdef double decisions = 0
     cdef const char* rp = root
     cdef int n, early = 0
+    cdef Progress fresh
+    cdef Progress* pr = &fresh
     if len(root) != g.state_size:
         raise ValueError("root state has the wrong size for this game")
+    memset(&fresh, 0, sizeof(Progress))
+    if progress is not None:
+        if tree is None:
+            raise ValueError("a search in slices needs its tree kept (tree=)")
+        pr = &progress.p
     if tree is None:
         if not tree_init(&local, max_nodes):
             tree_free(&local)
@@ -1022,7 +1072,7 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
         t = &tree.t
     try:
         with nogil:
-            its = ismcts_run(g, rp, &cfg, t, root_node, &cancel.flag, &decisions, &early)
+            its = ismcts_run(g, rp, &cfg, t, root_node, &cancel.flag, &decisions, &early, pr)
         n = g.num_players(rp)
         children, pv = tree_result(t, root_node, n)
         return its, decisions, children, pv, t.n, bool(early)

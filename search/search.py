@@ -6,12 +6,14 @@ Game-agnostic: a game is any adapter with `vtable` (a PyCapsule of search/game.p
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, asdict
-from typing import Any, Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
 from search import _mcts
 from search._mcts import CancelToken
@@ -51,8 +53,9 @@ class SearchOptions:
     """What a search may spend and how it plays. At least one budget (iterations, time_ms, deadline).
 
     iterations: total over all threads (split evenly; with a fixed seed, threads and iterations the
-    result is reproducible). time_ms: wall-clock budget from the call. deadline: absolute
-    `time.monotonic()` seconds. The search stops at whichever comes first, or when cancelled.
+    result is reproducible). time_ms: wall-clock budget from the call (run in slices under a `Slicer`:
+    the search's own CPU time). deadline: absolute `time.monotonic()` seconds. The search stops at
+    whichever comes first, or when cancelled.
     """
 
     iterations: int = 1000
@@ -193,6 +196,39 @@ class SearchResult:
         for m in d["moves"]:
             m["move"] = str(m["move"])
         return d
+
+
+class Slicer(Protocol):
+    """A scheduler that runs searches in slices (server/fairshare.py): `ismcts` run inside `slicing(slicer)`
+    searches for about `slice_s` seconds at a time and calls `pause()` in between, which returns when the
+    search may go on (its tree and generator are kept meanwhile, so the result is the one an unsliced
+    search with the same seed and iteration budget gives). Its time budget (`time_ms`) then counts the
+    search's own CPU time, not the pauses; the options' `deadline` still ends it."""
+
+    slice_s: float
+
+    def pause(self) -> None: ...
+
+
+_slicing = threading.local()
+
+
+@contextlib.contextmanager
+def slicing(slicer: Slicer | None) -> Iterator[None]:
+    """Every ismcts call of this thread inside the block runs in slices under `slicer` (None: unsliced)."""
+    before = getattr(_slicing, "slicer", None)
+    _slicing.slicer = slicer
+    try:
+        yield
+    finally:
+        _slicing.slicer = before
+
+
+def pause_point() -> None:
+    """Lets the thread's slicer (if any) hand the worker to another job: for long work between searches."""
+    slicer = getattr(_slicing, "slicer", None)
+    if slicer is not None:
+        slicer.pause()
 
 
 def _thread_seeds(seed: int, threads: int) -> list[int]:
@@ -356,16 +392,22 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
             "root_halving": opts.root_halving}
 
-    def one(i: int):
-        return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
-                                cancel, opts.max_nodes, tree, node)
-
-    if opts.threads == 1:
-        runs = [one(0)]
+    slicer = getattr(_slicing, "slicer", None)
+    cut_by_deadline = False
+    if slicer is not None:
+        runs, elapsed, cut_by_deadline = _run_in_slices(game, root, base, budgets, seeds, opts, cancel, tree, node,
+                                                        slicer)
     else:
-        with ThreadPoolExecutor(max_workers=opts.threads) as pool:
-            runs = list(pool.map(one, range(opts.threads)))
-    elapsed = time.monotonic() - start
+        def one(i: int):
+            return _mcts.run_ismcts(game.vtable, root, dict(base, iterations=budgets[i], seed=seeds[i]),
+                                    cancel, opts.max_nodes, tree, node)
+
+        if opts.threads == 1:
+            runs = [one(0)]
+        else:
+            with ThreadPoolExecutor(max_workers=opts.threads) as pool:
+                runs = list(pool.map(one, range(opts.threads)))
+        elapsed = time.monotonic() - start
     iterations = sum(r[0] for r in runs)
     budget_left = sum(budgets) if opts.iterations else 0
     early = any(r[5] for r in runs)
@@ -387,9 +429,57 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
                         elapsed_s=elapsed, seed=opts.seed, player=player, threads=opts.threads,
                         nodes=sum(r[4] for r in runs),
                         mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
-                        cut_short=bool(opts.iterations) and iterations < budget_left and not early,
+                        cut_short=(bool(opts.iterations) and iterations < budget_left and not early) or cut_by_deadline,
                         stopped_early=early, evaluator="network" if network is not None else "rollout",
                         model=version)
+
+
+def _run_in_slices(game: GameAdapter, root: bytes, base: dict, budgets: list[int], seeds: list[int],
+                   opts: SearchOptions, cancel: CancelToken, tree: Any, node: int,
+                   slicer: Slicer) -> tuple[list[tuple], float, bool]:
+    """The search of `ismcts` in slices of slicer.slice_s, pausing in between; every thread keeps its tree
+    and generator (SearchProgress), so the iterations are those of one uninterrupted run. The time budget
+    counts the threads' CPU time (their mean), the deadline wall-clock time. Returns the runs as run_ismcts
+    gives them (iterations and rollout decisions summed over the slices), the seconds spent searching, and
+    whether the deadline ended the search before its budget."""
+    threads = len(budgets)
+    trees = [tree if tree is not None and i == 0 else _mcts.SearchTree(opts.max_nodes) for i in range(threads)]
+    nodes = [node if tree is not None and i == 0 else 0 for i in range(threads)]
+    progress = [_mcts.SearchProgress() for _ in range(threads)]
+    totals = [[0, 0.0] for _ in range(threads)]
+    budget_s = opts.time_ms / 1000.0 if opts.time_ms else math.inf
+    cpu_s = searched_s = 0.0
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+
+    def one(i: int, options: dict) -> tuple[tuple, float]:
+        t0 = time.thread_time()
+        run = _mcts.run_ismcts(game.vtable, root, dict(options, iterations=budgets[i], seed=seeds[i]), cancel,
+                               opts.max_nodes, trees[i], nodes[i], progress[i])
+        return run, time.thread_time() - t0
+
+    try:
+        while True:
+            now = time.monotonic()
+            left = budget_s - cpu_s          # wall time >= CPU time: a slice never overspends the budget
+            ends = [d for d in (opts.deadline, now + left if left < math.inf else 0.0) if d > 0]
+            end = min(ends) if ends else 0.0
+            options = dict(base, deadline=end, pause_at=now + slicer.slice_s)
+            outs = [one(0, options)] if pool is None else list(pool.map(lambda i: one(i, options), range(threads)))
+            searched_s += time.monotonic() - now
+            cpu_s += sum(cpu for _, cpu in outs) / threads
+            for total, (run, _) in zip(totals, outs):
+                total[0] += run[0]
+                total[1] += run[1]
+            runs = [(total[0], total[1]) + run[2:] for total, (run, _) in zip(totals, outs)]
+            by_deadline = bool(opts.deadline) and time.monotonic() >= opts.deadline
+            done = (cancel.cancelled or any(r[5] for r in runs) or by_deadline or budget_s - cpu_s < 0.001
+                    or (bool(opts.iterations) and all(p.iterations >= b for p, b in zip(progress, budgets))))
+            if done:
+                return runs, searched_s, by_deadline and budget_s - cpu_s >= 0.001 and not cancel.cancelled
+            slicer.pause()
+    finally:
+        if pool is not None:
+            pool.shutdown()
 
 
 def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,

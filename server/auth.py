@@ -14,7 +14,7 @@ No token: UNAUTHENTICATED. A token that is not this session's, or another seat's
 API keys (optional, service-wide): `authorization: Bearer KEY` metadata on every SpellBookService call
 (health and reflection stay open for probes). Keys come from a file (one a line, `#` comments) and/or
 the environment variable SPELLBOOK_API_KEYS (comma-separated). A key also names the client for fair
-share (server/fairshare.py); without keys the client is its peer address.
+share (server/fairshare.py); without keys the client is its connection (peer address and port).
 """
 from __future__ import annotations
 

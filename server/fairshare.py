@@ -1,24 +1,36 @@
 """Admission and fair scheduling of the service's CPU-bound work (searches, matches, reviews).
 
-`SearchPool` runs jobs on `workers` threads (the compiled search releases the GIL, so they run in
-parallel while the event loop keeps answering) and admits at most `workers + queue_size` at once; beyond
-that a call is refused with `Overloaded` (RESOURCE_EXHAUSTED with a retry hint).
+Processor sharing. `SearchPool` runs jobs on `workers` worker slots. A job holds a slot for a slice
+(`slice_ms`, 50 ms by default) at a time: a search is anytime, so it runs in slices with its tree kept
+(search.search.slicing), and between slices it gives its slot back to the fair queue when another job waits.
+So a short call interleaves with long ones instead of waiting for them: it waits at most about one slice
+per worker when its client has used less of the workers lately than the others. Work that is not a search
+gives the slot up where it calls `search.search.pause_point()` (between a match's moves, a value spread's
+worlds, ...). The compiled search releases the GIL, so slots run in parallel while the event loop answers.
 
-Fair share. Every job belongs to a client: its API key when the server has keys, else its peer address
-(`client_of`; the `@rpc` wrapper sets it for the call, `current_client`). Per client there are limits on
-  - jobs running at once (`per_client_running`, default half the workers, at least 1), so one client's
-    long searches never hold every worker;
-  - queued work (`per_client_queued_ms`: the time budgets of its admitted jobs, running or waiting);
-and the queue is fair: when a worker frees, the waiting client with the fewest running jobs goes next
-(round-robin among equals), not the oldest job. So a client's small call never waits behind another
-client's long searches for more than one job's length of the other clients.
+The fair queue. When a slot frees, it goes to the waiting job of the *group* (host) with the least recent
+worker time, and within the group to the *client* with the least; a client's jobs go in turn. "Recent": the
+worker seconds of each client and group decay with a half-life of `half_life_s` (10 s). A client is its API
+key when the server has keys (its group is the key too), else its peer address *and* connection (the peer's
+port): several connections of one host share their host's group, so opening connections buys a host no
+larger share of the workers than another host's single one.
 
-All bookkeeping happens on the event loop's thread (jobs finish through call_soon_threadsafe).
+Admission. While a slot is free every job is admitted (nothing waits then, so nothing is refused while a
+worker idles). Otherwise a job is refused with `Overloaded` (RESOURCE_EXHAUSTED with a retry hint) beyond
+  - `workers + queue_size` jobs admitted in all (running, paused or waiting; a paused search keeps its tree);
+  - `per_host` jobs of one group (default: three quarters of that, at least `workers`): one host cannot
+    take everything by opening connections;
+  - `per_client` jobs of one client (default: the same as per_host);
+  - `per_client_queued_ms` of one client's admitted time budgets.
+A job waiting for its slot past its `deadline` (its search's end) goes on without one: it only has to
+answer (its search sees the deadline at once), and the answer must not miss the call's deadline.
 """
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import math
+import threading
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -26,18 +38,23 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from search import CancelToken
+from search.search import slicing
 from server import metrics
 
+# The session-level client (API key, else peer address without the port): owner of sessions, per-client
+# session cap. The scheduling client (`current_connection`) adds the connection.
 current_client: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_client", default="")
+current_connection: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_connection", default="")
 
 
-def client_of(context, key_id: str | None = None) -> str:
-    """The fair-share identity of a call: its API key's id when given, else the peer's address (no port)."""
+def client_of(context, key_id: str | None = None) -> tuple[str, str]:
+    """(group, client) of a call: (its API key's id, the same) with a key, else (the peer's address without
+    its port, the peer with its port: one TCP connection)."""
     if key_id:
-        return key_id
+        return key_id, key_id
     peer = context.peer() or ""
-    host = peer.rsplit(":", 1)[0] if peer.count(":") >= 1 else peer
-    return host or "unknown"
+    host = peer.rsplit(":", 1)[0] if peer.startswith(("ipv4:", "ipv6:")) else peer
+    return host or "unknown", peer or "unknown"
 
 
 class Overloaded(Exception):
@@ -47,128 +64,301 @@ class Overloaded(Exception):
         self.reason = reason or "search queue full"
 
 
+class _Usage:
+    """Worker seconds, decaying with a half-life: `value(now)`, `add(seconds, now)`."""
+
+    __slots__ = ("seconds", "at")
+
+    def __init__(self):
+        self.seconds, self.at = 0.0, 0.0
+
+    def value(self, now: float, half_life_s: float) -> float:
+        return self.seconds * math.exp2(-(now - self.at) / half_life_s) if self.seconds else 0.0
+
+    def add(self, seconds: float, now: float, half_life_s: float) -> None:
+        self.seconds, self.at = self.value(now, half_life_s) + seconds, now
+
+
 @dataclass(eq=False)
 class _Job:
     fn: Callable[[], Any]
     cancel: CancelToken
     client: str
+    group: str
     cost_ms: float
+    deadline: float
     future: asyncio.Future
-    started: float = 0.0
+    loop: asyncio.AbstractEventLoop
+    granted: threading.Event | None = None     # made when it first pauses (most jobs never do)
+    state: str = "waiting"      # waiting | running | paused | unslotted (past its deadline) | done
+    started: float = 0.0        # when it first got a slot
+    slice_start: float = 0.0
     queued: float = 0.0
+    slot_s: float = 0.0         # time it held a slot
+    cpu_s: float = 0.0          # its worker thread's CPU time (at its last pause)
+    cpu_start: float = 0.0
 
 
 @dataclass
 class _Client:
-    running: int = 0
+    group: str
+    admitted: int = 0
     queued_ms: float = 0.0
     waiting: deque = field(default_factory=deque)
+    usage: _Usage = field(default_factory=_Usage)
+
+
+@dataclass
+class _Group:
+    admitted: int = 0
+    usage: _Usage = field(default_factory=_Usage)
+
+
+class _JobSlicer:
+    """The search.search.Slicer of one job: pauses give the slot to the fair queue."""
+
+    def __init__(self, pool: "SearchPool", job: _Job):
+        self.pool, self.job, self.slice_s = pool, job, pool.slice_s
+
+    def pause(self) -> None:
+        self.pool._pause(self.job)
 
 
 class SearchPool:
-    """A fixed thread pool with bounded admission and a fair queue across clients (see the module doc)."""
+    """Worker slots with bounded admission and a fair, time-sliced queue across clients (module doc)."""
 
-    def __init__(self, workers: int, queue_size: int, per_client_running: int | None = None,
-                 per_client_queued_ms: float = float("inf")):
+    def __init__(self, workers: int, queue_size: int, per_client: int | None = None,
+                 per_client_queued_ms: float = float("inf"), per_host: int | None = None,
+                 slice_ms: float = 50.0, half_life_s: float = 10.0):
         self.workers, self.capacity = workers, workers + queue_size
-        self.per_client_running = per_client_running or max(1, workers // 2)
+        self.per_host = per_host or max(workers, (3 * self.capacity) // 4)
+        self.per_client = per_client or self.per_host
         self.per_client_queued_ms = per_client_queued_ms
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="search")
-        self.running = 0
+        self.slice_s, self.half_life_s = slice_ms / 1000.0, half_life_s
+        # a thread per admitted job (a paused one waits in its thread); only `workers` of them hold slots
+        self.executor = ThreadPoolExecutor(max_workers=self.capacity + workers, thread_name_prefix="search")
+        self.running = 0              # jobs holding a slot
+        self.admitted = 0             # jobs running, paused or waiting
         self.clients: OrderedDict[str, _Client] = OrderedDict()
+        self.groups: dict[str, _Group] = {}
+        self._waiting = 0             # jobs waiting for a slot (new or paused)
+        self._jobs: set[_Job] = set()  # admitted
+        self._lock = threading.Lock()
         self._mean_s = 0.05           # running mean of job time, for the retry hint
         self.tokens: set[CancelToken] = set()
 
-    @property
-    def admitted(self) -> int:
-        """Jobs running or waiting."""
-        return self.running + sum(len(c.waiting) for c in self.clients.values())
-
     def retry_after_ms(self) -> int:
-        waiting = max(self.admitted - self.workers + 1, 1)
-        return max(10, int(1000 * self._mean_s * waiting / self.workers))
+        """When an admitted job is likely to end (so a retry is admitted): the least time budget left of
+        the jobs that have one, in CPU time, at the CPU rate they get on their slots and with the slots
+        shared among every admitted job; else the mean job time per waiting job. 10 ms to 30 s."""
+        left = [(j.cost_ms / 1000.0 - j.cpu_s) / max(j.cpu_s / j.slot_s if j.slot_s > 0.02 else 1.0, 0.05)
+                for j in list(self._jobs) if j.cost_ms > 0 and j.started]
+        if left:
+            seconds = max(min(left), 0.0) * max(self.admitted, 1) / self.workers
+        else:
+            seconds = self._mean_s * max(self.admitted - self.workers + 1, 1) / self.workers
+        return min(max(10, int(1000 * seconds)), 30_000)
 
+    # ------------------------------------------------------------------ the event loop's side
     async def run(self, fn: Callable[[], Any], cancel: CancelToken, cost_ms: float = 0.0,
-                  client: str | None = None) -> Any:
-        """Run fn() on a worker when the fair queue gets to it; raises Overloaded when the pool or the
-        client's share is full. `cost_ms` is the job's time budget (its share of the client's queued work).
-        If the awaiting task is cancelled, the job's token is cancelled (a waiting job never starts)."""
-        client = client if client is not None else current_client.get()
-        account = self.clients.get(client)
-        if self.admitted >= self.capacity:
-            raise Overloaded(self.retry_after_ms())
-        if account is not None and account.queued_ms + cost_ms > self.per_client_queued_ms:
-            raise Overloaded(self.retry_after_ms(), f"this client's queued search time is at its limit of "
-                                                    f"{self.per_client_queued_ms:g} ms")
-        if account is None:
-            account = self.clients[client] = _Client()
-        job = _Job(fn, cancel, client, cost_ms, asyncio.get_running_loop().create_future(), queued=time.monotonic())
-        account.waiting.append(job)
-        metrics.search_waiting()
-        account.queued_ms += cost_ms
+                  client: str | None = None, deadline: float = 0.0) -> Any:
+        """Run fn() on a worker slot when the fair queue gets to it; raises Overloaded beyond the caps.
+        `cost_ms`: the job's time budget (its share of the client's queued work); `client`: its scheduling
+        client (default: the call's connection, or its key); `deadline`: time.monotonic() after which the job
+        no longer waits for a slot to finish. If the awaiting task is cancelled, the job's token is cancelled
+        (a waiting job never starts; a paused one finishes at once)."""
+        if client is None:
+            client, group = current_connection.get() or current_client.get(), current_client.get()
+        else:
+            group = client
+        loop = asyncio.get_running_loop()
+        job = _Job(fn, cancel, client, group or client, cost_ms, deadline, loop.create_future(), loop,
+                   queued=time.monotonic())
+        with self._lock:
+            self._admit(job)
         self.tokens.add(cancel)
-        self._dispatch()
         try:
             return await job.future
         except asyncio.CancelledError:
             cancel.cancel()
-            if job in account.waiting:          # never started: leave the queue now
-                account.waiting.remove(job)
-                metrics.search_left_queue()
-                self._forget(job)
+            with self._lock:
+                if job.state == "waiting" and not job.started:      # never started: leave the queue now
+                    self.clients[job.client].waiting.remove(job)
+                    self._waiting -= 1
+                    self._release(job)
+                    metrics.search_left_queue()
+                elif job.state == "waiting":                       # paused: let it finish without a slot
+                    self.clients[job.client].waiting.remove(job)
+                    self._waiting -= 1
+                    job.state = "unslotted"
+                    job.granted.set()
             raise
 
-    def _next_client(self) -> _Client | None:
-        """The waiting client with the fewest running jobs, within its running limit; the first such in
-        round-robin order (a client that got a worker moves to the back)."""
-        best, best_name = None, None
+    def _admit(self, job: _Job) -> None:
+        """Under the lock: admits `job` (queued, and dispatched when a slot is free) or raises Overloaded."""
+        account = self.clients.get(job.client)
+        group = self.groups.get(job.group)
+        if self.running >= self.workers:      # no slot free: the caps apply
+            cap, reason = None, ""
+            if self.admitted >= self.capacity:
+                cap = "pool"
+            elif group is not None and group.admitted >= self.per_host:
+                cap, reason = "host", f"this host's searches are at their limit of {self.per_host}"
+            elif account is not None and account.admitted >= self.per_client:
+                cap, reason = "client", f"this client's searches are at their limit of {self.per_client}"
+            elif account is not None and account.queued_ms + job.cost_ms > self.per_client_queued_ms:
+                cap, reason = "client_time", (f"this client's queued search time is at its limit of "
+                                              f"{self.per_client_queued_ms:g} ms")
+            if cap is not None:
+                metrics.search_refused(cap)
+                raise Overloaded(self.retry_after_ms(), reason)
+        if group is None:
+            group = self.groups[job.group] = _Group()
+        if account is None:
+            account = self.clients[job.client] = _Client(job.group)
+        account.admitted += 1
+        group.admitted += 1
+        account.queued_ms += job.cost_ms
+        self.admitted += 1
+        self._jobs.add(job)
+        account.waiting.append(job)
+        self._waiting += 1
+        metrics.search_waiting()
+        self._dispatch(time.monotonic())
+
+    # ------------------------------------------------------------------ scheduling (under the lock)
+    def _next_job(self, now: float) -> _Job | None:
+        """The first waiting job of the least-served client of the least-served group (recent worker time);
+        among equals the one listed first, and a client served moves to the back."""
+        best: _Client | None = None
+        best_key = None
         for name, c in self.clients.items():
-            if c.waiting and c.running < self.per_client_running and (best is None or c.running < best.running):
-                best, best_name = c, name
-        if best_name is not None:
-            self.clients.move_to_end(best_name)
-        return best
-
-    def _dispatch(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.running < self.workers:
-            account = self._next_client()
-            if account is None:
-                return
-            job = account.waiting.popleft()
-            if job.future.done():               # its caller went away
-                metrics.search_left_queue()
-                self._forget(job)
+            if not c.waiting:
                 continue
-            account.running += 1
-            self.running += 1
-            job.started = time.monotonic()
-            metrics.search_started(job.started - job.queued)
-            done = self.executor.submit(job.fn)
-            done.add_done_callback(lambda f, job=job: loop.call_soon_threadsafe(self._finished, job, f))
+            key = (self.groups[c.group].usage.value(now, self.half_life_s), c.usage.value(now, self.half_life_s))
+            if best is None or key < best_key:
+                best, best_key, best_name = c, key, name
+        if best is None:
+            return None
+        self.clients.move_to_end(best_name)
+        self._waiting -= 1
+        return best.waiting.popleft()
 
-    def _finished(self, job: _Job, done) -> None:
+    def _dispatch(self, now: float) -> None:
+        """Gives free slots to waiting jobs, in fair order."""
+        while self.running < self.workers:
+            job = self._next_job(now)
+            if job is None:
+                return
+            self.running += 1
+            job.state, job.slice_start = "running", now
+            if job.started:                    # a paused job: its thread waits for this
+                job.granted.set()
+                continue
+            job.started = now
+            metrics.search_started(now - job.queued)
+            self.executor.submit(self._work, job)
+
+    def _charge(self, job: _Job, now: float) -> None:
+        """The slot time since the job's slice began, to its client and group (from the job's thread)."""
+        spent = max(now - job.slice_start, 0.0)
+        job.slot_s += spent
+        job.cpu_s = time.thread_time() - job.cpu_start
         account = self.clients.get(job.client)
         if account is not None:
-            account.running -= 1
-        self.running -= 1
-        metrics.search_ended()
-        self._mean_s = 0.8 * self._mean_s + 0.2 * (time.monotonic() - job.started)
-        self._forget(job)
-        if not job.future.done():
-            if done.exception() is not None:
-                job.future.set_exception(done.exception())
-            else:
-                job.future.set_result(done.result())
-        self._dispatch()
+            account.usage.add(spent, now, self.half_life_s)
+        group = self.groups.get(job.group)
+        if group is not None:
+            group.usage.add(spent, now, self.half_life_s)
+        job.slice_start = now
 
-    def _forget(self, job: _Job) -> None:
+    def _release(self, job: _Job) -> None:
+        """The job leaves the pool (finished or never started): its admission and queued time are returned."""
+        self.admitted -= 1
+        self._jobs.discard(job)
         self.tokens.discard(job.cancel)
         account = self.clients.get(job.client)
         if account is not None:
+            account.admitted -= 1
             account.queued_ms -= job.cost_ms
-            if not account.waiting and account.running == 0:
-                del self.clients[job.client]
+        group = self.groups.get(job.group)
+        if group is not None:
+            group.admitted -= 1
+        self._forget_idle(job.client, job.group)
+
+    def _forget_idle(self, client: str, group: str) -> None:
+        """Drops the bookkeeping of a client and group without jobs once their recent usage has decayed; and
+        of every client without jobs when there are many (memory stays bounded whatever the peers)."""
+        now = time.monotonic()
+        account = self.clients.get(client)
+        if account is not None and account.admitted == 0 and account.usage.value(now, self.half_life_s) < 1e-3:
+            del self.clients[client]
+        if len(self.clients) > 4 * self.capacity:
+            for name in [n for n, c in self.clients.items() if c.admitted == 0]:
+                del self.clients[name]
+        used = {c.group for c in self.clients.values()}
+        g = self.groups.get(group)
+        if g is not None and g.admitted == 0 and (group not in used or len(self.groups) > 4 * self.capacity) \
+                and (g.usage.value(now, self.half_life_s) < 1e-3 or len(self.groups) > 4 * self.capacity):
+            del self.groups[group]
+
+    # ------------------------------------------------------------------ the worker threads' side
+    def _work(self, job: _Job) -> None:
+        result, error = None, None
+        job.cpu_start = time.thread_time()
+        try:
+            with slicing(_JobSlicer(self, job)):
+                result = job.fn()
+        except BaseException as e:      # surfaced to the caller
+            error = e
+        now = time.monotonic()
+        with self._lock:
+            if job.state == "running":
+                self._charge(job, now)
+                self.running -= 1
+            job.state = "done"
+            self._mean_s = 0.8 * self._mean_s + 0.2 * (now - job.started)
+            self._release(job)
+            self._dispatch(now)
+        metrics.search_ended()
+        job.loop.call_soon_threadsafe(self._resolve, job, result, error)
+
+    @staticmethod
+    def _resolve(job: _Job, result, error) -> None:
+        if job.future.done():
+            return
+        if error is not None:
+            job.future.set_exception(error)
+        else:
+            job.future.set_result(result)
+
+    def _pause(self, job: _Job) -> None:
+        """Between two slices of `job` (its worker thread): when another job waits, the slot goes to the fair
+        queue (maybe back to this job) and this returns once the job holds a slot again, or its deadline
+        passed, or its call was cancelled."""
+        with self._lock:
+            if job.state != "running":           # running without a slot: finish
+                return
+            now = time.monotonic()
+            self._charge(job, now)
+            if not self._waiting:
+                return
+            if job.granted is None:
+                job.granted = threading.Event()
+            job.granted.clear()
+            job.state = "waiting"
+            self.running -= 1
+            self.clients[job.client].waiting.append(job)
+            self._waiting += 1
+            self._dispatch(now)
+        wait = job.deadline - time.monotonic() if job.deadline else None
+        if job.granted.wait(max(wait, 0.0) if wait is not None else None):
+            return
+        with self._lock:                         # the deadline passed while waiting: answer without a slot
+            if job.state == "waiting":
+                self.clients[job.client].waiting.remove(job)
+                self._waiting -= 1
+                job.state = "unslotted"
 
     def cancel_all(self) -> None:
         for token in list(self.tokens):
@@ -176,4 +366,11 @@ class SearchPool:
 
     def shutdown(self) -> None:
         self.cancel_all()
+        with self._lock:                        # paused jobs finish (their searches are cancelled)
+            for account in self.clients.values():
+                for job in [j for j in account.waiting if j.started]:
+                    account.waiting.remove(job)
+                    self._waiting -= 1
+                    job.state = "unslotted"
+                    job.granted.set()
         self.executor.shutdown(wait=True, cancel_futures=False)

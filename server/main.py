@@ -5,7 +5,8 @@ Configuration: flags, each with an environment variable as its default (flag win
     --address HOST:PORT     SPELLBOOK_ADDRESS        127.0.0.1:50051 (port 0: any free port)
     --workers N             SPELLBOOK_WORKERS        CPU count / processes (at least 1): searches running at
                                                      once in each process
-    --queue-size N          SPELLBOOK_QUEUE_SIZE     8: searches waiting beyond those (then RESOURCE_EXHAUSTED)
+    --queue-size N          SPELLBOOK_QUEUE_SIZE     64: searches admitted beyond those (waiting or paused;
+                                                     then RESOURCE_EXHAUSTED)
     --max-iterations N      SPELLBOOK_MAX_ITERATIONS 200000
     --max-time-ms MS        SPELLBOOK_MAX_TIME_MS    10000 (also caps searches that give only iterations)
     --max-threads N         SPELLBOOK_MAX_THREADS    CPU count (threads of one search)
@@ -31,7 +32,11 @@ Configuration: flags, each with an environment variable as its default (flag win
                                                      GetServerInfo reports ('' for none)
     --model PATH            SPELLBOOK_MODEL          '' = data/models/spellbook.npz: the learned evaluation
                                                      searches use by default ('none': rollout search only)
-    --per-client-searches N SPELLBOOK_PER_CLIENT_SEARCHES 0 (half the workers): one client's searches at once
+    --per-client-searches N SPELLBOOK_PER_CLIENT_SEARCHES 0 (the per-host cap): one client's admitted searches
+    --per-host-searches N   SPELLBOOK_PER_HOST_SEARCHES 0 (3/4 of workers + queue size): one host's (all its
+                                                     connections') admitted searches; with API keys, one key's
+    --slice-ms MS           SPELLBOOK_SLICE_MS       50: a search runs this long before a waiting one may take
+                                                     its worker (server/fairshare.py)
     --per-client-queued-ms MS SPELLBOOK_PER_CLIENT_QUEUED_MS 900000: one client's admitted search time
     --per-client-sessions N SPELLBOOK_PER_CLIENT_SESSIONS 100: unfinished sessions one client created
     --session-idle-s S      SPELLBOOK_SESSION_IDLE_S 86400: an unfinished session untouched this long expires
@@ -160,7 +165,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add = lambda flag, env, default, cast, help: p.add_argument(flag, type=cast, default=_env(env, default, cast), help=help)
     add("--workers", "SPELLBOOK_WORKERS", None, int,
         "searches running at once, per process (None: the CPU count / processes, at least 1)")
-    add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 8, int, "searches that may wait beyond those")
+    add("--queue-size", "SPELLBOOK_QUEUE_SIZE", 64, int, "searches admitted beyond those (waiting or paused)")
     add("--max-iterations", "SPELLBOOK_MAX_ITERATIONS", 200_000, int, "cap on a search's iterations")
     add("--max-time-ms", "SPELLBOOK_MAX_TIME_MS", 10_000.0, float, "cap on a search's time")
     add("--max-threads", "SPELLBOOK_MAX_THREADS", cpus, int, "cap on one search's threads")
@@ -185,7 +190,10 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--model", "SPELLBOOK_MODEL", "", str,
         "learned evaluation file ('' = the shipped data/models/spellbook.npz; 'none' = rollout search only)")
     add("--per-client-searches", "SPELLBOOK_PER_CLIENT_SEARCHES", 0, int,
-        "searches one client (API key, else address) runs at once (0: half the workers)")
+        "admitted searches of one client (API key, else connection) (0: the per-host cap)")
+    add("--per-host-searches", "SPELLBOOK_PER_HOST_SEARCHES", 0, int,
+        "admitted searches of one host, all its connections (0: 3/4 of workers + queue size)")
+    add("--slice-ms", "SPELLBOOK_SLICE_MS", 50.0, float, "a search's slice before a waiting one may take its worker")
     add("--per-client-queued-ms", "SPELLBOOK_PER_CLIENT_QUEUED_MS", 900_000.0, float,
         "time budgets of one client's admitted searches, running or waiting")
     add("--per-client-sessions", "SPELLBOOK_PER_CLIENT_SESSIONS", 100, int, "unfinished sessions one client creates")
@@ -212,6 +220,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if a.max_review_ms <= 0 or a.max_match_ms <= 0 or a.per_client_queued_ms <= 0:
         p.error("--max-review-ms, --max-match-ms and --per-client-queued-ms must be positive")
+    if a.per_host_searches < 0 or a.slice_ms <= 0:
+        p.error("--per-host-searches must not be negative; --slice-ms must be positive")
     if a.per_client_searches < 0 or a.per_client_sessions < 1 or a.session_idle_s < 0:
         p.error("--per-client-searches and --session-idle-s must not be negative; --per-client-sessions at least 1")
     if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
@@ -250,7 +260,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         model=a.model,
                         per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
                         per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,
-                        max_match_ms=a.max_match_ms)
+                        max_match_ms=a.max_match_ms, per_host_searches=a.per_host_searches, slice_ms=a.slice_ms)
     coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2))
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
                         processes=a.processes, metrics_address=a.metrics_address, coordination=coord,

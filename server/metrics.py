@@ -48,6 +48,8 @@ SEARCH_ITERATIONS = Counter("spellbook_search_iterations", "ISMCTS iterations do
 SEARCH_SECONDS = Counter("spellbook_search_seconds", "time spent searching, in seconds")
 SESSIONS_OPEN = Gauge("spellbook_sessions_open", "unfinished sessions in the database", multiprocess_mode="livemax")
 SESSIONS_EXPIRED = Counter("spellbook_sessions_expired", "sessions expired for being idle")
+SEARCHES_REFUSED = Counter("spellbook_searches_refused", "searches refused (RESOURCE_EXHAUSTED), by the cap reached",
+                           ["cap"])
 
 
 def observe_search(iterations: int, elapsed_s: float) -> None:
@@ -72,6 +74,10 @@ def search_started(waited_s: float) -> None:
 
 def search_ended() -> None:
     SEARCHES_RUNNING.dec()
+
+
+def search_refused(cap: str) -> None:
+    SEARCHES_REFUSED.labels(cap).inc()
 
 
 class _Call:

@@ -25,7 +25,7 @@ from search import CancelToken
 from server.convert import FieldError
 from server import auth
 from server.auth import AuthError
-from server.fairshare import Overloaded, client_of, current_client
+from server.fairshare import Overloaded, client_of, current_client, current_connection
 from server.sessions import SessionError
 
 if TYPE_CHECKING:
@@ -117,10 +117,12 @@ async def _abort_for(name: str, e: Exception, context, finish, started: float, e
 
 
 def _identify(servicer, context) -> None:
-    """Sets the call's fair-share client (server/fairshare.py): its API key when the server has keys (the
-    interceptor has checked it), else its peer address."""
+    """Sets the call's fair-share identity (server/fairshare.py): its API key when the server has keys (the
+    interceptor has checked it), else its peer address (sessions' owner; the host's group) and connection."""
     key = auth.bearer_key(context.invocation_metadata()) if servicer.config.keyed_clients else None
-    current_client.set(client_of(context, auth.key_id(key) if key else None))
+    group, connection = client_of(context, auth.key_id(key) if key else None)
+    current_client.set(group)
+    current_connection.set(connection)
 
 
 async def _refuse_if_draining(servicer, context) -> None:

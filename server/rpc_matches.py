@@ -20,6 +20,7 @@ from search import CancelToken
 from search.bots import make_bot
 from search.model import default_model
 from search.review import review_game
+from search.search import pause_point
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
@@ -27,17 +28,33 @@ from server.convert import FieldError
 from server import auth
 from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
-from server.sessions import SeatSpec
+from server.sessions import SeatSpec, bot_seed, secret_seed
 
 
 class MatchRpcs(RpcBase):
-    def _match_bots(self, request, players: int):
-        bots, levels = [], []
+    def match_bot(self, spec: str, seed: int):
+        """The bot `spec` plays with for one decision, seeded `seed` (sessions.bot_seed of the match's seed and
+        the event number), its search held to the server's caps. A match makes a new one for every decision,
+        and so does the session manager carrying a match on after a restart: the bots keep nothing from one
+        decision to the next (no tree reuse, no generator state), so a resumed match plays the same game."""
+        bot = make_bot(spec, SPELLBOOK, seed=seed)
+        opts = getattr(bot, "options", None)
+        if opts is not None:
+            c = self.config
+            opts.max_nodes = min(opts.max_nodes, c.max_nodes)
+            opts.time_ms = min(opts.time_ms or c.max_time_ms, c.max_time_ms)
+            opts.reuse_tree = False
+            bot.reuse = None
+        return bot
+
+    def _match_bots(self, request) -> list[int]:
+        """Checks every bot spec against the server's caps (FieldError naming bots[i]); their levels."""
+        levels = []
         c = self.config
         for i, spec in enumerate(request.bots):
             f = f"bots[{i}]"
             try:
-                bot = make_bot(spec, SPELLBOOK, seed=(request.seed * 1_000_003 + 7919 * (i + 1)) % 2**64)
+                bot = make_bot(spec, SPELLBOOK, seed=0)
             except (ValueError, TypeError) as e:
                 raise FieldError(f, str(e)) from None
             opts = getattr(bot, "options", None)
@@ -53,12 +70,9 @@ class MatchRpcs(RpcBase):
                     explicit = re.search(rf"(?:^|[:,])\s*{name}\s*=", spec) is not None
                     if getattr(opts, name) > cap and (explicit or name != "max_nodes"):
                         raise FieldError(f, f"{name} at most {cap:g} (server cap), got {getattr(opts, name):g}")
-                opts.max_nodes = min(opts.max_nodes, c.max_nodes)
-                opts.time_ms = min(opts.time_ms or c.max_time_ms, c.max_time_ms)
             m = re.search(r"level=(\d+)", spec)
-            bots.append(bot)
             levels.append(int(m.group(1)) if m else 0)
-        return bots, levels
+        return levels
 
     @rpc
     async def PlayMatch(self, request, context, log_extra):
@@ -66,16 +80,19 @@ class MatchRpcs(RpcBase):
         if not 2 <= len(specs) <= 4:
             raise FieldError("bots", f"give one bot spec per seat, 2 to 4, got {len(specs)}")
         spells = request.spells or "set1"
+        fixed = request.HasField("seed")
+        seed = request.seed if fixed else secret_seed()
         try:
-            state = engine_c.State.new(players=len(specs), spells=spells, seed=request.seed)
+            state = engine_c.State.new(players=len(specs), spells=spells, seed=seed)
         except ValueError as e:
             raise FieldError("seed" if str(e).startswith("seed") else "spells", str(e)) from None
-        bots, levels = self._match_bots(request, len(specs))
-        log_extra.update(bots=specs)
+        levels = self._match_bots(request)
+        log_extra.update(bots=specs, fixed_seed=fixed)
         token = self._cancel_on_done(context)
+        thinking: list = []        # the bot deciding now (its search stops when the call ends)
 
         def cancel_bots(_ctx=None):
-            for b in bots:
+            for b in thinking:
                 if getattr(b, "cancel", None) is not None:
                     b.cancel.cancel()
 
@@ -87,17 +104,31 @@ class MatchRpcs(RpcBase):
             budget_s = min(budget_s, max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
                                          0.001))
         deadline = time.monotonic() + budget_s
-        for b in bots:
-            if getattr(b, "options", None) is not None:
-                b.options.deadline = deadline
         started = time.monotonic()
 
+        def decide(st, seq: int):
+            """The move of the seat to move at event `seq`: forced, or chosen by a bot made for this decision
+            and seeded by the match seed and `seq`, as the session manager does after a restart."""
+            seat = st.current_player
+            legal = st.legal_moves()
+            if len(legal) == 1:
+                return legal[0], {"forced": True}, None
+            bot = self.match_bot(specs[seat], bot_seed(seed, seq))
+            if getattr(bot, "options", None) is not None:
+                bot.options.deadline = deadline
+            thinking[:] = [bot]
+            if token.cancelled:
+                cancel_bots()
+            move, info = bot.choose(st)
+            return move, info, bot
+
         def work(emit):
-            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, request.seed)], 0
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, seed)], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
+                pause_point()      # the worker may go to another job between moves (server/fairshare.py)
                 seat = st.current_player
                 t0 = time.monotonic()
-                move, info = bots[seat].choose(st)
+                move, info, bot = decide(st, seq)
                 think = (time.monotonic() - t0) * 1000.0
                 draws = st.play(move)
                 seq += 1
@@ -107,8 +138,10 @@ class MatchRpcs(RpcBase):
                                      think_ms=think)
                 result = info.get("result")
                 if result is not None:
-                    used = replace(bots[seat].options, seed=result.seed)
+                    used = replace(bot.options, seed=result.seed)
                     convert.search_stats(result, used, levels[seat], result.cut_short, out=item.stats)
+                    if not fixed:          # the bots' seeds derive from the secret seed: kept until the end
+                        item.stats.seed = 0
                 events.append(records.event("move", seat, move, seq=seq))
                 for d in draws:
                     seq += 1
@@ -117,17 +150,17 @@ class MatchRpcs(RpcBase):
             over = st.is_terminal()
             scores = [s.total for s in st.scores()]
             winners = st.winners() if over else []
-            # the match's seed is the caller's own: shown even when the game stops early
+            # a fixed seed is the caller's own: shown even when the game stops early; a secret one only at the end
             record = records.build(len(specs), st.spells, [records.seat("bot", sp) for sp in specs], events, st,
-                                   seed=request.seed, seed_shown=True)
+                                   seed=seed, seed_shown=fixed or over)
             emit(spb.PlayMatchResponse(end=spb.MatchEnd(
                 finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
 
-        sid, spectator = await self._match_session(specs, spells, request.seed, levels)
+        sid, spectator = await self._match_session(specs, spells, seed, fixed, levels)
         first, finished = True, False
         try:
-            async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0):
+            async for item in self._stream_job(work, token, cost_ms=budget_s * 1000.0, deadline=deadline):
                 if sid and item.HasField("move"):   # stored before it is sent (and resumable after a restart)
                     self.sessions.record_external(sid, item.move.seat, item.move.move.text,
                                                   [d.text for d in item.move.draws])
@@ -143,18 +176,19 @@ class MatchRpcs(RpcBase):
             if sid:
                 self.sessions.end_external(sid, keep=self.draining and not finished)
 
-    async def _match_session(self, specs: list[str], spells: str, seed: int, levels: list[int]) -> tuple[str, str]:
-        """The session a match is stored in (bot seats with their specs; fixed seed): (id, spectator token),
-        or ("", "") when the server runs without sessions."""
+    async def _match_session(self, specs: list[str], spells: str, seed: int, fixed: bool,
+                             levels: list[int]) -> tuple[str, str]:
+        """The session a match is stored in (bot seats with their specs; the match's seed, `fixed` or secret):
+        (id, spectator token), or ("", "") when the server runs without sessions."""
         if self.sessions is None:
             return "", ""
         _, spectator, roles = auth.issue_session_tokens([])
         seats = [SeatSpec("bot", level, spec) for spec, level in zip(specs, levels)]
         sid = await self.sessions.create(len(specs), spells, seed, seats, roles, owner=current_client.get(),
-                                         external=True)
+                                         external=True, fixed_seed=fixed)
         return sid, spectator
 
-    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0):
+    async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0, deadline: float = 0.0):
         """Runs work(emit) as one SearchPool job and yields what it emits, as it emits it."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -164,7 +198,7 @@ class MatchRpcs(RpcBase):
             work(lambda item: loop.call_soon_threadsafe(queue.put_nowait, item))
             loop.call_soon_threadsafe(queue.put_nowait, done)
 
-        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms))
+        task = asyncio.ensure_future(self.pool.run(job, token, cost_ms=cost_ms, deadline=deadline))
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -231,7 +265,7 @@ class MatchRpcs(RpcBase):
         try:
             review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
                                                              request.key_moments or 5, token), token,
-                                         cost_ms=budget_ms)
+                                         cost_ms=budget_ms, deadline=opts.deadline)
         finally:
             timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited

@@ -16,7 +16,7 @@ from engine_c.reasons import reasons as move_reasons
 from search.hints import Grown, grow, hint_best, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
-from search.search import SearchOptions
+from search.search import SearchOptions, pause_point
 from search.streaming import ismcts_progress
 from server import convert, metrics
 from server._gen.spellbook.v1 import service_pb2 as spb
@@ -33,6 +33,7 @@ def bounded_value_spread(state, moves, worlds: int, rollouts: int, opts: SearchO
     merged exactly (quantiles over every world's values; best share over the worlds run)."""
     tables: list[list[float]] = []
     for w in range(worlds):
+        pause_point()       # a long spread shares its worker between worlds (server/fairshare.py)
         if (cancel is not None and cancel.cancelled) or time.monotonic() >= deadline:
             break
         one = value_spread(SPELLBOOK, state, moves, 1, rollouts, replace(opts, seed=(opts.seed + w) % 2**64))
@@ -97,14 +98,17 @@ class SearchRpcs(RpcBase):
         token = self._cancel_on_done(context)
 
         def work():  # the response is built on the worker too, leaving the event loop free for other calls
+            cpu0 = time.thread_time()
             result, cut = self._run_search(parsed.state, opts, token)
+            cpu = time.thread_time() - cpu0          # the search's own CPU (one thread), for the log
             response = spb.GetBestMoveResponse()      # filled in place: no copies of its messages
             convert.set_move(response.move, result.move)
             convert.search_stats(result, opts, level, cut, out=response.stats)
-            return result, cut, response
+            return result, cut, response, cpu
 
-        result, cut, response = await self.pool.run(work, token, cost_ms=opts.time_ms)
-        log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3))
+        result, cut, response, cpu = await self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline)
+        log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3),
+                         search_cpu_ms=round(cpu * 1000, 3))
         return response
 
     def _top_k(self, value: int, default: int = 3) -> int:
@@ -180,7 +184,8 @@ class SearchRpcs(RpcBase):
                        if spec and not token.cancelled else None)
             return grown, used, cut, self._hints(parsed.state, result, top_k, request.hide_best), insight
 
-        grown, used, cut, hints, insight = await self.pool.run(work, token, cost_ms=opts.time_ms)
+        grown, used, cut, hints, insight = await self.pool.run(work, token, cost_ms=opts.time_ms,
+                                                                deadline=opts.deadline)
         result = grown.result
         log_extra.update(iterations=result.iterations, cut_short=cut, hint_budgets=grown.budgets)
         sep = grown.separation
@@ -241,7 +246,7 @@ class SearchRpcs(RpcBase):
             except BaseException as e:  # surfaced in the handler
                 loop.call_soon_threadsafe(queue.put_nowait, e)
 
-        job = asyncio.ensure_future(self.pool.run(work, token, cost_ms=opts.time_ms))
+        job = asyncio.ensure_future(self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline))
         try:
             while True:
                 if job.done() and queue.empty():

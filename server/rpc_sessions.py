@@ -18,6 +18,7 @@ from server.convert import FieldError
 from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
 from server.sessions import SeatSpec, SessionError, SessionManager
+from server.store import MAX_SEQ
 
 
 class SessionRpcs(RpcBase):
@@ -98,8 +99,9 @@ class SessionRpcs(RpcBase):
         if not text:
             raise FieldError("move.text", "give the move text, e.g. 'take Rc' (GetSession lists the legal moves)")
         expected = request.expected_seq if request.HasField("expected_seq") else None
-        if expected is not None and expected < 0:
-            raise FieldError("expected_seq", f"must not be negative, got {expected}")
+        if expected is not None and not 0 <= expected < MAX_SEQ:
+            # a retry is looked up at expected_seq + 1, which must fit the store's 64-bit event numbers
+            raise FieldError("expected_seq", f"must be 0 to {MAX_SEQ - 1} (an event number), got {expected}")
         try:
             events = await mgr.submit(request.session_id, request.seat, text, expected)
         except SessionError as e:

@@ -42,7 +42,7 @@ class ServiceConfig:
     """Everything the servicer needs to know about its limits (server/main.py fills it from flags/env)."""
 
     workers: int = 2
-    queue_size: int = 8
+    queue_size: int = 64
     max_iterations: int = 200_000
     max_time_ms: float = 10_000.0
     max_threads: int = 2
@@ -55,8 +55,10 @@ class ServiceConfig:
     bot_workers: int = 1
     max_sessions: int = 10_000
     max_review_ms: float = 120_000.0
-    # fair share (server/fairshare.py): per client (API key, else peer address)
-    per_client_searches: int = 0          # searches running at once; 0: half the workers (at least 1)
+    # fair share (server/fairshare.py): per client (API key, else connection) and host (key, else address)
+    per_client_searches: int = 0          # admitted searches of one client; 0: the per-host cap
+    per_host_searches: int = 0            # admitted searches of one host; 0: 3/4 of workers + queue_size
+    slice_ms: float = 50.0                # a search's slice on a worker before a waiting job may take it
     per_client_queued_ms: float = 900_000.0   # time budgets of its admitted searches, running or waiting
     per_client_sessions: int = 100        # unfinished sessions it created
     session_idle_s: float = 24 * 3600.0   # an unfinished session untouched this long expires (0: never)
@@ -95,8 +97,10 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
         self.config = config
         use_model(config.model)
         self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
-                               config.per_client_queued_ms)
+                               config.per_client_queued_ms, config.per_host_searches or None, config.slice_ms)
         self.sessions = sessions
+        if sessions is not None:
+            sessions.bot_factory = self.match_bot
         self.inflight, self.draining = 0, False
         self._stopping = asyncio.Event()
         self._info = self._server_info()

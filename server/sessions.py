@@ -34,7 +34,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, NotationError, State, records
+from engine_c import IllegalMoveError, Move, NotationError, State, records
 from engine_c.game import SPELLBOOK
 from search import ismcts
 from search.bots import make_bot
@@ -113,11 +113,14 @@ class _StaleSeq(Exception):
     """A bot's move was searched at an event another replica has since moved past: not stored."""
 
 
-def _applied(state: State, draws: list[str]) -> list[str]:
-    """Plays the given draws (chance outcomes made elsewhere) on `state`; returns them."""
-    for draw in draws:
-        state.apply(draw)
-    return draws
+def _applied(state: State, draws: list[str]) -> list[Move]:
+    """Resolves the pending draws of `state` with its own seeded generator, which must give `draws` (those a
+    live PlayMatch made on its copy of the same state): so the stored state's generator is where the live
+    game's is, and a match carried on after a restart draws what the live one would have. Returns them."""
+    made = state.resolve_chance()
+    if [str(d) for d in made] != list(draws):
+        raise SessionError("FAILED_PRECONDITION", "session_id", "the match's draws differ from the session's Pouch")
+    return made
 
 
 def bot_seed(session_seed: int, seq: int) -> int:
@@ -152,6 +155,9 @@ class SessionManager:
         self.store, self.executor, self.max_sessions = store, executor, max_sessions
         self.per_owner_sessions, self.idle_s = per_owner_sessions, idle_s
         self.coord = coordination or Coordination()
+        # (spec, seed) -> the bot of a PlayMatch seat for one decision; the servicer sets its own (MatchRpcs
+        # .match_bot, with the server's caps), so a match carried on after a restart plays as it would have
+        self.bot_factory = lambda spec, seed: make_bot(spec, SPELLBOOK, seed=seed)
         self._next_expiry = 0.0
         self.sessions: dict[str, _Session] = {}
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -233,10 +239,12 @@ class SessionManager:
 
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
-                     credentials: dict[str, str] | None = None, owner: str = "", external: bool = False) -> str:
+                     credentials: dict[str, str] | None = None, owner: str = "", external: bool = False,
+                     fixed_seed: bool | None = None) -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction. `external`: a PlayMatch plays it (record_external) while it
-        holds the session's bot lease; end_external hands it back."""
+        holds the session's bot lease; end_external hands it back. `fixed_seed` False: `seed` is a secret
+        the caller drew (a PlayMatch without a seed), kept as a drawn one is."""
         open_now = self.store.count_active()
         if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
@@ -251,7 +259,7 @@ class SessionManager:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].kind", f"seat kind must be client or bot, got {seat.kind!r}")
             if seat.kind == "bot" and not seat.spec and not 1 <= seat.level <= 10:
                 raise SessionError("INVALID_ARGUMENT", f"seats[{i}].level", f"a bot's level must be 1 to 10, got {seat.level}")
-        fixed_seed = seed is not None
+        fixed_seed = seed is not None if fixed_seed is None else fixed_seed and seed is not None
         if seed is None:
             seed = secret_seed()
         try:
@@ -590,8 +598,8 @@ class SessionManager:
                 spec = session.seats[seat].spec
                 if len(legal) == 1:
                     move = legal[0]
-                elif spec:     # a PlayMatch bot whose match the server carries on
-                    bot = make_bot(spec, SPELLBOOK, seed=bot_seed(session.seed, seq))
+                elif spec:     # a PlayMatch bot whose match the server carries on, made as the match made it
+                    bot = self.bot_factory(spec, bot_seed(session.seed, seq))
                     move, _ = await loop.run_in_executor(self.executor, bot.choose, st.clone())
                 else:
                     opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, seq),

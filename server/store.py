@@ -37,6 +37,7 @@ from typing import Callable
 
 DEFAULT_DB = os.path.join(os.path.expanduser("~"), ".spellbook-ai", "sessions.db")
 SCHEMA_VERSION = 3
+MAX_SEQ = 2**63 - 1        # event numbers are signed 64-bit integers in both stores: seq < MAX_SEQ
 NOTIFY_CHANNEL = "spellbook_events"
 
 

@@ -265,3 +265,56 @@ def test_tree_reuse_continues_below_the_played_move():
     other = State.new(players=2, seed=4)                         # not where the played move leads
     again = ismcts(SPELLBOOK, other, SearchOptions(iterations=500, seed=2), reuse=reuse)
     assert sum(m.visits for m in again.moves) == again.iterations == 500 and first.iterations == 500
+
+
+class _CountingSlicer:
+    """A search.search.Slicer that only counts its pauses (and may sleep in them, as a waiting search does)."""
+
+    def __init__(self, slice_s: float, sleep_s: float = 0.0):
+        self.slice_s, self.sleep_s, self.pauses = slice_s, sleep_s, 0
+
+    def pause(self):
+        self.pauses += 1
+        time.sleep(self.sleep_s)
+
+
+@pytest.mark.parametrize("options", [
+    dict(iterations=1500, seed=5, evaluator="rollout"),
+    dict(iterations=1500, seed=5, evaluator="network"),
+    dict(iterations=1200, seed=7, threads=2, evaluator="rollout"),
+    dict(iterations=2000, seed=9, stop_early=True, evaluator="rollout"),
+    dict(iterations=1200, seed=9, evaluator="network", root_halving=8),
+])
+def test_a_search_in_slices_gives_the_unsliced_answer(options):
+    """Run in 2 ms slices (a server interleaving it with other calls: search.search.slicing), a fixed-seed
+    search with an iteration budget makes the same iterations: the same move, statistics, tree and
+    principal variation as one uninterrupted run."""
+    from search.search import slicing
+
+    state = State.new(players=2, seed=3)
+    whole = ismcts(SPELLBOOK, state, SearchOptions(**options))
+    slicer = _CountingSlicer(0.002)
+    with slicing(slicer):
+        sliced = ismcts(SPELLBOOK, state, SearchOptions(**options))
+    assert slicer.pauses >= 5
+    assert (sliced.move, stats_key(sliced), sliced.nodes, sliced.iterations, sliced.principal_variation,
+            sliced.stopped_early) == (whole.move, stats_key(whole), whole.nodes, whole.iterations,
+                                      whole.principal_variation, whole.stopped_early)
+
+
+def test_a_sliced_search_time_budget_counts_its_own_time_not_its_pauses():
+    """Paused for 40 ms after each 20 ms slice, a 150 ms search still searches about 150 ms (it spends
+    about 450 ms in all), and the options' deadline still ends it on the wall clock."""
+    from search.search import slicing
+
+    state = State.new(players=2, seed=3)
+    slicer = _CountingSlicer(0.02, sleep_s=0.04)
+    t0 = time.monotonic()
+    with slicing(slicer):
+        result = ismcts(SPELLBOOK, state, SearchOptions(iterations=0, time_ms=150.0, seed=1, evaluator="rollout"))
+    wall = time.monotonic() - t0
+    assert slicer.pauses >= 3 and 0.14 <= result.elapsed_s and wall >= result.elapsed_s + 0.04 * slicer.pauses
+    with slicing(_CountingSlicer(0.02, sleep_s=0.04)):
+        cut = ismcts(SPELLBOOK, state, SearchOptions(iterations=0, time_ms=5000.0, seed=1, evaluator="rollout",
+                                                     deadline=time.monotonic() + 0.3))
+    assert cut.cut_short and cut.elapsed_s < 0.3

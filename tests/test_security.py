@@ -284,34 +284,48 @@ def test_created_session_never_prints_its_tokens(client):
 KEY_B = "another-key-for-tests-0123456789"
 
 
-def test_two_long_searches_of_one_client_do_not_make_another_wait():
-    """Client A (its API key) asks for two 2.5 s searches on a 2-worker server; client B's small search
-    right after them answers at once: A runs at most one search at a time while B waits."""
+@pytest.mark.parametrize("keyed", [True, False])
+def test_long_searches_of_two_clients_do_not_make_a_third_wait(keyed):
+    """Clients A and B (their API keys, or without keys their own connections from one host) each ask for two
+    2 s searches on a 2-worker server; client C's small search right after them answers at once: the
+    long searches run in slices and C, which has used no worker time yet, gets the next slice. Alone, A's
+    two searches use both workers (no worker idles while a search waits)."""
     import concurrent.futures
     import time
 
     from server.service import ServiceConfig
 
     svc = ServiceConfig(workers=2, queue_size=8)
-    cfg = ServerConfig(address="127.0.0.1:0", api_keys=frozenset({KEY, KEY_B}), service=svc)
+    keys = (KEY, KEY_B, "third-key-for-tests-0123456789ab")
+    cfg = ServerConfig(address="127.0.0.1:0", api_keys=frozenset(keys) if keyed else frozenset(), service=svc)
     st = State.new(players=2, seed=1)
-    with ServerThread(cfg) as srv, concurrent.futures.ThreadPoolExecutor(2) as pool:
+    with ServerThread(cfg) as srv, concurrent.futures.ThreadPoolExecutor(4) as pool:
         target = f"127.0.0.1:{srv.port}"
-        with SpellBookClient(target, timeout=20, api_key=KEY) as a, \
-                SpellBookClient(target, timeout=20, api_key=KEY_B) as b:
-            long_calls = [pool.submit(a.best_move, st, iterations=200_000, time_ms=2500.0, seed=s,
-                                      options={"exploration": 1.0}) for s in range(2)]
+        clients = [SpellBookClient(target, timeout=20, api_key=k if keyed else None) for k in keys]
+        try:
+            a, b, c = clients
+            calls = [pool.submit(a.best_move, st, iterations=200_000, time_ms=2000.0, seed=s, timeout=60,
+                                 options={"exploration": 1.0}) for s in range(2)]
             deadline = time.monotonic() + 5
-            while srv.servicer.pool.running == 0 and time.monotonic() < deadline:
+            while srv.servicer.pool.running < 2 and time.monotonic() < deadline:
                 time.sleep(0.01)
-            time.sleep(0.1)
-            assert srv.servicer.pool.running == 1           # A's second search waits for A's first
-            t0 = time.monotonic()
-            b.best_move(st, iterations=100, seed=1)
-            waited = time.monotonic() - t0
-            assert waited < 1.0, f"client B waited {waited:.2f}s behind client A's searches"
-            for f in long_calls:
-                assert f.result(timeout=20).stats.iterations > 0
+            assert srv.servicer.pool.running == 2               # A alone: both workers
+            calls += [pool.submit(b.best_move, st, iterations=200_000, time_ms=2000.0, seed=s, timeout=60,
+                                  options={"exploration": 1.0}) for s in range(2)]
+            while srv.servicer.pool.admitted < 4 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)
+            for seed in range(3):
+                t0 = time.monotonic()
+                assert c.best_move(st, iterations=100, seed=seed).stats.iterations == 100
+                waited = time.monotonic() - t0
+                assert waited < 1.0, f"client C waited {waited:.2f}s behind the others' searches"
+            for f in calls:          # each long search had its 2 s of CPU time on a worker, not of waiting
+                stats = f.result(timeout=60).stats
+                assert stats.iterations > 0 and stats.elapsed_ms >= 1900
+        finally:
+            for cl in clients:
+                cl.close()
 
 
 def test_an_abandoned_value_spread_stops_promptly():
@@ -495,3 +509,19 @@ def test_a_match_in_progress_resumes_after_a_restart(tmp_path):
     moves = [e for e in record["events"] if e["kind"] == "move"]
     assert moves[0]["move"] == first.move.move.text and len(moves) > 5
     assert [s["spec"] for s in record["seats"]] == bots
+
+
+def test_a_match_without_a_seed_keeps_its_secret_seed_until_the_end(client):
+    """PlayMatch without a seed draws a secret one: no move's statistics carry the bots' seeds (derived from
+    it), the session says the seed is not fixed, and the record shows the seed only once the game is over."""
+    stream = client.play_match(["ismcts:iterations=20,threads=1", "ismcts:iterations=20,threads=1"], seed=None)
+    first = next(stream)
+    sid, token = first.session_id, first.spectator_token
+    assert client.export_session(sid, token=token).get("seed") is None
+    items = [first] + list(stream)
+    searched = [i.move.stats for i in items if i.HasField("move") and not i.move.forced]
+    assert searched and all(s.seed == 0 and s.iterations > 0 for s in searched)
+    end = items[-1].end
+    assert end.finished and json.loads(end.record_json)["seed"] is not None
+    record = client.export_session(sid, token=token)
+    assert record["fixed_seed"] is False and record["seed"] == json.loads(end.record_json)["seed"]

@@ -20,8 +20,8 @@ CLIENT_SEATS = [0, 2]
 class ServerProcess:
     """`python -m server.main` on 127.0.0.1:0 with the given database; its JSON log lines are collected."""
 
-    def __init__(self, db: str):
-        env = dict(os.environ, SPELLBOOK_WORKERS="1", SPELLBOOK_BOT_WORKERS="1", SPELLBOOK_PROCESSES="1")
+    def __init__(self, db: str, env: dict[str, str] | None = None):
+        env = dict(os.environ, SPELLBOOK_WORKERS="1", SPELLBOOK_BOT_WORKERS="1", SPELLBOOK_PROCESSES="1", **(env or {}))
         self.proc = subprocess.Popen([sys.executable, "-m", "server.main", "--address", "127.0.0.1:0", "--db", db],
                                      cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         self.logs: list[dict] = []
