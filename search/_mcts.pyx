@@ -1168,3 +1168,4 @@ def run_worlds(capsule, bytes root, list root_moves, dict options, int worlds, i
     finally:
         free(moves)
         free(out)
+include "treeless.pxi"

@@ -45,6 +45,9 @@ class TrainConfig:
     score_scale: float = 40.0
     holdout: float = 0.1           # share of games held out
     seed: int = 0
+    # The value target of decisions whose shard recorded TD(lambda) returns (tree-less shards): the
+    # return at this lambda in place of the result/estimate blend. None: always the blend.
+    td_lambda: float | None = None
 
 
 def _torch():
@@ -109,12 +112,33 @@ def value_estimate(data: dict, idx: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(p[:, :1]), data["q_win"][idx], p)
 
 
+def td_column(data: dict, td_lambda: float | None) -> int | None:
+    """The td_win column of `td_lambda` (None: not asked for); ValueError when no shard recorded it."""
+    if td_lambda is None:
+        return None
+    lambdas = [float(v) for v in data.get("td_lambdas", ())]
+    for i, v in enumerate(lambdas):
+        if abs(v - td_lambda) < 1e-9:
+            return i
+    raise ValueError(f"td_lambda: {td_lambda} is not among the shards' TD lambdas {lambdas}")
+
+
+def value_target(data: dict, idx: np.ndarray, cfg: TrainConfig) -> np.ndarray:
+    """The win-share target of decisions `idx`: the blend of the result and the estimate, or, with
+    `cfg.td_lambda` and where recorded, that TD(lambda) return."""
+    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * value_estimate(data, idx)
+    col = td_column(data, cfg.td_lambda)
+    if col is not None and "td_win" in data:
+        td = data["td_win"][idx, col]
+        target = np.where(np.isnan(td[:, :1]), target, td)
+    return target
+
+
 def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
     x = torch.from_numpy(data["x"][idx].astype(np.float32))
     players = torch.from_numpy(data["players"][idx].astype(np.int64))
     present = torch.arange(MAX_SEATS)[None, :] < players[:, None]
-    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * value_estimate(data, idx)
-    target = torch.from_numpy(target.astype(np.float32))
+    target = torch.from_numpy(value_target(data, idx, cfg).astype(np.float32))
     vlogit, score, q = net(x)
     vlogit = vlogit.masked_fill(~present, -1e9)
     logp = torch.log_softmax(vlogit, dim=1)
@@ -129,7 +153,9 @@ def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tra
     seg_max = torch.full((len(idx),), -1e30).scatter_reduce(0, segt, logits, reduce="amax")
     ex = torch.exp(logits - seg_max[segt])
     lse = torch.log(torch.zeros(len(idx)).index_add(0, segt, ex)) + seg_max
-    policy_loss = -(pi * (logits - lse[segt])).sum() / len(idx)
+    # per decision with a policy target: tree-less rows have no moves (search rows always have two or more)
+    with_moves = max(1, int((batches.off[idx + 1] > batches.off[idx]).sum()))
+    policy_loss = -(pi * (logits - lse[segt])).sum() / with_moves
     total = value_loss + cfg.score_weight * score_loss + cfg.policy_weight * policy_loss
     return {"total": total, "value": value_loss, "score": score_loss, "policy": policy_loss,
             "win": torch.softmax(vlogit, 1), "logits": logits, "seg": seg}
@@ -146,6 +172,7 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     fver = {m["feature_version"] for m in metas}
     if len(fver) != 1:
         raise ValueError(f"shards of different feature versions {sorted(fver)}; train on one version")
+    td_column(data, cfg.td_lambda)          # refuses a lambda the shards lack before any training
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
     train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
     net = _build(torch, nin, nmove, cfg)
