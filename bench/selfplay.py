@@ -9,11 +9,15 @@ Usage: python bench/selfplay.py [--games 20000] [--search-games 8] [--jobs 2] [-
 """
 from __future__ import annotations
 
+import os
+import sys
+
+# bench/search.py would shadow the search package
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
 import argparse
 import json
-import os
 import subprocess
-import sys
 import tempfile
 import time
 
