@@ -152,3 +152,46 @@ def test_selfplay_command_with_the_treeless_generator(tmp_path):
     assert main(["selfplay", "--generator", "treeless", "--out", out, "--games", "1", "--keep", "0"]) == 2
     assert main(["selfplay", "--generator", "treeless", "--out", out, "--games", "1",
                  "--td-lambdas", "1.2"]) == 2
+
+
+# ---------------------------------------------------------------------------------------------- rollout head
+def test_a_rollout_head_trains_on_playout_means_and_replaces_the_leaf_rollout(tmp_path):
+    """TrainConfig.rollout_weight gives the model a rollout head fitted to the playouts' means; the
+    compiled head matches the numpy reference, and the search can take a leaf's rollout share from it
+    (leaf_rollout="head"): no rollout is played, and the answer is reproducible."""
+    from search import SearchOptions, SearchOptionError, ismcts
+    from search.model import Model
+    from search.train import TrainConfig, train
+
+    model = str(tmp_path / "m.npz")
+    random_model(seed=4).save(model)
+    out = str(tmp_path / "t")
+    os.makedirs(out)
+    _treeless_run(out, 8, model, value_playouts=8)
+    plain, _ = train(list_shards(out), TrainConfig(hidden=(8, 8), epochs=1, batch=16, seed=2), log=lambda _: None)
+    assert not plain.has_rollout_head and "wr" not in plain.arrays
+    headed, report = train(list_shards(out), TrainConfig(hidden=(8, 8), epochs=2, batch=16, seed=2,
+                                                         rollout_weight=1.0), log=lambda _: None)
+    assert headed.has_rollout_head and np.isfinite(report["held"]["rollout"])
+    path = str(tmp_path / "headed.npz")
+    headed.save(path)
+    loaded = Model.load(path)
+    assert loaded.has_rollout_head
+    state = State.new(players=3, spells="classic", seed=9)
+    raw, observer = SPELLBOOK.state_bytes(state), state.current_player
+    net = loaded.network(SPELLBOOK)
+    compiled = net.rollout_estimate(SPELLBOOK.vtable, raw, observer)
+    x = np.frombuffer(_mcts.state_features(SPELLBOOK.vtable, raw, observer), np.float32)
+    reference = loaded.rollout(x, 3)[0]
+    assert np.allclose([compiled[(observer + k) % 3] for k in range(3)], reference[:3], atol=1e-5)
+    opts = SearchOptions(iterations=200, model=path, rollout_mix=0.5, leaf_rollout="head", seed=3)
+    a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
+    assert a.move == b.move and a.iterations == 200
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, model=model, leaf_rollout="head"))
+    assert e.value.field == "leaf_rollout"
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, leaf_rollout="playouts"))
+    assert e.value.field == "leaf_rollout"
+    with pytest.raises(ValueError, match="rollout head"):
+        random_model(seed=4).network(SPELLBOOK).rollout_estimate(SPELLBOOK.vtable, raw, observer)
