@@ -4,7 +4,8 @@
     python bench/value_quality.py --quick    # 12 games (about a minute)
 
 A search is only as good as the values at its leaves. This benchmark puts the evaluators side by side
-on the same positions: fixed-seed 2-player games ("classic" spells) between two level-4 bots; about one
+on the same positions: fixed-seed 2-player games ("classic" spells) between two level-4 bots (searching with
+a model pinned in bench/reference/, so the positions stay the same when another model ships); about one
 decision in eight (a seeded draw) is a test position, judged against the result of the game it came
 from (the mover's win share):
 - `network`: the model's value for the mover, one evaluation (what a leaf gets with `rollout_mix` 0);
@@ -45,12 +46,18 @@ EVALUATORS = ("network", "rollouts", "search")
 SAMPLE_SHARE = 0.12
 
 
+# The level-4 bots that play the test games search with this model, not the shipped one: with the shipped
+# model the games (and so the positions) changed whenever a new model shipped, and figures from before and
+# after could not be compared. g3-16344fd9 played the games of every line in docs/bench_value_quality.jsonl.
+BOTS_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference", "g3-16344fd9.npz")
+
+
 def _game(task: tuple) -> list[dict]:
-    seed, rollouts, iterations, model_path = task
+    seed, rollouts, iterations, model_path, bots_model = task
     model = load_cached(model_path) if model_path else default_model(SPELLBOOK)
     net = model.network(SPELLBOOK)
     state = State.new(players=2, spells=SPELLS, seed=seed)
-    bots = [make_bot("ismcts:level=4", SPELLBOOK, seed=seed * 7 + i) for i in range(2)]
+    bots = [make_bot(f"ismcts:level=4,model={bots_model}", SPELLBOOK, seed=seed * 7 + i) for i in range(2)]
     pick = random.Random(seed)
     rows, decision = [], 0
     while not state.is_terminal():
@@ -122,15 +129,17 @@ def main() -> int:
     ap.add_argument("--iterations", type=int, default=1000, help="the search's budget for `search`")
     ap.add_argument("--model", default="", help="model file (default: the shipped one)")
     ap.add_argument("--seed", type=int, default=700_000, help="first game seed")
+    ap.add_argument("--bots-model", default=BOTS_MODEL, help="the model the games' level-4 bots search with")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     a = ap.parse_args()
     games = a.games or (12 if a.quick else 80)
     model = load_cached(a.model) if a.model else default_model(SPELLBOOK)
     started = time.monotonic()
-    tasks = [(a.seed + g, a.rollouts, a.iterations, a.model) for g in range(games)]
+    tasks = [(a.seed + g, a.rollouts, a.iterations, a.model, a.bots_model) for g in range(games)]
     with ProcessPoolExecutor(max_workers=a.jobs, mp_context=mp.get_context("spawn")) as pool:
         rows = [r for game in pool.map(_game, tasks) for r in game]
-    out = {"bench": "value_quality", "model": model.version, "games": games, "positions": len(rows),
+    out = {"bench": "value_quality", "model": model.version, "bots_model": load_cached(a.bots_model).version,
+           "games": games, "positions": len(rows),
            "playouts_per_position": a.rollouts, "search_iterations": a.iterations,
            **{k: _scores(rows, k) for k in EVALUATORS},
            "brier_of_one_half": round(sum((0.5 - r["result"]) ** 2 for r in rows) / len(rows), 4),

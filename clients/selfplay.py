@@ -8,6 +8,14 @@ Each game seats 2, 3 or 4 players (cycling through --players) with a random spel
 learned one with --model). Shards of --games-per-shard games are written to --out as they finish
 (format: search/selfplay.py, docs/learned.md); running the same command again resumes, skipping the
 shards on disk. -j N plays shards on N processes; --executor dask://host:8786 on a Dask cluster.
+
+    spellbook-ai selfplay --generator treeless --model data/models/spellbook.npz --out runs/t1 \
+        --games 100000 --value-playouts 16 -j 2
+
+--generator treeless plays without a tree, one ply by the network (search/treeless.pxi): its policy
+prior at --temperature (--mode policy) or greedy on its value (--mode value), --epsilon random moves,
+keeping --keep decisions a game with their TD(lambda) returns for each of --td-lambdas. Without --model
+it plays uniformly random moves (rows without estimates). Value rows only: no policy targets.
 """
 from __future__ import annotations
 
@@ -40,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
     p.add_argument("--out", required=True, help="directory of the shards (created; resumed when it has some)")
     p.add_argument("--games", type=int, default=200, help="games in the whole run")
-    p.add_argument("--games-per-shard", type=int, default=4, help="games per shard file (the unit of resume)")
+    p.add_argument("--games-per-shard", type=int, default=None,
+                   help="games per shard file, the unit of resume (default: 4; tree-less: 1000)")
     p.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4],
                    help="seat counts, cycled through game by game")
     p.add_argument("--spells", default="classic", help="spell choice of every game (classic: random per color)")
@@ -54,6 +63,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="each seat's first N decisions sample moves by visit counts")
     p.add_argument("--value-playouts", type=int, default=0, metavar="N",
                    help="also record p_win, the mean of N random playouts per decision (a value target)")
+    p.add_argument("--generator", default="search", choices=["search", "treeless"],
+                   help="a search every decision, or one ply by the network without a tree")
+    p.add_argument("--mode", default="policy", choices=["policy", "value"],
+                   help="tree-less: sample the network's policy prior, or play greedily on its value")
+    p.add_argument("--temperature", type=float, default=1.0, help="tree-less policy mode: prior ** (1/T)")
+    p.add_argument("--epsilon", type=float, default=0.05, help="tree-less: share of uniformly random moves")
+    p.add_argument("--keep", type=int, default=4, help="tree-less: decisions kept per game (uniformly chosen)")
+    p.add_argument("--chance-samples", type=int, default=1,
+                   help="tree-less value mode: chance continuations averaged per move")
+    p.add_argument("--td-lambdas", type=float, nargs="+", default=[0.0, 0.5, 0.7, 0.9, 1.0],
+                   help="tree-less: record the TD(lambda) return of each kept decision for these lambdas")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (game seeds derive from it)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
@@ -63,12 +83,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from clients.tournament import make_executor
 
+    treeless = args.generator == "treeless"
+    if args.games_per_shard is None:
+        args.games_per_shard = 1000 if treeless else 4
     if args.games < 1 or args.games_per_shard < 1 or args.iterations < 1:
         print("selfplay: --games, --games-per-shard and --iterations must be at least 1", file=sys.stderr)
         return 2
     if args.value_playouts < 0:
         print("selfplay: --value-playouts must be 0 or more", file=sys.stderr)
         return 2
+    if treeless:
+        problem = _treeless_problem(args)
+        if problem:
+            print(f"selfplay: {problem}", file=sys.stderr)
+            return 2
     evaluator = "network" if args.model else args.evaluator
     opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model,
                          rollout_mix=args.rollout_mix)
@@ -85,7 +113,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"selfplay: {e}", file=sys.stderr)
         return 2
     config = SelfPlayConfig(options=opts, explore_decisions=args.explore_decisions, model_path=args.model or None,
-                            value_playouts=args.value_playouts)
+                            value_playouts=args.value_playouts, generator=args.generator, mode=args.mode,
+                            temperature=args.temperature, epsilon=args.epsilon, keep=args.keep,
+                            chance_samples=args.chance_samples, td_lambdas=tuple(args.td_lambdas))
     os.makedirs(args.out, exist_ok=True)
     tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, FACTORY,
                         {"players": args.players, "spells": args.spells})
@@ -111,3 +141,18 @@ def main(args: argparse.Namespace) -> int:
             bar.update(1)
         bar.close()
     return 0
+
+
+def _treeless_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the tree-less generator's flags, naming the flag; None when nothing."""
+    if args.mode == "value" and not args.model:
+        return "--mode value needs --model (it plays greedily on the network's value)"
+    if not 0.0 <= args.epsilon <= 1.0:
+        return f"--epsilon must be within [0, 1], got {args.epsilon}"
+    if not 1 <= args.keep <= 64:
+        return f"--keep must be 1..64, got {args.keep}"
+    if args.chance_samples < 1:
+        return f"--chance-samples must be at least 1, got {args.chance_samples}"
+    if not 1 <= len(args.td_lambdas) <= 8 or any(not 0.0 <= v <= 1.0 for v in args.td_lambdas):
+        return f"--td-lambdas takes 1 to 8 values within [0, 1], got {args.td_lambdas}"
+    return None

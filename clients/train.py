@@ -195,11 +195,15 @@ def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, m
               executor: str | None, value_playouts: int = 0) -> float:
     from clients import selfplay
 
-    ns = argparse.Namespace(out=os.path.join(run_dir, name), games=games, games_per_shard=8,
-                            players=[2, 3, 4], spells="classic", iterations=iterations,
-                            evaluator="network" if model else "rollout", model=model,
-                            rollout_mix=0.0, explore_decisions=6, value_playouts=value_playouts, seed=seed,
-                            jobs=jobs, executor=executor, no_progress=False)
+    # through the command's own parser, so every flag not named here keeps the command's default
+    parser = argparse.ArgumentParser()
+    selfplay.add_arguments(parser)
+    ns = parser.parse_args(["--out", os.path.join(run_dir, name), "--games", str(games), "--games-per-shard", "8",
+                            "--players", "2", "3", "4", "--spells", "classic", "--iterations", str(iterations),
+                            "--evaluator", "network" if model else "rollout", "--model", model,
+                            "--rollout-mix", "0", "--explore-decisions", "6", "--value-playouts", str(value_playouts),
+                            "--seed", str(seed), "-j", str(jobs)])
+    ns.executor = executor
     start = time.monotonic()
     if selfplay.main(ns) != 0:
         raise RuntimeError(f"self-play {name} failed")

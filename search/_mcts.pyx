@@ -88,6 +88,7 @@ ctypedef struct Config:
     double rollout_mix      # weight of one random rollout mixed into a network leaf value (0: none)
     int root_halving        # > 1: Sequential Halving over this many root moves (network, iteration budgets)
     double mover_bias       # the network's measured optimism for the seat to move, removed from its values
+    int rollout_head        # 1: the rollout_mix share of a leaf comes from the network's rollout head, not a rollout
     double pause_at         # CLOCK_MONOTONIC seconds; > 0: return at this time, resumable (Progress)
 
 ctypedef struct Progress:
@@ -647,7 +648,13 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             reward_from(cfg, n, scores, wins, rew)
             expand_with_priors(g, cfg, t, node, w.det, cp, w)
             mix = cfg.rollout_mix
-            if mix > 0:
+            if mix > 0 and cfg.rollout_head:
+                # the head's estimate of what the rollout would average to: wins only, the value's scores
+                net_rollout(cfg.net, &w.ns, n, cp, rwins)
+                for p in range(n):
+                    wins[p] = (1 - mix) * wins[p] + mix * rwins[p]
+                reward_from(cfg, n, scores, wins, rew)
+            elif mix > 0:
                 rollout_decisions[0] += rollout(g, w.det, cfg, w, rng)
                 outcome(g, w.det, cfg, rrew, rscores, rwins)
                 for p in range(n):
@@ -781,9 +788,12 @@ cdef Config make_config(dict o) except *:
     cfg.root_halving = o.get("root_halving", 0)
     cfg.mover_bias = o.get("mover_bias", 0.0)
     cfg.pause_at = o.get("pause_at", 0.0)
+    cfg.rollout_head = 1 if o.get("leaf_rollout", "playout") == "head" else 0
     net = o.get("network")
     if net is not None:
         cfg.net = &(<Network?>net).net
+    if cfg.rollout_head and (cfg.net == NULL or cfg.net.wr == NULL):
+        raise ValueError("leaf_rollout: 'head' needs a model with a rollout head")
     return cfg
 
 
@@ -842,11 +852,41 @@ cdef class Network:
         self.net.bs = _copy_floats(arrays["bs"], nseat, "bs")
         self.net.wp = _copy_floats(arrays["wp"], h2 * nmove, "wp")
         self.net.bp = _copy_floats(arrays["bp"], nmove, "bp")
+        if "wr" in arrays:
+            self.net.wr = _copy_floats(arrays["wr"], h2 * nseat, "wr")
+            self.net.br = _copy_floats(arrays["br"], nseat, "br")
 
     def __dealloc__(self):
         free(self.net.w1); free(self.net.b1); free(self.net.w2); free(self.net.b2)
         free(self.net.wv); free(self.net.bv); free(self.net.ws); free(self.net.bs)
         free(self.net.wp); free(self.net.bp)
+        free(self.net.wr); free(self.net.br)
+
+    @property
+    def has_rollout_head(self) -> bool:
+        return self.net.wr != NULL
+
+    def rollout_estimate(self, capsule, bytes state, int observer):
+        """The rollout head's mean win shares of random playouts, absolute seats, at a decision of
+        `observer`; ValueError when the model has none."""
+        cdef const GameVTable* g = checked_state(capsule, state, observer)
+        cdef NetScratch ns
+        cdef double win[MAXP]
+        cdef double score[MAXP]
+        cdef double out[MAXP]
+        cdef const char* sp = state
+        cdef int n = g.num_players(sp)
+        self.check_game(capsule)
+        if self.net.wr == NULL:
+            raise ValueError(f"model {self.version or '?'} has no rollout head")
+        if not scratch_init(&ns, &self.net):
+            scratch_free(&ns)
+            raise MemoryError()
+        with nogil:
+            net_evaluate(&self.net, g, sp, observer, &ns, win, score)
+            net_rollout(&self.net, &ns, n, observer, out)
+        scratch_free(&ns)
+        return [out[p] for p in range(n)]
 
     def check_game(self, capsule):
         """ValueError unless the game's feature counts are the ones this network was built for."""
@@ -1218,3 +1258,4 @@ def run_worlds(capsule, bytes root, list root_moves, dict options, int worlds, i
     finally:
         free(moves)
         free(out)
+include "treeless.pxi"

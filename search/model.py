@@ -25,6 +25,9 @@ from search import _mcts
 
 MODEL_FORMAT = "spellbook-ai/model"
 ARRAYS = ("w1", "b1", "w2", "b2", "wv", "bv", "ws", "bs", "wp", "bp")
+# The rollout head (h2 wr + br: random playouts' mean win shares per relative seat), in models trained
+# with playout labels (TrainConfig.rollout_weight > 0); both or neither.
+ROLLOUT_ARRAYS = ("wr", "br")
 
 
 @dataclass
@@ -45,6 +48,10 @@ class Model:
         return bool(self.meta.get("use_by_default", False))
 
     @property
+    def has_rollout_head(self) -> bool:
+        return all(k in self.arrays for k in ROLLOUT_ARRAYS)
+
+    @property
     def sizes(self) -> tuple[int, int, int, int, int]:
         """(state features, hidden 1, hidden 2, move features, seats)."""
         h1, h2 = self.meta["hidden"]
@@ -57,7 +64,8 @@ class Model:
         try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
-                arrays = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ARRAYS}
+                arrays = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ARRAYS + ROLLOUT_ARRAYS
+                          if k in ARRAYS or k in z.files}
         except FileNotFoundError:
             raise ValueError(f"model file {path} does not exist") from None
         except (OSError, ValueError, KeyError) as e:
@@ -71,7 +79,7 @@ class Model:
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             np.savez(f, meta=np.array(json.dumps(self.meta, sort_keys=True)),
-                     **{k: self.arrays[k].astype(np.float32) for k in ARRAYS})
+                     **{k: self.arrays[k].astype(np.float32) for k in ARRAYS + ROLLOUT_ARRAYS if k in self.arrays})
         os.replace(tmp, path)
 
     def validate(self, where: str = "model") -> None:
@@ -84,6 +92,8 @@ class Model:
         nin, h1, h2, nm, ns = self.sizes
         want = {"w1": (nin, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "wv": (h2, ns), "bv": (ns,),
                 "ws": (h2, ns), "bs": (ns,), "wp": (h2, nm), "bp": (nm,)}
+        if any(k in self.arrays for k in ROLLOUT_ARRAYS):
+            want.update({"wr": (h2, ns), "br": (ns,)})
         for k, shape in want.items():
             a = self.arrays.get(k)
             if a is None or tuple(a.shape) != shape:
@@ -112,7 +122,7 @@ class Model:
         if net is None:
             n_in, h1, h2, nm, ns = self.sizes
             net = _mcts.Network(n_in, h1, h2, nm, ns, float(self.meta["score_scale"]),
-                                {k: self.arrays[k].reshape(-1) for k in ARRAYS})
+                                {k: a.reshape(-1) for k, a in self.arrays.items()})
             net.check_game(game.vtable)
             net.version = self.version
             net.calibration = self.meta.get("calibration")
@@ -127,15 +137,28 @@ class Model:
         x = np.atleast_2d(np.asarray(x, np.float32))
         h = np.maximum(x @ a["w1"] + a["b1"], 0)
         h = np.maximum(h @ a["w2"] + a["b2"], 0)
-        logits = h @ a["wv"] + a["bv"]
-        n = np.broadcast_to(np.asarray(players), (len(x),))
-        mask = np.arange(logits.shape[1])[None, :] < n[:, None]
-        logits = np.where(mask, logits, -np.inf)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        win = np.exp(logits)
-        win /= win.sum(axis=1, keepdims=True)
+        win = _softmax_present(h @ a["wv"] + a["bv"], players)
         scores = (h @ a["ws"] + a["bs"]) * float(self.meta["score_scale"])
         return win, scores, h @ a["wp"] + a["bp"]
+
+    def rollout(self, x: np.ndarray, players: np.ndarray | int) -> np.ndarray:
+        """numpy reference of the rollout head: mean playout win shares [B, seats], relative seats."""
+        if not self.has_rollout_head:
+            raise ValueError(f"model {self.version} has no rollout head")
+        a = self.arrays
+        x = np.atleast_2d(np.asarray(x, np.float32))
+        h = np.maximum(np.maximum(x @ a["w1"] + a["b1"], 0) @ a["w2"] + a["b2"], 0)
+        return _softmax_present(h @ a["wr"] + a["br"], players)
+
+
+def _softmax_present(logits: np.ndarray, players: np.ndarray | int) -> np.ndarray:
+    """Softmax of each row over its first `players` columns (the seats present); 0 elsewhere."""
+    n = np.broadcast_to(np.asarray(players), (len(logits),))
+    mask = np.arange(logits.shape[1])[None, :] < n[:, None]
+    logits = np.where(mask, logits, -np.inf)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    out = np.exp(logits)
+    return out / out.sum(axis=1, keepdims=True)
 
 
 _cache: dict[str, tuple[float, Model]] = {}

@@ -6,6 +6,9 @@
 #           final score (h2 Ws + bs) * score_scale, per relative seat
 #   policy: q = h2 Wp + bp (one weight per move feature); a legal move's logit is its move features · q,
 #           and the prior is the softmax of the logits over the legal moves.
+#   rollout (optional: models trained with playout labels): h2 Wr + br, one logit per relative seat,
+#           softmax over the seats present: the mean win shares of uniformly random playouts from here,
+#           what one leaf rollout samples, without its noise.
 # Every matrix is stored [inputs][outputs], row-major float32 (search/model.py writes them so). The
 # first layer skips zero inputs: observation features are sparse, so that costs about a third.
 # Nothing here knows any game: sizes come from the model file and features from the vtable.
@@ -27,6 +30,8 @@ ctypedef struct Net:
     float* bs
     float* wp
     float* bp
+    float* wr               # NULL: the model has no rollout head
+    float* br
 
 ctypedef struct NetScratch:
     float* x        # nin
@@ -104,6 +109,25 @@ cdef void net_value(const Net* net, NetScratch* w, int n, double* win, double* s
         total += logit[k]
     for k in range(n):
         win[k] = logit[k] / total
+
+
+cdef void net_rollout(const Net* net, const NetScratch* w, int n, int observer, double* out) noexcept nogil:
+    """After net_trunk (net.wr not NULL): the rollout head's mean playout win shares, absolute seats."""
+    cdef int k, j
+    cdef double z, mx = -INFINITY, total = 0.0
+    cdef double logit[MAXP]
+    for k in range(n):
+        z = net.br[k]
+        for j in range(net.h2):
+            z += w.a2[j] * net.wr[j * net.nseat + k]
+        logit[k] = z
+        if z > mx:
+            mx = z
+    for k in range(n):
+        logit[k] = exp(logit[k] - mx)
+        total += logit[k]
+    for k in range(n):
+        out[(observer + k) % n] = logit[k] / total
 
 
 cdef void net_policy_q(const Net* net, NetScratch* w) noexcept nogil:

@@ -21,6 +21,15 @@ visits float32 [sum]; move_code uint64 [sum]; seat, players int8 [D]; z_win, z_s
 game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and version, the
 bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
 so a shard on disk is always complete: a resumed run skips the shards that exist.
+
+Tree-less shards (`SelfPlayConfig.generator == "treeless"`, search/treeless.pxi) hold value rows only:
+a few decisions per game, chosen uniformly, from games played at one ply by the network itself (its
+policy prior with a temperature, or greedy on its value), with no moves (move_offset all zero, so no
+policy target) and, beside the fields above, `v_win` (the network's own estimate there; also stored as
+`q_win`), `td_win` float32 [D, L, 4] (TD(lambda) returns along the game for the `td_lambdas` in meta,
+lambda = 1 being the result) and `ply` int32 [D]. p_win, when asked for, is the mean of random playouts
+from the decider's determinizations. Tens of thousands of games an hour per core instead of about one a
+second: the data volume a value head in a luck-heavy game needs (docs/learned.md).
 """
 from __future__ import annotations
 
@@ -54,11 +63,27 @@ class SelfPlayConfig:
     explore_decisions: int = 6
     model_path: str | None = None     # the learned evaluation to search with (None: rollouts)
     value_playouts: int = 0           # > 0: also record p_win, the mean of this many random playouts
+    # "search" (a search every decision) or "treeless" (one ply by the network: search/treeless.pxi);
+    # the fields below apply to the tree-less generator only
+    generator: str = "search"
+    mode: str = "policy"              # "policy": sample the prior ** (1 / temperature); "value": greedy
+    temperature: float = 1.0
+    epsilon: float = 0.05             # share of uniformly random moves
+    keep: int = 4                     # decisions kept per game (uniformly chosen)
+    chance_samples: int = 1           # value mode: chance continuations averaged per move
+    td_lambdas: tuple[float, ...] = (0.0, 0.5, 0.7, 0.9, 1.0)
 
     def describe(self) -> dict:
         d = asdict(self)
         d["options"] = {k: v for k, v in asdict(self.options).items() if k != "seed"}
+        if self.generator == "search":     # a search run's meta stays what it was before the tree-less one
+            for k in TREELESS_FIELDS:
+                d.pop(k)
         return d
+
+
+# SelfPlayConfig's fields that only the tree-less generator reads
+TREELESS_FIELDS = ("generator", "mode", "temperature", "epsilon", "keep", "chance_samples", "td_lambdas")
 
 
 def _relative(values: Sequence[float], seat: int, n: int) -> list[float]:
@@ -174,6 +199,18 @@ def concat(parts: Sequence[dict]) -> dict:
     # shards written before p_win existed have none: NaN, as for a decision without playouts
     out["p_win"] = np.concatenate([p["p_win"] if "p_win" in p else np.full((len(p["seat"]), MAX_SEATS), np.nan,
                                                                             np.float32) for p in parts])
+    if any("td_win" in p for p in parts):
+        # tree-less rows beside search rows, which have no estimate, TD returns or ply: NaN (ply -1)
+        widths = {p["td_win"].shape[1] for p in parts if "td_win" in p}
+        if len(widths) > 1:
+            raise ValueError(f"shards with different numbers of TD lambdas {sorted(widths)}; train on one set")
+        width = widths.pop()
+        out["v_win"] = np.concatenate([p["v_win"] if "v_win" in p else
+                                       np.full((len(p["seat"]), MAX_SEATS), np.nan, np.float32) for p in parts])
+        out["td_win"] = np.concatenate([p["td_win"] if "td_win" in p else
+                                        np.full((len(p["seat"]), width, MAX_SEATS), np.nan, np.float32) for p in parts])
+        out["ply"] = np.concatenate([p["ply"] if "ply" in p else np.full(len(p["seat"]), -1, np.int32)
+                                     for p in parts])
     offs, base = [np.zeros(1, np.int64)], 0
     for p in parts:
         offs.append(p["move_offset"][1:] + base)
@@ -225,12 +262,19 @@ def list_shards(out_dir: str) -> list[str]:
 
 
 def load_shards(paths: Sequence[str]) -> tuple[dict, list[dict]]:
+    """(the shards' arrays as one, their metas). `td_lambdas` (float64 [L]) names the columns of td_win;
+    every tree-less shard of one load must have the same lambdas (ValueError naming the files)."""
     parts, metas = [], []
     for p in paths:
         arrays, meta = read_shard(p)
         parts.append(arrays)
         metas.append(meta)
-    return concat(parts), metas
+    lambdas = {tuple(m["td_lambdas"]) for m in metas if "td_lambdas" in m}
+    if len(lambdas) > 1:
+        raise ValueError(f"shards with different TD lambdas {sorted(lambdas)}: {', '.join(paths)}")
+    data = concat(parts)
+    data["td_lambdas"] = np.array(lambdas.pop() if lambdas else (), np.float64)
+    return data, metas
 
 
 @dataclass
@@ -258,6 +302,8 @@ def run_shard(task: dict) -> dict:
         from search.model import Model
 
         network = Model.load(cfg.model_path).network(game)
+    if cfg.generator == "treeless":
+        return _write_treeless_shard(t, game, new_state, cfg, network)
     start = time.monotonic()
     games = []
     for i, seed in enumerate(t.seeds):
@@ -280,6 +326,56 @@ def run_shard(task: dict) -> dict:
                   "game": np.zeros(0, np.int32)}
     write_shard(t.path, merged, meta)
     return {"index": t.index, "games": len(games), "decisions": int(len(merged["seat"])),
+            "seconds": meta["seconds"]}
+
+
+def treeless_arrays(game: Any, new_state: Callable[[int], Any], seeds: Sequence[int], config: SelfPlayConfig,
+                    network: Any = None) -> tuple[dict, dict]:
+    """The tree-less generator's games from `new_state(seed)` for each seed, as shard arrays (module
+    docstring), and counts {games, dropped, decisions}. Game i's moves depend only on seeds[i]'s deal,
+    the config, the network and the shard's first seed, so a shard replays exactly."""
+    roots = [game.state_bytes(new_state(seed)) for seed in seeds]
+    out = _mcts.treeless_games(game.vtable, roots, {
+        "mode": config.mode, "temperature": config.temperature, "epsilon": config.epsilon, "keep": config.keep,
+        "playouts": config.value_playouts, "chance_samples": config.chance_samples,
+        "lambdas": list(config.td_lambdas), "max_decisions": MAX_DECISIONS,
+        "seed": (seeds[0] if seeds else 0) ^ 0x7E1E55}, network)
+    d = len(out["seat"])
+    nf, nm, _, _ = _mcts.feature_info(game.vtable)
+    width = out["z_win"].shape[1]
+    if width > MAX_SEATS and d and int(out["players"].max()) > MAX_SEATS:
+        raise ValueError(f"the shard format holds {MAX_SEATS} seats; a game had {int(out['players'].max())}")
+
+    def seats(a: np.ndarray) -> np.ndarray:        # the generator's seat width -> the shard's
+        a = a[..., :MAX_SEATS]
+        pad = MAX_SEATS - a.shape[-1]
+        return np.concatenate([a, np.zeros(a.shape[:-1] + (pad,), a.dtype)], -1) if pad > 0 else a
+
+    arrays = {"x": out["x"].astype(np.float16), "move_offset": np.zeros(d + 1, np.int64),
+              "move_x": np.zeros((0, nm), np.float16), "visits": np.zeros(0, np.float32),
+              "move_code": np.zeros(0, np.uint64), "seat": out["seat"], "players": out["players"],
+              "z_win": seats(out["z_win"]), "z_score": seats(out["z_score"]),
+              # without a network the generator has no estimate: the uniform share stands in for it
+              "q_win": np.where(np.isnan(seats(out["v_win"])), (1.0 / np.maximum(out["players"], 1))[:, None]
+                                * (np.arange(MAX_SEATS)[None, :] < out["players"][:, None]),
+                                seats(out["v_win"])).astype(np.float32),
+              "v_win": seats(out["v_win"]), "p_win": seats(out["p_win"]), "td_win": seats(out["td_win"]),
+              "ply": out["ply"], "game": out["game"]}
+    return arrays, {k: out[k] for k in ("games", "dropped", "decisions")}
+
+
+def _write_treeless_shard(t: ShardTask, game: Any, new_state: Callable[[int], Any], cfg: SelfPlayConfig,
+                          network: Any) -> dict:
+    start = time.monotonic()
+    arrays, counts = treeless_arrays(game, new_state, t.seeds, cfg, network)
+    nf, nm, fver, _ = _mcts.feature_info(game.vtable)
+    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
+            "feature_version": fver, "state_features": nf, "move_features": nm, "generator": "treeless",
+            "td_lambdas": list(cfg.td_lambdas), "config": t.config, "game_args": t.game_args, "seeds": t.seeds,
+            "games": counts["games"], "dropped": counts["dropped"], "decisions_played": counts["decisions"],
+            "seconds": round(time.monotonic() - start, 2)}
+    write_shard(t.path, arrays, meta)
+    return {"index": t.index, "games": counts["games"], "decisions": int(len(arrays["seat"])),
             "seconds": meta["seconds"]}
 
 

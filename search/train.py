@@ -45,6 +45,13 @@ class TrainConfig:
     score_scale: float = 40.0
     holdout: float = 0.1           # share of games held out
     seed: int = 0
+    # The value target of decisions whose shard recorded TD(lambda) returns (tree-less shards): the
+    # return at this lambda in place of the result/estimate blend. None: always the blend.
+    td_lambda: float | None = None
+    # > 0: the network gains a rollout head (search/net.pxi) trained, with this weight, on the playouts'
+    # means (p_win) of the decisions that recorded them: cross-entropy over the seats present. 0: no head
+    # (the model file has no wr/br, and training is exactly as before).
+    rollout_weight: float = 0.0
 
 
 def _torch():
@@ -94,10 +101,13 @@ def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
             self.v = nn.Linear(h2, MAX_SEATS)
             self.s = nn.Linear(h2, MAX_SEATS)
             self.p = nn.Linear(h2, nmove)
+            # made last, and only when trained: the other layers' initial weights stay those of a model
+            # without the head
+            self.r = nn.Linear(h2, MAX_SEATS) if cfg.rollout_weight > 0 else None
 
         def forward(self, x):
             h = torch.relu(self.l2(torch.relu(self.l1(x))))
-            return self.v(h), self.s(h), self.p(h)
+            return self.v(h), self.s(h), self.p(h), (self.r(h) if self.r is not None else None)
 
     return Net()
 
@@ -109,16 +119,45 @@ def value_estimate(data: dict, idx: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(p[:, :1]), data["q_win"][idx], p)
 
 
+def td_column(data: dict, td_lambda: float | None) -> int | None:
+    """The td_win column of `td_lambda` (None: not asked for); ValueError when no shard recorded it."""
+    if td_lambda is None:
+        return None
+    lambdas = [float(v) for v in data.get("td_lambdas", ())]
+    for i, v in enumerate(lambdas):
+        if abs(v - td_lambda) < 1e-9:
+            return i
+    raise ValueError(f"td_lambda: {td_lambda} is not among the shards' TD lambdas {lambdas}")
+
+
+def value_target(data: dict, idx: np.ndarray, cfg: TrainConfig) -> np.ndarray:
+    """The win-share target of decisions `idx`: the blend of the result and the estimate, or, with
+    `cfg.td_lambda` and where recorded, that TD(lambda) return."""
+    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * value_estimate(data, idx)
+    col = td_column(data, cfg.td_lambda)
+    if col is not None and "td_win" in data:
+        td = data["td_win"][idx, col]
+        target = np.where(np.isnan(td[:, :1]), target, td)
+    return target
+
+
 def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
     x = torch.from_numpy(data["x"][idx].astype(np.float32))
     players = torch.from_numpy(data["players"][idx].astype(np.int64))
     present = torch.arange(MAX_SEATS)[None, :] < players[:, None]
-    target = (1 - cfg.q_weight) * data["z_win"][idx] + cfg.q_weight * value_estimate(data, idx)
-    target = torch.from_numpy(target.astype(np.float32))
-    vlogit, score, q = net(x)
+    target = torch.from_numpy(value_target(data, idx, cfg).astype(np.float32))
+    vlogit, score, q, rlogit = net(x)
     vlogit = vlogit.masked_fill(~present, -1e9)
     logp = torch.log_softmax(vlogit, dim=1)
     value_loss = -(target * logp.masked_fill(~present, 0.0)).sum(1).mean()
+    rollout_loss = torch.zeros(())
+    if rlogit is not None:
+        pw = data["p_win"][idx]
+        has = torch.from_numpy(~np.isnan(pw[:, 0]))
+        if bool(has.any()):
+            rlogp = torch.log_softmax(rlogit.masked_fill(~present, -1e9), dim=1).masked_fill(~present, 0.0)
+            pwt = torch.from_numpy(np.nan_to_num(pw).astype(np.float32))
+            rollout_loss = -(pwt * rlogp).sum(1)[has].mean()
     zs = torch.from_numpy(data["z_score"][idx].astype(np.float32)) / cfg.score_scale
     score_loss = (((score - zs) ** 2) * present).sum(1).mean()
     rows, seg = batches.rows(idx)
@@ -129,9 +168,13 @@ def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tra
     seg_max = torch.full((len(idx),), -1e30).scatter_reduce(0, segt, logits, reduce="amax")
     ex = torch.exp(logits - seg_max[segt])
     lse = torch.log(torch.zeros(len(idx)).index_add(0, segt, ex)) + seg_max
-    policy_loss = -(pi * (logits - lse[segt])).sum() / len(idx)
+    # per decision with a policy target: tree-less rows have no moves (search rows always have two or more)
+    with_moves = max(1, int((batches.off[idx + 1] > batches.off[idx]).sum()))
+    policy_loss = -(pi * (logits - lse[segt])).sum() / with_moves
     total = value_loss + cfg.score_weight * score_loss + cfg.policy_weight * policy_loss
-    return {"total": total, "value": value_loss, "score": score_loss, "policy": policy_loss,
+    if rlogit is not None:
+        total = total + cfg.rollout_weight * rollout_loss
+    return {"total": total, "value": value_loss, "score": score_loss, "policy": policy_loss, "rollout": rollout_loss,
             "win": torch.softmax(vlogit, 1), "logits": logits, "seg": seg}
 
 
@@ -146,6 +189,7 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     fver = {m["feature_version"] for m in metas}
     if len(fver) != 1:
         raise ValueError(f"shards of different feature versions {sorted(fver)}; train on one version")
+    td_column(data, cfg.td_lambda)          # refuses a lambda the shards lack before any training
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
     train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
     net = _build(torch, nin, nmove, cfg)
@@ -158,7 +202,7 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     for epoch in range(cfg.epochs):
         net.train()
         order = rng.permutation(train_idx)
-        sums = {"total": 0.0, "value": 0.0, "score": 0.0, "policy": 0.0}
+        sums = {"total": 0.0, "value": 0.0, "score": 0.0, "policy": 0.0, "rollout": 0.0}
         for b in range(steps_per_epoch):
             idx = order[b * cfg.batch:(b + 1) * cfg.batch]
             if len(idx) == 0:
@@ -170,10 +214,11 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
             sched.step()
             for k in sums:
                 sums[k] += float(out[k].detach()) * len(idx)
-        row = {"epoch": epoch + 1, **{k: round(v / max(len(train_idx), 1), 4) for k, v in sums.items()}}
+        row = {"epoch": epoch + 1, **{k: round(v / max(len(train_idx), 1), 4) for k, v in sums.items()
+                                      if k != "rollout" or net.r is not None}}
         if len(held_idx):
             row.update({f"held_{k}": v for k, v in evaluate(torch, net, data, batches, held_idx, cfg).items()
-                        if k in ("value", "policy", "score")})
+                        if k in ("value", "policy", "score", "rollout")})
         history.append(row)
         log(json.dumps(row))
     report = {"decisions": int(len(data["seat"])), "train_decisions": int(len(train_idx)),
@@ -222,7 +267,7 @@ def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tr
     """Held-out metrics: losses, winner accuracy, policy top-1 agreement, calibration of the observer's
     win probability (expected calibration error over 10 bins)."""
     net.eval()
-    out_sums = {"value": 0.0, "score": 0.0, "policy": 0.0}
+    out_sums = {"value": 0.0, "score": 0.0, "policy": 0.0, "rollout": 0.0}
     probs, outcomes, top1 = [], [], []
     with torch.no_grad():
         for b in range(0, len(idx), 2048):
@@ -240,7 +285,7 @@ def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tr
                 if sel.sum() > 1:
                     top1.append(int(np.argmax(logits[sel]) == np.argmax(visits[sel])))
     p, z = np.concatenate(probs), np.concatenate(outcomes)
-    metrics = {k: round(v / len(idx), 4) for k, v in out_sums.items()}
+    metrics = {k: round(v / len(idx), 4) for k, v in out_sums.items() if k != "rollout" or net.r is not None}
     metrics["winner_brier"] = round(float(np.mean((p - z) ** 2)), 4)
     metrics["policy_top1"] = round(float(np.mean(top1)), 4) if top1 else None
     metrics["ece"], metrics["bins"] = expected_calibration_error(p, z)
@@ -256,6 +301,8 @@ def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str
               "b2": arr(net.l2.bias), "wv": arr(net.v.weight).T.copy(), "bv": arr(net.v.bias),
               "ws": arr(net.s.weight).T.copy(), "bs": arr(net.s.bias), "wp": arr(net.p.weight).T.copy(),
               "bp": arr(net.p.bias)}
+    if net.r is not None:
+        arrays.update({"wr": arr(net.r.weight).T.copy(), "br": arr(net.r.bias)})
     digest = hashlib.sha256(b"".join(arrays[k].tobytes() for k in sorted(arrays))).hexdigest()[:8]
     import torch
 
