@@ -1,0 +1,1 @@
+"""Abracada…What? (Gary Kim): the second game, compiled; see engine_c/abracadawhat/state.py."""
