@@ -595,13 +595,13 @@ def state_from_observation(cls, text: str, seed: int):
         [("pile", "pile", None), ("secret", "secret", None)]
     for name, key, seat in zones:
         value = raw[key][seat] if seat is not None else raw[key]
-        what = key + (f": seat {seat}" if seat is not None else "")
+        what = key + (f": seat {seat}'s {'hand stones' if name == 'hand' else 'secret stones'}" if seat is not None else "")
         if (name, seat) not in hidden:
             if isinstance(value, tuple):
-                raise NotationError(f"{what}: seat {o} sees these stones; list them")
+                raise NotationError(f"{what} are seen by seat {o} (XI1, XI2); list the stones")
             continue
         if not isinstance(value, tuple) and (name != "taken" or sum(value)):
-            raise NotationError(f"{what}: seat {o} cannot see these stones; write ?k (their number)")
+            raise NotationError(f"{what} are hidden from seat {o} (XI2, XI3); write ?k, their number")
         sizes[(name, seat)] = value[1] if isinstance(value, tuple) else 0
     unseen = [k + 1 - raw["removed"][k] - raw["taken"][o][k] - sum(raw["hands"][q][k] + raw["cast"][q][k] for q in range(n) if q != o) for k in range(8)]
     for k, u in enumerate(unseen):
