@@ -1,8 +1,12 @@
 """Engine benchmark: whole random games from the initial state, in compiled code and driven from Python.
 
-Prints playouts/s, decisions (moves)/s, mean game length in moves and Days for 2, 3 and 4 players, the
-compiled / Python-driven ratio, and as its last line one JSON object (`moves_per_s` = 2-player compiled rate).
-Usage: python bench/engine.py [--seconds 3] [--spells set1]
+SpellBook: playouts/s, decisions (moves)/s, mean game length in moves and Days for 2, 3 and 4 players, and
+the compiled / Python-driven ratio. Abracada…What?: the same for 2-5 players (rounds in place of Days), and
+one determinization's cost in µs (XC6: warm = the search's case, the same observation again; cold = the
+first of a new observation, with the exact posterior's forward pass), mean over states sampled mid-game.
+All on one core. The last line is one JSON object: `moves_per_s` = SpellBook's 2-player compiled rate,
+`abracadawhat` = that game's figures (its `moves_per_s`: 2 players).
+Usage: python bench/engine.py [--seconds 3] [--spells set1] [--game spellbook|abracadawhat|all]
 """
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ import time
 
 from engine_c import State
 from engine_c._engine import random_playouts
+from engine_c.abracadawhat import _engine as abracadawhat_engine
+from engine_c.abracadawhat.state import State as AbracadaState
 from engine_c.state import resolve_spells
 
 
@@ -52,14 +58,87 @@ def python_driven(players: int, spells: list[str], seconds: float, seed: int) ->
     return {"moves_per_s": moves / dt, "playouts_per_s": games / dt}
 
 
+def abracadawhat_compiled(players: int, seconds: float, seed: int) -> dict:
+    """Batches of compiled random Abracada…What? games until `seconds` pass; rates are medians over batches."""
+    rates, moves_total, rounds_total, games_total, batch = [], 0, 0, 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or batch < 3:
+        t0 = time.perf_counter()
+        moves, rounds = abracadawhat_engine.random_playouts(players, 0, 2000, seed + batch)
+        dt = time.perf_counter() - t0
+        rates.append((moves / dt, 2000 / dt))
+        moves_total, rounds_total, games_total = moves_total + moves, rounds_total + rounds, games_total + 2000
+        batch += 1
+    return {"moves_per_s": statistics.median(r[0] for r in rates),
+            "playouts_per_s": statistics.median(r[1] for r in rates),
+            "mean_moves": moves_total / games_total, "mean_rounds": rounds_total / games_total}
+
+
+def abracadawhat_python(players: int, seconds: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    moves = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games < 2:
+        st = AbracadaState.new(players=players, seed=seed + games)
+        while not st.is_terminal():
+            if st.is_chance():
+                st.apply(st.sample_chance())
+                continue
+            st.apply(rng.choice(st.legal_moves()))
+            moves += 1
+        games += 1
+    dt = time.perf_counter() - start
+    return {"moves_per_s": moves / dt, "playouts_per_s": games / dt}
+
+
+def determinization_us(players: int, states: int = 200, seed: int = 11) -> dict:
+    """Mean µs of one determinization for the deciding seat over `states` states sampled mid-game."""
+    _, _, _, samples = abracadawhat_engine.random_games_checked(players, 0, states, seed)
+    warm = cold = 0.0
+    for data in samples:
+        st = AbracadaState()
+        st._load_state_bytes(data)
+        seat = max(st.current_player, 0)
+        warm += abracadawhat_engine.time_determinize(data, seat, 2000, seed) / 2000
+        cold += abracadawhat_engine.time_determinize(data, seat, 20, seed, True) / 20
+    return {"warm": warm / len(samples) * 1e6, "cold": cold / len(samples) * 1e6}
+
+
+def bench_abracadawhat(seconds: float) -> dict:
+    out: dict = {}
+    for n in (2, 3, 4, 5):
+        c = abracadawhat_compiled(n, seconds, seed=1000 * n)
+        p = abracadawhat_python(n, seconds / 2, seed=1000 * n)
+        d = determinization_us(n)
+        ratio = c["moves_per_s"] / p["moves_per_s"]
+        print(f"Abracada…What? {n} players: compiled {c['playouts_per_s']:9.0f} playouts/s "
+              f"{c['moves_per_s']:12,.0f} moves/s | python-driven {p['moves_per_s']:9,.0f} moves/s | ratio "
+              f"{ratio:6.1f}x | mean game {c['mean_moves']:.1f} moves, {c['mean_rounds']:.1f} rounds | "
+              f"determinization {d['warm']:.2f} µs warm, {d['cold']:.1f} µs cold")
+        out[f"p{n}"] = {"compiled_moves_per_s": round(c["moves_per_s"]), "playouts_per_s": round(c["playouts_per_s"], 1),
+                        "python_moves_per_s": round(p["moves_per_s"]), "compiled_over_python": round(ratio, 1),
+                        "mean_moves": round(c["mean_moves"], 1), "mean_rounds": round(c["mean_rounds"], 2),
+                        "determinize_us": round(d["warm"], 3), "determinize_cold_us": round(d["cold"], 2)}
+    out["moves_per_s"] = out["p2"]["compiled_moves_per_s"]
+    out["determinize_us"] = max(out[f"p{n}"]["determinize_us"] for n in (2, 3, 4, 5))
+    out["determinize_cold_us"] = max(out[f"p{n}"]["determinize_cold_us"] for n in (2, 3, 4, 5))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--spells", default="set1")
+    ap.add_argument("--game", choices=("spellbook", "abracadawhat", "all"), default="all")
     args = ap.parse_args()
     ids = resolve_spells(args.spells)
     names = [State.new(spells=args.spells).spells[c] for c in range(7)]
     result: dict = {"spells": args.spells}
+    if args.game != "spellbook":
+        result["abracadawhat"] = bench_abracadawhat(args.seconds)
+        if args.game == "abracadawhat":
+            print(json.dumps(result))
+            return
     for n in (2, 3, 4):
         c = compiled(n, ids, args.seconds, seed=1000 * n)
         p = python_driven(n, names, args.seconds / 2, seed=1000 * n)

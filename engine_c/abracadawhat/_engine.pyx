@@ -601,20 +601,13 @@ cdef int observer_key(const ABState* s, int o, uint8_t* key) noexcept nogil:
     key[NS1] = v
     return n
 
-cdef inline double normalize(double* a, int lo, int hi) noexcept nogil:
-    cdef int i
-    cdef double t = 0
-    for i in range(lo, hi):
-        t += a[i]
-    if t > 0:
-        for i in range(lo, hi):
-            a[i] /= t
-    return t
-
 cdef int draw_one(double* a, double* b, int h, const int* unseen, const int* cast) noexcept nogil:
     """One own draw: each hand H of size h goes to H + k with weight (stones of k o cannot see, less those
-    in H or already cast by o): the next stone of a uniform sample without replacement."""
-    cdef int i, k, j, w
+    in H or already cast by o): the next stone of a uniform sample without replacement. The weights are
+    arrangement counts, left unnormalized (a round's at most 37 own draws, 5 dealt and one per success,
+    keep them below 36**37, far
+    inside a double's range). Returns whether any hand is left."""
+    cdef int i, k, j, w, any_left = 0
     if h >= HAND_SIZE:
         return 0
     for i in range(MS_START[h + 1], MS_START[h + 2]):
@@ -627,10 +620,13 @@ cdef int draw_one(double* a, double* b, int h, const int* unseen, const int* cas
             if w > 0:
                 j = MS_ADD[i][k]
                 b[j] += a[i] * w
-    return normalize(b, MS_START[h + 1], MS_START[h + 2]) > 0
+                any_left = 1
+    return any_left
 
 cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) noexcept nogil:
-    """posterior_from_key with the result copied into `out` (MS_COUNT doubles, zero off the hand size)."""
+    """The forward pass over o's own-hand multisets (XC6): `out` ends as the unnormalized posterior over o's
+    current hand, on the range of hands of size *hand_size (nothing else of `out` is written). 0 if no hand
+    is consistent with the key (the observer's own announcements contradict what it could hold)."""
     cdef double a[MS_COUNT]
     cdef double b[MS_COUNT]
     cdef double* cur
@@ -638,10 +634,8 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
     cdef double* t
     cdef int unseen[NS1]
     cdef int cast[NS1]
-    cdef int k, i, h = 0, e, n, r
-    memset(a, 0, sizeof(a))
-    memset(b, 0, sizeof(b))
-    cur = a
+    cdef int k, i, h = 0, e, n, r, any_left
+    cur = a                           # only the current size's range is ever read, and written first
     other = b
     for k in range(NS1):
         unseen[k] = key[k] if k > 0 else 0
@@ -660,12 +654,14 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
         if key[e] == 1:                 # a success proves a stone of n was held; it leaves the hand
             if h == 0:
                 return 0
+            any_left = 0
             for i in range(MS_START[h - 1], MS_START[h]):
                 other[i] = 0
             for i in range(MS_START[h], MS_START[h + 1]):
                 if cur[i] != 0 and MS_CNT[i][n] > 0:
                     other[MS_SUB[i][n]] += cur[i]
-            if normalize(other, MS_START[h - 1], MS_START[h]) == 0:
+                    any_left = 1
+            if not any_left:
                 return 0
             t = cur
             cur = other
@@ -673,10 +669,13 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
             h -= 1
             cast[n] += 1
         elif key[e] == 2:               # a failure proves no stone of n was held then
+            any_left = 0
             for i in range(MS_START[h], MS_START[h + 1]):
                 if MS_CNT[i][n] > 0:
                     cur[i] = 0
-            if normalize(cur, MS_START[h], MS_START[h + 1]) == 0:
+                elif cur[i] != 0:
+                    any_left = 1
+            if not any_left:
                 return 0
         else:                           # a refill: n stones drawn, unseen by o (XI2)
             for r in range(n):
@@ -687,7 +686,6 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
                 other = t
                 h += 1
         e += 2
-    memset(out, 0, MS_COUNT * sizeof(double))
     for i in range(MS_START[h], MS_START[h + 1]):
         out[i] = cur[i]
     hand_size[0] = h
@@ -1264,3 +1262,30 @@ def random_games_checked(int players, int variants, int games, uint64_t seed, in
         rounds += s.hist_n
         samples.append(sample if sample is not None else (<char*>&s)[:sizeof(ABState)])
     return decisions, rounds, failures, samples
+
+
+def time_determinize(bytes state, int observer, int count, uint64_t seed, bint cold=False):
+    """Seconds for `count` determinizations of `state` for `observer`, each on a fresh copy (what a search
+    iteration does). cold: the posterior cache is emptied before each one, so every call runs the forward
+    pass (the cost of the first determinization of a new observation)."""
+    cdef ABState root, work
+    cdef uint64_t rng = seed
+    cdef int i, j
+    cdef double t0, t1
+    cdef Cache* cache
+    if len(state) != sizeof(ABState):
+        raise ValueError(f"state bytes must be {sizeof(ABState)} long")
+    memcpy(&root, <const char*>state, sizeof(ABState))
+    import time
+    t0 = time.perf_counter()
+    with nogil:
+        for i in range(count):
+            if cold:
+                cache = <Cache*>ab_thread_cache(sizeof(Cache))
+                if cache != NULL:
+                    for j in range(CACHE_ENTRIES):
+                        cache.entry[j].keylen = -1
+            memcpy(&work, &root, sizeof(ABState))
+            ab_determinize(&work, observer, &rng)
+    t1 = time.perf_counter()
+    return t1 - t0
