@@ -605,8 +605,7 @@ cdef int draw_one(double* a, double* b, int h, const int* unseen, const int* cas
     """One own draw: each hand H of size h goes to H + k with weight (stones of k o cannot see, less those
     in H or already cast by o): the next stone of a uniform sample without replacement. The weights are
     arrangement counts, left unnormalized (a round's at most 37 own draws, 5 dealt and one per success,
-    keep them below 36**37, far
-    inside a double's range). Returns whether any hand is left."""
+    keep them below 36**37, far inside a double's range). Returns whether any hand is left."""
     cdef int i, k, j, w, any_left = 0
     if h >= HAND_SIZE:
         return 0

@@ -2,9 +2,10 @@
 
 One line of `key=value` fields:
 
-    aw1 n=3 variants=- phase=decide active=1 last=5 roll=- pending=0 life=6,5,6 points=0,3,1
-    hands=2368,14578,4677 cast=5,-,- taken=-,-,- secret=4788 pile=3678888 removed=258888
-    log=0:3-,0/0,1:5+ results=ko:2:2:1.1.3:2.4.6 rng=9e3779b97f4a7c15
+    aw1 n=3 variants=- phase=decide active=1 last=0 roll=- pending=0 life=1,5,5 points=4,3,1
+    hands=45777,35678,45568 cast=-,-,- taken=-,-,- secret=3788 pile=15666778888 removed=223446
+    log=1:4-,1/0,2:7-,2/0,0:1-r5,0/0 results=self:2:2:1.1.0:3.3.0,self:0:0:0.1.1:0.5.1,ko:0:0:3.1.0:6.5.0
+    rng=1f970b808ff3c44e
 
 A stone is its spell number 1-8; a multiset of stones is its sorted digits (`2368`), `-` when empty, and in
 an observation `?k` for k stones the observer cannot see. Per-seat fields list seats 0..n-1 separated by
