@@ -789,7 +789,8 @@ INVARIANT_ERRORS = {
     8: "the round's log is full",
     9: "removed stones: 12 with 2 players, 6 with 3, none with 4-5 (XS2)",
     10: "the game is over but no seat has 8 points, or a seat has 8 and the game goes on (XG1)",
-    11: "a seat's own announcements are inconsistent with every hand it could hold (XC6)",
+    11: "a seat's hand contradicts its own announcements this round (XC6: a failed n proves no n was held, "
+        "a success that one was)",
 }
 
 cdef int ab_check(const ABState* s, bint deep) noexcept nogil:
@@ -858,9 +859,22 @@ cdef int ab_check(const ABState* s, bint deep) noexcept nogil:
         return 8
     if deep and dealt and not s.over:
         for p in range(n):
-            if posterior_entry(s, p) == NULL:
+            if not hand_possible(posterior_entry(s, p), s.hand[p]):
                 return 11
     return 0
+
+cdef bint hand_possible(const CacheEntry* e, const uint8_t* hand) noexcept nogil:
+    """Whether `hand` has positive posterior probability in entry `e` (NULL: no hand has)."""
+    cdef int i, k
+    if e == NULL:
+        return False
+    for i in range(e.count):
+        k = 1
+        while k < NS1 and MS_CNT[e.idx[i]][k] == hand[k]:
+            k += 1
+        if k == NS1:
+            return True
+    return False
 
 # ---------------------------------------------------------------------------------------------
 # Features (search/model.py): what the observer sees, seats relative to the observer
