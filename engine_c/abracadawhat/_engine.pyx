@@ -622,6 +622,20 @@ cdef int draw_one(double* a, double* b, int h, const int* unseen, const int* cas
                 any_left = 1
     return any_left
 
+cdef int draw_stones(double** cur, double** other, int* h, int count, const int* unseen,
+                     const int* cast) noexcept nogil:
+    """`count` own draws in a row (draw_one each, swapping the buffers); 0 if no hand is left."""
+    cdef double* t
+    cdef int r
+    for r in range(count):
+        if not draw_one(cur[0], other[0], h[0], unseen, cast):
+            return 0
+        t = cur[0]
+        cur[0] = other[0]
+        other[0] = t
+        h[0] += 1
+    return 1
+
 cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) noexcept nogil:
     """The forward pass over o's own-hand multisets (XC6): `out` ends as the unnormalized posterior over o's
     current hand, on the range of hands of size *hand_size (nothing else of `out` is written). 0 if no hand
@@ -640,13 +654,8 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
         unseen[k] = key[k] if k > 0 else 0
         cast[k] = 0
     cur[0] = 1.0
-    for r in range(key[NS1]):
-        if not draw_one(cur, other, h, unseen, cast):
-            return 0
-        t = cur
-        cur = other
-        other = t
-        h += 1
+    if not draw_stones(&cur, &other, &h, key[NS1], unseen, cast):      # the deal
+        return 0
     e = 2 + NSPELL
     while e < keylen:
         n = key[e + 1]
@@ -676,14 +685,8 @@ cdef int forward(const uint8_t* key, int keylen, double* out, int* hand_size) no
                     any_left = 1
             if not any_left:
                 return 0
-        else:                           # a refill: n stones drawn, unseen by o (XI2)
-            for r in range(n):
-                if not draw_one(cur, other, h, unseen, cast):
-                    return 0
-                t = cur
-                cur = other
-                other = t
-                h += 1
+        elif not draw_stones(&cur, &other, &h, n, unseen, cast):   # a refill, unseen by o (XI2)
+            return 0
         e += 2
     for i in range(MS_START[h], MS_START[h + 1]):
         out[i] = cur[i]
@@ -793,6 +796,12 @@ INVARIANT_ERRORS = {
         "a success that one was)",
 }
 
+cdef inline int zone_size(const uint8_t* zone) noexcept nogil:
+    cdef int k, t = 0
+    for k in range(1, NS1):
+        t += zone[k]
+    return t
+
 cdef int ab_check(const ABState* s, bint deep) noexcept nogil:
     """0, or the number of the first broken invariant (INVARIANT_ERRORS); `deep` adds the posterior check
     (11), which costs a forward pass per seat."""
@@ -807,30 +816,12 @@ cdef int ab_check(const ABState* s, bint deep) noexcept nogil:
     for p in range(n):
         if s.life[p] > START_LIFE:
             return 2
-        tot = 0
-        for k in range(1, NS1):
-            tot += s.hand[p][k]
+        tot = zone_size(s.hand[p])
         if tot != s.hand_n[p] or tot > HAND_SIZE:
             return 3
-        tot = 0
-        for k in range(1, NS1):
-            tot += s.taken[p][k]
-        if tot != s.taken_n[p]:
+        if zone_size(s.taken[p]) != s.taken_n[p]:
             return 4
-    tot = 0
-    for k in range(1, NS1):
-        tot += s.pile[k]
-    if tot != s.pile_n:
-        return 4
-    tot = 0
-    for k in range(1, NS1):
-        tot += s.secret[k]
-    if tot != s.secret_n:
-        return 4
-    tot = 0
-    for k in range(1, NS1):
-        tot += s.removed[k]
-    if tot != s.removed_n:
+    if zone_size(s.pile) != s.pile_n or zone_size(s.secret) != s.secret_n or zone_size(s.removed) != s.removed_n:
         return 4
     dealt = s.phase != PH_DEAL
     if dealt:

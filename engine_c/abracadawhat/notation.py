@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 
 from engine_c.abracadawhat import _engine as _E
-from engine_c.abracadawhat.state import PHASES, NotationError, clip, variant_bits
+from engine_c.abracadawhat.state import PHASES, variant_bits
+from engine_c.base import NotationError, clip, split_fields
 
 HEADER = "aw1"
 MAX_TEXT = 4_000          # a real state text is under 1,000 characters
@@ -115,22 +116,7 @@ def observation_text(raw: dict, observer: int) -> str:
 # Parsing
 # ----------------------------------------------------------------------------------------------
 def _fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise NotationError(f"state text must be a string, got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise NotationError(f"state text is {len(text)} characters long; a state is at most {MAX_TEXT}")
-    words = text.split()
-    if not words or words[0] != HEADER:
-        raise NotationError(f"state text must start with {HEADER!r}, got {clip(text, 20)}")
-    out: dict[str, str] = {}
-    for w in words[1:]:
-        k, eq, v = w.partition("=")
-        if not eq:
-            raise NotationError(f"field {clip(w)} is not key=value")
-        if k in out:
-            raise NotationError(f"field {clip(k)} appears twice")
-        out[k] = v
-    return out
+    return split_fields(text, HEADER, MAX_TEXT)
 
 
 def _need(f: dict, key: str) -> str:

@@ -19,7 +19,8 @@ import numpy as np
 
 from engine_c.abracadawhat import _engine as _E
 # one error vocabulary for every game: NotationError names the field, IllegalMoveError says why
-from engine_c.state import IllegalMoveError, NotationError, _mix_seed, clip
+from engine_c.base import GameState, IllegalMoveError, NotationError, clip
+from engine_c.state import _mix_seed
 
 SPELLS = ("Ancient Dragon", "Dark Wanderer", "Sweet Dream", "Night Singer", "Lightning Tempest", "Blizzard",
           "Fireball", "Magic Drink")
@@ -113,14 +114,15 @@ def variant_bits(variants: Iterable[str] | str) -> int:
     return bits
 
 
-class State(_E.CoreState):
+class State(GameState, _E.CoreState):
     """A complete Abracada…What? game state.
 
     Seats 0..n-1; seat 0 starts the first round (XS3), play passes to seat + 1 (XT5). `current_player` is
     the seat that decides next, -1 at a chance event (a stone dealt, refilled or taken from the secret
     stones, or a die roll), -2 when the game is over. Stones are spell numbers 1-8 and every zone is a
     multiset (XC5). Hidden information lives in the state (it is the whole truth): use `observation(p)`
-    for what seat p may see and `determinize(p)` for a world sampled from it (XC6)."""
+    for what seat p may see and `determinize(p)` for a world sampled from it (XC6). The methods every game
+    shares (clone, legal_moves, apply, play, resolve_chance...) come from engine_c.base.GameState."""
 
     # -------------------------------------------------------------------- construction
     @classmethod
@@ -136,27 +138,7 @@ class State(_E.CoreState):
         st.resolve_chance()
         return st
 
-    def clone(self) -> "State":
-        other = type(self)()
-        other._copy_from(self)
-        return other
-
-    copy = clone
-
-    def __copy__(self) -> "State":
-        return self.clone()
-
-    def __deepcopy__(self, memo) -> "State":
-        return self.clone()
-
-    def __reduce__(self):
-        return (State.from_text, (self.to_text(),))
-
     # -------------------------------------------------------------------- properties
-    @property
-    def players(self) -> int:
-        return self._to_raw()["players"]
-
     @property
     def variants(self) -> tuple[str, ...]:
         bits = self._to_raw()["variants"]
@@ -199,33 +181,9 @@ class State(_E.CoreState):
     def hand_sizes(self) -> list[int]:
         return [sum(h) for h in self._to_raw()["hands"]]
 
-    def is_terminal(self) -> bool:
-        return self.current_player == -2
-
-    def is_chance(self) -> bool:
-        return self.current_player == -1
-
     # -------------------------------------------------------------------- moves
-    def legal_moves(self) -> list[Move]:
-        """The deciding seat's legal moves (empty at a chance event or when the game is over)."""
-        return [Move(c) for c in self._legal_codes()]
-
-    def chance_outcomes(self) -> list[tuple[Move, float]]:
-        """At a chance event: each outcome with its exact probability (a stone of a spell: its count over
-        the zone's size, XC5; a die roll: 1/6, XC4)."""
-        return [(Move(c), p) for c, p in self._chance_codes()]
-
-    def parse_move(self, text: str | Move) -> Move:
-        """The move for `text`, checked to be legal here (IllegalMoveError says why not)."""
-        move = text if isinstance(text, Move) else Move.from_text(text)
-        if self.is_chance():
-            if move.code not in {c for c, _ in self._chance_codes()}:
-                raise IllegalMoveError(self._why_illegal(move))
-        elif move.code not in set(self._legal_codes()):
-            raise IllegalMoveError(self._why_illegal(move))
-        return move
-
-    def _why_illegal(self, move: Move) -> str:
+    def explain_illegal(self, move: Move) -> str:
+        """Why `move` is not legal here, in a player's terms."""
         cp = self.current_player
         if cp == -2:
             return f"{move}: the game is over"
@@ -240,40 +198,6 @@ class State(_E.CoreState):
         if move.kind == "end":
             return "end: a turn starts with an announcement; end is offered only after a success (XC7)"
         return f"{move}: after a successful cast of {last} the next must be {last} or higher (XT2, XC1)"
-
-    def is_legal(self, move: Move | str) -> bool:
-        try:
-            self.parse_move(move)
-        except (IllegalMoveError, NotationError):
-            return False
-        return True
-
-    def apply(self, move: Move | str) -> "State":
-        """Plays one legal move or chance outcome in place; returns self."""
-        self._apply_code(self.parse_move(move).code)
-        return self
-
-    push = apply
-
-    def sample_chance(self) -> Move:
-        """One outcome of the pending chance event, from the state's own seeded generator (not applied)."""
-        if not self.is_chance():
-            raise IllegalMoveError("no chance event is pending")
-        return Move(self._sample_chance_code())
-
-    def resolve_chance(self) -> list[Move]:
-        """Resolves every pending chance event with the state's generator; returns the outcomes."""
-        out = []
-        while self.is_chance():
-            m = Move(self._sample_chance_code())
-            self._apply_code(m.code)
-            out.append(m)
-        return out
-
-    def play(self, move: Move | str) -> list[Move]:
-        """apply(move), then resolve_chance(); returns the chance outcomes."""
-        self.apply(move)
-        return self.resolve_chance()
 
     # -------------------------------------------------------------------- scoring
     def scores(self) -> list[int]:
@@ -370,16 +294,7 @@ class State(_E.CoreState):
 
         validate_state(self)
 
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def __repr__(self) -> str:
-        return f"State.from_text({self.to_text()!r})"
-
-    def _check_seat(self, player: int, what: str) -> None:
-        n = self.players
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
-            raise ValueError(f"{what} must be a seat from 0 to {n - 1}, got {player!r}")
+State.Move = Move
 
 
 def _stones(counts: Sequence[int]) -> tuple[int, ...]:
