@@ -273,3 +273,32 @@ def test_from_observation_samples_a_consistent_state_and_rejects_inconsistent_on
         State.from_observation(obs.replace(f"hands={f['hands']}", "hands=12345," + f["hands"].split(",", 1)[1]))
     with pytest.raises(NotationError, match="observer"):
         State.from_observation(obs.replace(" observer=0", ""))
+
+
+def test_features_through_the_vtable_are_the_observers_view_only():
+    """search/'s state_features (what a learned evaluation sees) equal State.features, have the declared
+    size and version, and do not change when only what the observer cannot see changes."""
+    import numpy as np
+    from search import _mcts
+
+    st = scenario()
+    n_state, n_move, version, max_players = _mcts.feature_info(ABRACADAWHAT.vtable)
+    assert (n_state, n_move, version, max_players) == (245, 10, 1, 5)
+    for p in range(3):
+        raw = np.frombuffer(_mcts.state_features(ABRACADAWHAT.vtable, st._state_bytes(), p), dtype=np.float32)
+        assert (raw == st.features(p)).all()
+        other = st.determinize(p, seed=99)
+        assert (other.features(p) == st.features(p)).all()
+        own_block = st.features(p)[5:13]                       # the observer's own hand faces: never shown
+        assert not own_block.any()
+    moves = np.frombuffer(_mcts.move_features(ABRACADAWHAT.vtable, st._state_bytes(),
+                                              [m.code for m in st.legal_moves()]), dtype=np.float32)
+    assert moves.reshape(-1, n_move)[:, :9].sum() == len(st.legal_moves())
+
+
+def test_pickle_and_copy_keep_the_whole_state():
+    import copy
+    import pickle
+
+    st = scenario()
+    assert pickle.loads(pickle.dumps(st)) == st and copy.deepcopy(st) == st and st.clone() == st
