@@ -2,6 +2,7 @@
 
     spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
     spellbook-ai demo       a seeded game between random bots that prints every move and the final scores
+                            (--game abracadawhat: Abracada…What?, engine_c/abracadawhat)
     spellbook-ai play       play a game against 1-3 bots in the terminal (clients/play.py)
     spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py)
     spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py)
@@ -41,6 +42,42 @@ def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -
     return state
 
 
+def demo_abracadawhat(players: int = 3, seed: int = 0, variants: str = "", out=None):
+    """A seeded Abracada…What? game between uniformly random bots: every announcement with its outcome and
+    die roll, every round's result, the final points and the winner (XG1)."""
+    from engine_c.registry import get_game
+
+    out = out or sys.stdout
+    game = get_game("abracadawhat")
+    state = game.State.new(players=players, seed=seed, variants=variants)
+    rng = random.Random(seed)
+    print(f"Abracada…What? demo: {players} players, variants {','.join(state.variants) or 'none'}, seed {seed}",
+          file=out)
+    rnd = 0
+    while not state.is_terminal():
+        if state.round != rnd:
+            rnd = state.round
+            hands = " | ".join("".join(map(str, state.hand(p))) for p in range(players))
+            print(f"round {rnd}: seat {state.active_player} starts; hands {hands}", file=out)
+        seat, move = state.current_player, rng.choice(state.legal_moves())
+        finished = len(state.results())
+        ok = move.kind == "cast" and move.value in state.hand(seat)     # the demo sees every hand
+        rolls = [str(m) for m in state.play(move) if m.kind == "roll"]
+        ended = len(state.results()) > finished
+        life = state.results()[-1]["life"] if ended else state.life
+        outcome = "" if move.kind == "end" else (" success" if ok else " fails") + \
+            (f" ({rolls[0]})" if rolls else "")
+        print(f"  seat {seat} {move}{outcome}; life {','.join(map(str, life))}", file=out)
+        if ended:
+            r = state.results()[-1]
+            print(f"round {rnd} ends ({r['reason']}, seat {r['seat']}): scores {','.join(map(str, r['scores']))}; "
+                  f"points {','.join(map(str, state.points))}", file=out)
+    winners = state.winners()
+    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)} "
+          f"(points {','.join(map(str, state.points))})", file=out)
+    return state
+
+
 FORMATTER = argparse.ArgumentDefaultsHelpFormatter    # every --help shows the defaults
 DEMO_HELP = "a seeded game between uniformly random bots (one per seat), printing every move, draw and the final scores"
 
@@ -51,8 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="run the gRPC server (`spellbook-ai serve --help` lists its flags)", add_help=False)
     p = sub.add_parser("demo", help=DEMO_HELP, description=DEMO_HELP)
-    p.add_argument("--players", type=int, default=2, help="2 to 4")
-    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
+    p.add_argument("--players", type=int, default=2, help="2 to 4 (SpellBook), 2 to 5 (Abracada…What?)")
+    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices")
     # Each of these lives in its own module; cli.py only routes to it.
     from clients import ladder, play, review, selfplay, tournament, train
@@ -82,7 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "run", None):
         return args.run(args)
     try:
-        demo_game(args.players, args.spells, args.seed)
+        from engine_c.registry import get_game
+
+        if get_game(args.game).name == "abracadawhat":
+            demo_abracadawhat(args.players, args.seed, args.variants)
+        else:
+            demo_game(args.players, args.spells, args.seed)
     except ValueError as e:
         parser.error(str(e))
     return 0

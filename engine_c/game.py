@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 from engine_c._engine import game_vtable
+from engine_c.base import CompiledGameAdapter
 from engine_c.state import Move, State
 
 # The learned evaluation SpellBook ships (search/model.py; trained by `make train`, docs/learned.md).
@@ -11,51 +12,16 @@ DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspat
                                   "data", "models", "spellbook.npz")
 
 
-class SpellBookGame:
+class SpellBookGame(CompiledGameAdapter):
     """The adapter search/ uses (see search.GameAdapter): nothing in search/ knows SpellBook."""
 
     name = "spellbook"
+    State = State
+    Move = Move
 
     def __init__(self, default_model_path: str | None = DEFAULT_MODEL_PATH) -> None:
         self.vtable = game_vtable()
         self.default_model_path = default_model_path
-
-    @staticmethod
-    def state_bytes(state: State) -> bytes:
-        return state._state_bytes()
-
-    @staticmethod
-    def state_from_bytes(data: bytes) -> State:
-        st = State()
-        st._load_state_bytes(data)
-        return st
-
-    @staticmethod
-    def move(code: int) -> Move:
-        return Move(code)
-
-    @staticmethod
-    def code(move: Move) -> int:
-        return move.code
-
-    @staticmethod
-    def child(state: State, move: Move) -> State:
-        """The state right after `move`, a draw it leads to left pending (for tree reuse)."""
-        out = state.clone()
-        out.apply(move)
-        return out
-
-    @staticmethod
-    def num_players(state: State) -> int:
-        return state.players
-
-    @staticmethod
-    def current_player(state: State) -> int:
-        return state.current_player
-
-    @staticmethod
-    def legal_moves(state: State) -> list[Move]:
-        return state.legal_moves()
 
     @staticmethod
     def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:

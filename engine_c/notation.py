@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from engine_c._engine import SPELL_PHASES, STEP_FLAGS
+from engine_c.base import split_fields
 from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
                             POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, clip, format_counts,
                             parse_counts, small_number, spell_id, token_name, RUNES)
@@ -87,22 +88,7 @@ MAX_TEXT = 20_000      # a real state text is under 1,000 characters
 
 
 def _fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise NotationError(f"state text must be a string, got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise NotationError(f"state text is {len(text)} characters long; a state is at most {MAX_TEXT}")
-    words = text.split()
-    if not words or words[0] != HEADER:
-        raise NotationError(f"state text must start with {HEADER!r}, got {clip(text, 20)}")
-    out: dict[str, str] = {}
-    for w in words[1:]:
-        if "=" not in w:
-            raise NotationError(f"field {clip(w)} is not key=value")
-        k, v = w.split("=", 1)
-        if k in out:
-            raise NotationError(f"field {clip(k)} appears twice")
-        out[k] = v
-    return out
+    return split_fields(text, HEADER, MAX_TEXT)
 
 
 def _need(f: dict[str, str], key: str) -> str:

@@ -15,6 +15,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from engine_c import _engine as _E
+from engine_c.base import GameState, IllegalMoveError, NotationError, clip
 
 COLORS = "RPGKWBY"
 COLOR_NAMES = ("Red", "Purple", "Green", "Black", "White", "Blue", "Yellow")
@@ -55,21 +56,6 @@ SPELL_SETS = {
 SPELL_SETS["◇"] = SPELL_SETS["set1"]
 SPELL_SETS["◇◇"] = SPELL_SETS["set2"]
 SPELL_SETS["◇◇◇"] = SPELL_SETS["set3"]
-
-
-class NotationError(ValueError):
-    """Text that does not parse, or describes an impossible state."""
-
-
-class IllegalMoveError(ValueError):
-    """A move that is not legal in the state it was applied to; the message says why."""
-
-
-def clip(text: str, limit: int = 60) -> str:
-    """repr() of a piece of input for an error message, cut to `limit` characters (errors never echo
-    unbounded input)."""
-    text = str(text)
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -339,14 +325,17 @@ class Score:
 _FRAME_ARGS = 5  # p, a, b, c, d
 
 
-class State(_E.CoreState):
+class State(GameState, _E.CoreState):
     """A complete SpellBook game state (python-chess style).
 
     Seat 0 is the first player (S2: who sits there is the caller's choice). `current_player` is the
     seat that decides next, -1 when a Pouch draw (a chance event) must be resolved, -2 when the game is
     over. A decision's moves come from `legal_moves()`; `apply(move)` plays one; `resolve_chance()`
-    samples the pending draws with the state's own seeded generator.
+    samples the pending draws with the state's own seeded generator. The methods every game shares
+    (clone, legal_moves, apply, play, resolve_chance...) come from engine_c.base.GameState.
     """
+
+    NO_CHANCE = "no draw is pending (not a chance event)"
 
     # -------------------------------------------------------------------- construction
     @classmethod
@@ -370,28 +359,7 @@ class State(_E.CoreState):
         st.resolve_chance()
         return st
 
-    def clone(self) -> "State":
-        other = type(self)()
-        other._copy_from(self)
-        return other
-
-    def copy(self) -> "State":
-        return self.clone()
-
-    def __copy__(self) -> "State":
-        return self.clone()
-
-    def __deepcopy__(self, memo) -> "State":
-        return self.clone()
-
-    def __reduce__(self):
-        return (State.from_text, (self.to_text(),))
-
     # -------------------------------------------------------------------- properties
-    @property
-    def players(self) -> int:
-        return self._to_raw()["players"]
-
     @property
     def phase(self) -> str:
         """'setup', 'morning', 'midday', 'evening', 'resupply' or 'over' (the Day's phase in progress)."""
@@ -422,67 +390,6 @@ class State(_E.CoreState):
     def spells(self) -> list[str]:
         """The seven spells in play, by color R P G K W B Y."""
         return [SPELL_NAMES[i] for i in self._to_raw()["spell"]]
-
-    def is_terminal(self) -> bool:
-        return self.current_player == -2
-
-    def is_chance(self) -> bool:
-        return self.current_player == -1
-
-    # -------------------------------------------------------------------- moves
-    def legal_moves(self) -> list[Move]:
-        """The deciding player's legal moves (empty at a chance event or when the game is over)."""
-        return [Move(c) for c in self._legal_codes()]
-
-    def chance_outcomes(self) -> list[tuple[Move, float]]:
-        """At a chance event: each token type that may be drawn (`drawn Rc`) with its probability."""
-        return [(Move(c), p) for c, p in self._chance_codes()]
-
-    def parse_move(self, text: str | Move) -> Move:
-        """The move for `text`, checked to be legal here (IllegalMoveError says why not)."""
-        move = text if isinstance(text, Move) else Move.from_text(text)
-        if self.is_chance():
-            if move.code not in {c for c, _ in self._chance_codes()}:
-                raise IllegalMoveError(self.explain_illegal(move))
-        elif move.code not in set(self._legal_codes()):
-            raise IllegalMoveError(self.explain_illegal(move))
-        return move
-
-    def is_legal(self, move: Move | str) -> bool:
-        try:
-            self.parse_move(move)
-        except (IllegalMoveError, NotationError):
-            return False
-        return True
-
-    def apply(self, move: Move | str) -> "State":
-        """Plays one legal move (or chance outcome) in place; returns self for chaining."""
-        m = self.parse_move(move)
-        self._apply_code(m.code)
-        return self
-
-    def push(self, move: Move | str) -> "State":
-        return self.apply(move)
-
-    def sample_chance(self) -> Move:
-        """One outcome of the pending draw, sampled with the state's own generator (not applied)."""
-        if not self.is_chance():
-            raise IllegalMoveError("no draw is pending (not a chance event)")
-        return Move(self._sample_chance_code())
-
-    def resolve_chance(self) -> list[Move]:
-        """Resolves every pending draw with the state's seeded generator; returns the outcomes."""
-        out = []
-        while self.is_chance():
-            m = Move(self._sample_chance_code())
-            self._apply_code(m.code)
-            out.append(m)
-        return out
-
-    def play(self, move: Move | str) -> list[Move]:
-        """apply(move), then resolve_chance(); returns the draws made."""
-        self.apply(move)
-        return self.resolve_chance()
 
     def explain_illegal(self, move: Move) -> str:
         from engine_c.explain import explain_illegal
@@ -549,21 +456,14 @@ class State(_E.CoreState):
 
         return state_from_text(cls, text)
 
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def __repr__(self) -> str:
-        return f"State.from_text({self.to_text()!r})"
-
     def validate(self) -> None:
         """Raises NotationError if an invariant is broken (token totals, P1, familiar size...)."""
         from engine_c.notation import validate_raw
 
         validate_raw(self._to_raw())
 
-    def _check_seat(self, player: int, what: str) -> None:
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            raise ValueError(f"{what} must be a seat from 0 to {self.players - 1}, got {player!r}")
+
+State.Move = Move
 
 
 def _mix_seed(seed: int) -> int:

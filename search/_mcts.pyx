@@ -26,7 +26,7 @@ from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
 from search.rng cimport rand_below, rand_unit, splitmix
 
 cdef enum:
-    MAXP = 4
+    MAXP = 5                # the most seats any game may have (SpellBook 4, Abracada…What? 5); checked in vtable_of
     MAX_PATH = 8192
     OBJ_WIN = 0
     OBJ_MARGIN = 1
@@ -749,7 +749,10 @@ cdef int64_t flat_run(const GameVTable* g, const void* root, const Config* cfg, 
 
 
 cdef const GameVTable* vtable_of(capsule) except NULL:
-    return <const GameVTable*>PyCapsule_GetPointer(capsule, b"search.GameVTable")
+    cdef const GameVTable* g = <const GameVTable*>PyCapsule_GetPointer(capsule, b"search.GameVTable")
+    if g != NULL and g.max_players > MAXP:
+        raise ValueError(f"the game allows {g.max_players} players; search/ supports at most {MAXP}")
+    return g
 
 
 cdef class CancelToken:

@@ -50,7 +50,7 @@ def play_game(new_state: Callable[[int], Any], bots: Sequence[Any], seed: int,
         state.apply(move)
         rec.moves.append((seat, str(move)))
         decisions += 1
-    rec.scores = [s.total for s in state.scores()]
+    rec.scores = [getattr(s, "total", s) for s in state.scores()]   # a Score (SpellBook) or a number
     rec.winners = list(range(len(bots))) if rec.unfinished else state.winners()
     rec.seconds = time.monotonic() - start
     return rec

@@ -1,0 +1,185 @@
+"""What every compiled game's Python face shares (SpellBook in engine_c/, Abracada…What? in engine_c/abracadawhat/):
+the error vocabulary, the State methods over a compiled core, the state text's field splitting, and the
+search adapter. A game's core (a Cython `CoreState`) provides `_legal_codes`, `_chance_codes`, `_apply_code`,
+`_sample_chance_code`, `_copy_from`, `_state_bytes`, `_load_state_bytes` and `current_player`."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class NotationError(ValueError):
+    """Text that does not parse, or describes an impossible state."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the state it was applied to; the message says why."""
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """repr() of a piece of input for an error message, cut to `limit` characters (errors never echo
+    unbounded input)."""
+    text = str(text)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
+def split_fields(text: str, header: str, max_text: int) -> dict[str, str]:
+    """The `key=value` fields of a one-line state text that starts with `header` (NotationError otherwise)."""
+    if not isinstance(text, str):
+        raise NotationError(f"state text must be a string, got {type(text).__name__}")
+    if len(text) > max_text:
+        raise NotationError(f"state text is {len(text)} characters long; a state is at most {max_text}")
+    words = text.split()
+    if not words or words[0] != header:
+        raise NotationError(f"state text must start with {header!r}, got {clip(text, 20)}")
+    out: dict[str, str] = {}
+    for w in words[1:]:
+        if "=" not in w:
+            raise NotationError(f"field {clip(w)} is not key=value")
+        k, v = w.split("=", 1)
+        if k in out:
+            raise NotationError(f"field {clip(k)} appears twice")
+        out[k] = v
+    return out
+
+
+class GameState:
+    """The State methods every game shares (python-chess style), mixed into a game's `State(GameState,
+    CoreState)`. The game sets `Move` (a class with `code`, `from_text`) and defines `explain_illegal(move)`,
+    `to_text()`, `from_text()` and `_to_raw()` (a dict with "players"). `current_player` is the deciding seat, -1 at a chance event, -2 at the end."""
+
+    Move: type
+    NO_CHANCE = "no chance event is pending"
+
+    def clone(self):
+        other = type(self)()
+        other._copy_from(self)
+        return other
+
+    def copy(self):
+        return self.clone()
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (type(self).from_text, (self.to_text(),))
+
+    @property
+    def players(self) -> int:
+        return self._to_raw()["players"]
+
+    def is_terminal(self) -> bool:
+        return self.current_player == -2
+
+    def is_chance(self) -> bool:
+        return self.current_player == -1
+
+    def legal_moves(self) -> list:
+        """The deciding player's legal moves (empty at a chance event or when the game is over)."""
+        return [self.Move(c) for c in self._legal_codes()]
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance event: each outcome with its probability."""
+        return [(self.Move(c), p) for c, p in self._chance_codes()]
+
+    def parse_move(self, text):
+        """The move for `text`, checked to be legal here (IllegalMoveError says why not)."""
+        move = text if isinstance(text, self.Move) else self.Move.from_text(text)
+        if self.is_chance():
+            if move.code not in {c for c, _ in self._chance_codes()}:
+                raise IllegalMoveError(self.explain_illegal(move))
+        elif move.code not in set(self._legal_codes()):
+            raise IllegalMoveError(self.explain_illegal(move))
+        return move
+
+    def is_legal(self, move) -> bool:
+        try:
+            self.parse_move(move)
+        except (IllegalMoveError, NotationError):
+            return False
+        return True
+
+    def apply(self, move):
+        """Plays one legal move (or chance outcome) in place; returns self for chaining."""
+        self._apply_code(self.parse_move(move).code)
+        return self
+
+    def push(self, move):
+        return self.apply(move)
+
+    def sample_chance(self):
+        """One outcome of the pending chance event, sampled with the state's own generator (not applied)."""
+        if not self.is_chance():
+            raise IllegalMoveError(self.NO_CHANCE)
+        return self.Move(self._sample_chance_code())
+
+    def resolve_chance(self) -> list:
+        """Resolves every pending chance event with the state's seeded generator; returns the outcomes."""
+        out = []
+        while self.is_chance():
+            m = self.Move(self._sample_chance_code())
+            self._apply_code(m.code)
+            out.append(m)
+        return out
+
+    def play(self, move) -> list:
+        """apply(move), then resolve_chance(); returns the chance outcomes."""
+        self.apply(move)
+        return self.resolve_chance()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"State.from_text({self.to_text()!r})"
+
+    def _check_seat(self, player: int, what: str) -> None:
+        n = self.players
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise ValueError(f"{what} must be a seat from 0 to {n - 1}, got {player!r}")
+
+
+class CompiledGameAdapter:
+    """The adapter search/ uses (see search.GameAdapter) for a game whose State is a GameState: the game's
+    subclass sets `name`, `State`, `Move`, its `vtable` capsule and `default_model_path`."""
+
+    name: str
+    State: type
+    Move: type
+
+    def state_bytes(self, state) -> bytes:
+        return state._state_bytes()
+
+    def state_from_bytes(self, data: bytes):
+        st = self.State()
+        st._load_state_bytes(data)
+        return st
+
+    def move(self, code: int):
+        return self.Move(code)
+
+    @staticmethod
+    def code(move) -> int:
+        return move.code
+
+    @staticmethod
+    def child(state, move):
+        """The state right after `move`, chance left pending (for tree reuse)."""
+        out = state.clone()
+        out.apply(move)
+        return out
+
+    @staticmethod
+    def num_players(state) -> int:
+        return state.players
+
+    @staticmethod
+    def current_player(state) -> int:
+        return state.current_player
+
+    @staticmethod
+    def legal_moves(state) -> list:
+        return state.legal_moves()

@@ -1,0 +1,50 @@
+"""The game registry (engine_c/registry.py) and `spellbook-ai demo --game abracadawhat`."""
+import io
+from contextlib import redirect_stdout
+
+import pytest
+
+from clients.cli import main as cli_main
+from engine_c.registry import GAMES, get_game
+from search.search import SearchOptions, ismcts
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_is_found_by_name_and_searchable(name):
+    g = get_game(name)
+    assert g.name == name and g.adapter.name == name and g.min_players == 2
+    st = g.State.new(players=g.max_players, seed=3)
+    st.resolve_chance()
+    assert g.State.from_text(st.to_text()) == st
+    assert all(g.Move.from_text(str(m)) == m for m in st.legal_moves())
+    result = ismcts(g.adapter, st, SearchOptions(iterations=50, seed=1))
+    assert result.move in st.legal_moves()
+
+
+def test_unknown_game_is_refused_with_the_known_names():
+    assert get_game("Abracada…What?").name == "abracadawhat"
+    with pytest.raises(ValueError, match="spellbook, abracadawhat"):
+        get_game("chess")
+
+
+def test_demo_abracadawhat_is_seeded_and_ends_with_a_winner():
+    outs = []
+    for _ in range(2):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            assert cli_main(["demo", "--game", "abracadawhat", "--players", "4", "--seed", "3",
+                             "--variants", "xv1"]) == 0
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] and "winner" in outs[0] and "round 1 ends" in outs[0]
+    assert outs[0].startswith("Abracada…What? demo: 4 players, variants xv1, seed 3")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["demo", "--game", "abracadawhat", "--players", "6"], "players must be an integer from 2 to 5"),
+    (["demo", "--game", "abracadawhat", "--variants", "xv9"], "unknown variant"),
+    (["demo", "--game", "chess"], "unknown game"),
+])
+def test_demo_bad_input_exits_2_with_a_message(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli_main(argv)
+    assert e.value.code == 2 and message in capsys.readouterr().err
