@@ -31,15 +31,16 @@ def play(network, count=12, **options):
     return _mcts.treeless_games(SPELLBOOK.vtable, roots(count), {"seed": 5, **options}, network)
 
 
-def present(players: np.ndarray) -> np.ndarray:
-    return np.arange(4)[None, :] < players[:, None]
+def present(out: dict) -> np.ndarray:
+    """Which columns of the generator's per-seat rows (as wide as search/'s most seats) are in the game."""
+    return np.arange(out["z_win"].shape[1])[None, :] < out["players"][:, None]
 
 
 def test_games_keep_their_decisions_with_the_result_relative_to_the_decider(network):
     out = play(network, keep=4, lambdas=[1.0])
     assert out["games"] == 12 and out["dropped"] == 0 and len(out["seat"]) == 48
     assert out["decisions"] > 12 * 40                       # whole games, not a few moves
-    mask = present(out["players"])
+    mask = present(out)
     assert np.allclose(out["z_win"].sum(1), 1.0) and np.all(out["z_win"][~mask] == 0)
     assert out["x"].shape == (48, _mcts.feature_info(SPELLBOOK.vtable)[0])
     for g in range(12):                                      # in play order, distinct decisions
@@ -79,14 +80,14 @@ def test_td_zero_is_the_networks_estimate_at_the_next_decision(network):
 
 def test_playout_means_are_win_shares_from_the_deciders_view(network):
     out = play(network, keep=2, playouts=24)
-    mask = present(out["players"])
+    mask = present(out)
     assert not np.isnan(out["p_win"][mask]).any() and np.allclose(out["p_win"].sum(1), 1.0, atol=1e-5)
     assert np.all(out["p_win"][~mask] == 0)
 
 
 def test_value_mode_plays_greedily_and_without_a_network_moves_are_random(network):
     greedy = play(network, count=4, mode="value", keep=2, lambdas=[0.7])
-    assert greedy["games"] == 4 and not np.isnan(greedy["v_win"][present(greedy["players"])]).any()
+    assert greedy["games"] == 4 and not np.isnan(greedy["v_win"][present(greedy)]).any()
     random_games = _mcts.treeless_games(SPELLBOOK.vtable, roots(4), {"keep": 2, "lambdas": [0.7], "seed": 5})
     assert random_games["games"] == 4 and np.isnan(random_games["v_win"]).all()
     assert np.isnan(random_games["td_win"]).all()             # no estimates to bootstrap on
