@@ -791,12 +791,12 @@ cdef Config make_config(dict o) except *:
     cfg.root_halving = o.get("root_halving", 0)
     cfg.mover_bias = o.get("mover_bias", 0.0)
     cfg.pause_at = o.get("pause_at", 0.0)
-    cfg.rollout_head = 1 if o.get("leaf_rollout", "playout") == "head" else 0
+    cfg.rollout_head = 1 if o.get("rollout_head", False) else 0
     net = o.get("network")
     if net is not None:
         cfg.net = &(<Network?>net).net
     if cfg.rollout_head and (cfg.net == NULL or cfg.net.wr == NULL):
-        raise ValueError("leaf_rollout: 'head' needs a model with a rollout head")
+        raise ValueError("rollout_head: needs a model with a rollout head")
     return cfg
 
 

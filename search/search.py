@@ -24,7 +24,6 @@ ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open")
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
-LEAF_ROLLOUTS = ("playout", "head")
 
 
 class GameAdapter(Protocol):
@@ -91,10 +90,10 @@ class SearchOptions:
     # measurement: with the first generations' value alone the search lost to the rollout search at
     # equal time; blended it won 81% of 40 games (docs/learned.md).
     rollout_mix: float = 0.5
-    # Where that rollout share comes from: "playout" (one uniformly random rollout, as measured so far) or
-    # "head" (the model's rollout head, the playouts' mean it was trained on: no rollout, no noise; needs a
-    # model trained with playout labels).
-    leaf_rollout: str = "playout"
+    # Take that rollout share from the model's rollout head (the random playouts' mean it was trained on:
+    # no rollout played, no rollout noise; needs a model trained with playout labels) instead of one
+    # uniformly random rollout. Off by default: not yet measured in play (docs/learned.md).
+    rollout_head: bool = False
     # > 1: Sequential Halving at the root of the network search with an iteration budget: the policy's
     # `root_halving` best moves share the budget evenly, and after each phase the worse half by mean value
     # is dropped (the last eighth goes to the survivor, the move played). 0: PUCT at the root too. Off by
@@ -145,8 +144,8 @@ class SearchOptions:
             bad("root_halving", f"must be 0 (off) or 2 to 64, got {self.root_halving}")
         if self.rollout_mix > 1:
             bad("rollout_mix", f"must be within 0..1, got {self.rollout_mix}")
-        if self.leaf_rollout not in LEAF_ROLLOUTS:
-            bad("leaf_rollout", f"must be one of {', '.join(LEAF_ROLLOUTS)}, got {self.leaf_rollout!r}")
+        if not isinstance(self.rollout_head, bool):
+            bad("rollout_head", f"must be true or false, got {self.rollout_head!r}")
         if not isinstance(self.model, str):
             bad("model", f"must be a file path, got {self.model!r}")
         if self.seed >= 2**64:
@@ -378,8 +377,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         network, version = resolve_network(game, opts)
     else:
         version = getattr(network, "version", "") or "given"
-    if opts.leaf_rollout == "head" and not (network is not None and network.has_rollout_head):
-        raise SearchOptionError("leaf_rollout", f"'head' needs a model with a rollout head; "
+    if opts.rollout_head and not (network is not None and network.has_rollout_head):
+        raise SearchOptionError("rollout_head", f"needs a model with a rollout head; "
                                 f"{version or 'the rollout search'} has none")
     start = time.monotonic()
     root = game.state_bytes(state)
@@ -398,7 +397,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
-            "rollout_mix": opts.rollout_mix, "leaf_rollout": opts.leaf_rollout,
+            "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
             "root_halving": opts.root_halving}
 

@@ -159,7 +159,7 @@ def test_selfplay_command_with_the_treeless_generator(tmp_path):
 def test_a_rollout_head_trains_on_playout_means_and_replaces_the_leaf_rollout(tmp_path):
     """TrainConfig.rollout_weight gives the model a rollout head fitted to the playouts' means; the
     compiled head matches the numpy reference, and the search can take a leaf's rollout share from it
-    (leaf_rollout="head"): no rollout is played, and the answer is reproducible."""
+    (rollout_head=True): no rollout is played, and the answer is reproducible."""
     from search import SearchOptions, SearchOptionError, ismcts
     from search.model import Model
     from search.train import TrainConfig, train
@@ -185,14 +185,14 @@ def test_a_rollout_head_trains_on_playout_means_and_replaces_the_leaf_rollout(tm
     x = np.frombuffer(_mcts.state_features(SPELLBOOK.vtable, raw, observer), np.float32)
     reference = loaded.rollout(x, 3)[0]
     assert np.allclose([compiled[(observer + k) % 3] for k in range(3)], reference[:3], atol=1e-5)
-    opts = SearchOptions(iterations=200, model=path, rollout_mix=0.5, leaf_rollout="head", seed=3)
+    opts = SearchOptions(iterations=200, model=path, rollout_mix=0.5, rollout_head=True, seed=3)
     a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
     assert a.move == b.move and a.iterations == 200
     with pytest.raises(SearchOptionError) as e:
-        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, model=model, leaf_rollout="head"))
-    assert e.value.field == "leaf_rollout"
+        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, model=model, rollout_head=True))
+    assert e.value.field == "rollout_head"
     with pytest.raises(SearchOptionError) as e:
-        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, leaf_rollout="playouts"))
-    assert e.value.field == "leaf_rollout"
+        ismcts(SPELLBOOK, state, SearchOptions(iterations=50, rollout_head="yes"))
+    assert e.value.field == "rollout_head"
     with pytest.raises(ValueError, match="rollout head"):
         random_model(seed=4).network(SPELLBOOK).rollout_estimate(SPELLBOOK.vtable, raw, observer)
