@@ -452,14 +452,15 @@ class Hinter:
         return self._grown
 
     def hint(self, state: State, level: int | None) -> str:
-        from engine_c.reasons import reasons
+        from engine_c.game import final_score_spread
+        from engine_c.reasons import reasons, threats, veiled
         from search.hints import top_hints
 
         g = self.grown(state)
         res = g.result
         level = min(self.level + 1, 3) if level is None else level
         self.level = max(self.level, level)
-        hints = top_hints(res, 3)
+        hints = top_hints(res, 3, spread_floor=final_score_spread(state))
         best = hints[0]
         equal = ("  Several moves are about equal here: the search cannot tell them apart."
                  if best.about_equal else "")
@@ -468,19 +469,28 @@ class Hinter:
         why = reasons(state, best.move)
         if level == 2:
             lines = ["Hint 2: why the best move is good (`hint` again: the move):"]
-            lines += _reason_lines(why) or ["  - it keeps your options open (no immediate gain or cost)"]
+            lines += _reason_lines(veiled(why)) or ["  - it keeps your options open (no immediate gain or cost)"]
+            others = [r for h in hints[1:] for r in veiled(reasons(state, h.move)) if r.aspect == "gives_up"]
+            if others:
+                lines.append("What the other candidates would give up:")
+                lines += [f"  - {r.text}" for r in dict.fromkeys(others)]
+            danger = threats(state)
+            if danger:
+                lines.append("What the others threaten:")
+                lines += [f"  - {r.text}" for r in danger]
             if equal:
                 lines.append(equal.strip())
             return "\n".join(lines)
         lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
                  f"  your win probability after it: {best.win_probability:.0%}",
                  f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
-                 f"(games vary by ± {best.score_spread:.1f}, one standard deviation)"]
+                 f"(games end within ± {best.score_spread:.1f} of it about two times in three: one standard deviation)"]
         lines += _reason_lines(why)
-        lines.append(f"The search's top moves ({res.iterations} iterations; {g.separation.text}):")
+        lines.append(f"The search's choice, then the other moves it examined by win probability "
+                     f"({res.iterations} iterations; {g.separation.text}):")
         for h in hints:
             if h.rank == 1:
-                verdict = "best" + (", about equal with the next" if h.about_equal else "")
+                verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
             elif h.about_equal:
                 verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
             else:
@@ -489,6 +499,8 @@ class Hinter:
                          f"est. score {h.expected_score:5.1f}   {verdict}")
             if h.rank > 1:      # what a runner-up costs, e.g. a store that breaks tonight's learning
                 lines += [f"       {r.text}" for r in reasons(state, h.move) if r.aspect == "gives_up"]
+        if len(hints) == 1:
+            lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
         return "\n".join(lines)
 
 
