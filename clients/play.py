@@ -512,6 +512,48 @@ def _reason_lines(why) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------------------
+# Why a move is not possible now
+# ----------------------------------------------------------------------------------------------
+VERB_PHASE = {"take": "morning", "draw": "morning", "store": "midday", "learn": "evening",
+              "transmutation": "evening"}
+VERB_TEXT = {"take": "you take from the Altar", "draw": "you draw from the Pouch", "store": "you store",
+             "learn": "you learn", "transmutation": "you learn"}
+
+
+def action_phase(word: str) -> tuple[str, str] | None:
+    """(phase, what it is) of a move's first word: a verb (take, store, learn...) or a spell's action."""
+    from engine_c.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
+
+    word = word.lower()
+    if word in VERB_PHASE:
+        return VERB_PHASE[word], VERB_TEXT[word]
+    spell = find_spell(word)
+    if spell is None:
+        return None
+    for kind, name in _SPELL_OF_KIND.items():
+        if name == spell and kind in _PHASE_OF_KIND:
+            return _PHASE_OF_KIND[kind], f"{spell_title(spell)} acts"
+    return None
+
+
+def not_now(state: State, line: str) -> str | None:
+    """Why a move typed at the wrong time cannot be played now ("learn Sacrifice" in the Morning: you learn
+    in the Evening), or None when the phase is not the reason."""
+    words = line.split()
+    found = action_phase(words[0]) if words else None
+    if found is None or state.current_player < 0:
+        return None
+    phase, what = found
+    now = state.decision
+    if now == phase:
+        return None
+    if now in ("morning", "midday", "evening"):
+        return (f"Not now: {what} in the {phase.capitalize()}; it is your {now.capitalize()}. "
+                f"`moves` lists what you can do now.")
+    return f"Not now: first finish this {now} step; `moves` lists its choices."
+
+
+# ----------------------------------------------------------------------------------------------
 # The terminal client
 # ----------------------------------------------------------------------------------------------
 HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, `pass`). Commands:
@@ -522,6 +564,43 @@ HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, 
   help          this text          quit  leave the game"""
 
 
+COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "quit")
+
+
+def line_editor(client: "PlayClient"):
+    """A prompt_toolkit session for a terminal: line editing, history (kept in ~/.spellbook-ai/history)
+    and completion of the commands and the legal moves of the moment. None when stdin is not a
+    terminal or prompt_toolkit cannot run there (the plain line reader is used)."""
+    try:
+        import os
+
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+    except ImportError:
+        return None
+
+    class Moves(Completer):
+        def get_completions(self, document, complete_event):
+            typed = document.text_before_cursor.lstrip()
+            st = client.sess.state
+            options = [str(m) for m in st.legal_moves()] if st.current_player >= 0 else []
+            for text in dict.fromkeys(options + list(COMMANDS)):
+                if text.startswith(typed) and text != typed:
+                    yield Completion(text, start_position=-len(typed))
+
+    try:
+        home = os.path.join(os.path.expanduser("~"), ".spellbook-ai")
+        os.makedirs(home, exist_ok=True)
+        history = FileHistory(os.path.join(home, "history"))
+    except OSError:
+        history = InMemoryHistory()
+    try:
+        return PromptSession(history=history, completer=Moves(), complete_while_typing=False)
+    except Exception:          # no usable terminal (e.g. a dumb one): the plain reader
+        return None
+
+
 class PlayClient:
     def __init__(self, session: GameSession, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
                  hint_iterations: int = 1500, prompt: bool = True):
@@ -529,6 +608,7 @@ class PlayClient:
         self.hinter = Hinter(hint_iterations, session.seed)
         self.prompt = prompt
         self.review_iterations = 300
+        self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -540,6 +620,11 @@ class PlayClient:
             self.say(f"  {seat_label(self.sess, ev.seat)}: {ev.text}")
 
     def _read(self, ask: str | None = None) -> str | None:
+        if self.prompt and self.editor is not None:
+            try:
+                return self.editor.prompt(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ").strip()
+            except EOFError:
+                return None
         if self.prompt:
             self.out.write(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ")
             self.out.flush()
@@ -566,7 +651,7 @@ class PlayClient:
             if sess.over:
                 self.say(render_board(sess))
                 self.say(render_final(sess))
-                self.offer_review()
+                self.offer_save(self.offer_review())
                 return 0
             self.show()
             while True:                                   # until a move is played
@@ -583,20 +668,40 @@ class PlayClient:
                 if done:
                     break
 
-    def offer_review(self) -> None:
-        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted."""
-        self.say("Review this game? Each decision's class and loss, luck against decisions, the key moments "
-                 "(a few seconds).")
+    def offer_review(self) -> dict | None:
+        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted;
+        returns it as the record's `review` field (None when declined)."""
+        self.say("Review this game? Each decision's class and loss, accuracy, luck against decisions, the key "
+                 "moments (a few seconds).")
         line = self._read("review? [y/N] > ")
         if not line or line.strip().lower() not in ("y", "yes"):
-            self.say("(`spellbook-ai review FILE` reviews a saved game later: `save FILE` first.)"
-                     if line is not None else "")
-            return
-        from clients.review import review_local, review_text
+            return None
+        from clients.review import review_data, review_local, review_text
 
         rec = self.sess.to_record()
         review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed)
         self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
+        return review_data(review, self.review_iterations)
+
+    def offer_save(self, review: dict | None = None) -> None:
+        """At the end: save the finished game's record (with its review, if one was made) under a file name."""
+        self.say("Save this game? `spellbook-ai review FILE` reviews it later, `play --load FILE` replays it.")
+        line = self._read("save? [y/N] > ")
+        if not line or line.strip().lower() not in ("y", "yes"):
+            return
+        default = f"spellbook-game-{self.sess.seed}.json"
+        line = self._read(f"file name [{default}] > ") or default
+        try:
+            rec = self.sess.to_record()
+            if review is not None:
+                rec["review"] = review
+            with open(line, "w", encoding="utf-8") as f:
+                json.dump(rec, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            self.say(f"Cannot save: {e}")
+            return
+        self.say(f"Saved to {line}: `spellbook-ai review {line}` reviews it.")
 
     @staticmethod
     def _learn_group(line: str, moves: list[Move]) -> str | None:
@@ -688,7 +793,8 @@ class PlayClient:
             try:
                 move = st.parse_move(line)
             except NotationError as e:
-                self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
+                self.say(not_now(st, line) or
+                         f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
                 return False
             except IllegalMoveError as e:
                 self.say(f"Illegal: {e}")

@@ -82,10 +82,12 @@ def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS,
         cls = records_class(d.mistake_class)
         return DecisionReview(d.decision, d.seat, Move.from_text(d.played.text), Move.from_text(d.best.text), d.loss,
                               d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations,
-                              loss_margin=d.loss_margin)
+                              loss_margin=d.loss_margin, win_probabilities=list(d.win_probabilities),
+                              accuracy=d.accuracy)
 
     review = GameReview([dr(d) for d in resp.decisions],
-                        [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others)
+                        [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others,
+                                     p.accuracy if p.HasField("accuracy") else None)
                          for p in resp.players],
                         [dr(d) for d in resp.key_moments])
     return review, steps
@@ -120,6 +122,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--key-moments", type=int, default=5, help="how many key moments to list")
     p.add_argument("--server", default=None, metavar="HOST:PORT",
                    help="let a SpellBook server review it (AnalyzeGame) instead of searching here")
+    p.add_argument("--plot", default=None, metavar="PNG",
+                   help="write the win-probability graph to this PNG file (needs the `plots` extra)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="write the record with the review in it (its `review` field: docs/records.md)")
 
 
 def main(args: argparse.Namespace, out=None) -> int:
@@ -145,4 +151,33 @@ def main(args: argparse.Namespace, out=None) -> int:
         return 2
     where = f"by {args.server}, " if args.server else ""
     print(review_text(rec, review, steps, f"{where}{args.iterations} search iterations a decision"), file=out)
+    try:
+        if args.json:
+            with open(args.json, "w") as f:
+                f.write(records.dumps(dict(rec, review=review_data(review, args.iterations)), indent=1) + "\n")
+            print(f"The record with its review: {args.json}", file=out)
+        if args.plot:
+            from clients.plots import win_probability_graph
+
+            win_probability_graph(review.graph(), seat_names(rec), args.plot,
+                                  [(d.index, d.seat, d.mistake) for d in review.decisions])
+            print(f"The win-probability graph: {args.plot}", file=out)
+    except (OSError, ImportError) as e:
+        print(f"spellbook-ai review: {e}", file=sys.stderr)
+        return 2
     return 0
+
+
+def review_data(review, iterations: int) -> dict:
+    """The review as the record's `review` field (docs/records.md): per decision its class, loss, accuracy
+    and every seat's win probability before it (the graph), per seat accuracy and the luck split."""
+    return {"iterations": iterations, "estimator_iterations": review.estimator_iterations,
+            "decisions": [{"decision": d.index, "seat": d.seat, "played": str(d.played), "best": str(d.best),
+                           "class": d.mistake, "loss": round(d.loss_win, 5), "loss_margin": round(d.loss_margin, 5),
+                           "loss_points": round(d.loss_points, 3), "accuracy": round(d.accuracy, 2),
+                           "win_probabilities": [round(w, 5) for w in d.win_probabilities]}
+                          for d in review.decisions],
+            "players": [{"seat": p.seat, "accuracy": None if p.accuracy is None else round(p.accuracy, 2),
+                         "expected_start": round(p.expected_start, 3), "luck": round(p.luck, 3),
+                         "decisions": round(p.decisions, 3), "others": round(p.others, 3), "final": p.final}
+                        for p in review.players]}

@@ -324,3 +324,37 @@ def test_hint_3_calls_out_a_store_that_breaks_tonights_learning():
     _client, text, _ = run(session_at(st), ["hint 3", "quit"], hint_iterations=100)
     h3 = text[text.index("Hint 3"):]
     assert "gives up learning Sacrifice this Evening" in h3          # store Rc / store Rt are in the top 3
+
+
+def test_a_finished_game_is_saved_for_a_later_review(tmp_path):
+    """Issue 26: after the last move the terminal offers the review, then saving the record (with the
+    review in it); `spellbook-ai review FILE` reads it."""
+    path = tmp_path / "end.json"
+    sess = P.GameSession.new(["random"], 0, 4, "set1", False)
+    script = Script([], then="1", limit=3000)
+    out = io.StringIO()
+    client = P.PlayClient(sess, script, out, hint_iterations=30, prompt=False)
+    client.review_iterations = 20
+    real = script.readline
+
+    def answers():      # the moves, then: review? yes; save? yes; the file name
+        return real() if not client.sess.over else {"review? ": "y", "save? ": "y"}.get(client._asked, str(path)) + "\n"
+
+    asked = client._read
+
+    def read(ask=None):
+        client._asked = (ask or "").split("[")[0]
+        return asked(ask)
+
+    client._asked, script.readline, client._read = "", answers, read
+    assert client.run() == 0
+    saved = json.loads(path.read_text())
+    assert saved["status"] == "finished" and saved["review"]["players"][0]["accuracy"] is not None
+    assert len(saved["review"]["decisions"][0]["win_probabilities"]) == 2
+    assert cli_main(["review", str(path), "--iterations", "20"]) == 0
+
+
+def test_a_move_at_the_wrong_time_says_when_it_can_be_played():
+    _client, text, _ = play(["learn Sacrifice", "quit"], then=None)
+    assert "Not now: you learn in the Evening; it is your Morning" in text
+    assert "syntax" not in text.split("learn Sacrifice")[1].split("Bye.")[0]

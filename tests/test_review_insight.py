@@ -46,8 +46,9 @@ def test_review_is_consistent():
         assert d.loss_win >= 0
         if d.played == d.best:
             assert d.mistake == "best" and d.loss_win == 0 and d.loss_points == 0
-        else:   # the class counts only the loss beyond the search's noise (as hints do)
-            assert d.loss_margin > 0 and d.mistake == mistake_class(max(d.loss_win - d.loss_margin, 0.0), False)
+        else:   # the class of the estimator's loss (issue 26: lichess-like thresholds), its noise reported
+            assert d.loss_margin > 0 and d.mistake == mistake_class(d.loss_win, False)
+        assert 0 <= d.accuracy <= 100 and len(d.win_probabilities) == 2
     for p in review.players:   # the split adds up: start + luck + own + others = final
         assert math.isclose(p.expected_start + p.luck + p.decisions + p.others, p.final, abs_tol=1e-6)
     assert len(review.key_moments) <= 5
@@ -55,7 +56,23 @@ def test_review_is_consistent():
 
 def test_mistake_classes_follow_the_thresholds():
     assert mistake_class(0.0, True) == "best"
-    assert [mistake_class(x, False) for x in (0.01, 0.05, 0.1, 0.5)] == ["good", "inaccuracy", "mistake", "blunder"]
+    assert [mistake_class(x, False) for x in (0.01, 0.07, 0.15, 0.5)] == ["good", "inaccuracy", "mistake", "blunder"]
+
+
+def test_luck_and_losses_do_not_depend_on_the_review_budget():
+    """Issue 26: the estimator that judges is the same at every budget; only the proposed best move may
+    change, so luck is the same to the point and a loss changes only where the proposal does."""
+    final, record = _record(seed=6)
+    state, steps = replay(record)
+    scores = [s.total for s in state.scores()]
+    small = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=60, seed=1))
+    large = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=240, seed=1))
+    assert [p.luck for p in small.players] == [p.luck for p in large.players]
+    for a, b in zip(small.decisions, large.decisions):
+        assert a.win_probabilities == b.win_probabilities
+        if a.best == b.best:
+            assert a.loss_win == b.loss_win
+    assert all(p.accuracy is None or 0 <= p.accuracy <= 100 for p in small.players)
 
 
 @pytest.mark.parametrize("knows_discard", [True, False])
