@@ -136,17 +136,25 @@ def _mean(estimates: list[Estimate]) -> Estimate:
                     sum(e.visits for e in estimates))
 
 
+class Cancelled(Exception):
+    """The review was cancelled inside a decision: that decision is dropped."""
+
+
 class Estimator:
     """The review's judge: a fixed-size search (see the module's docstring). `seed` and `options` (its
     evaluator, model, deadline) come from the review; its budget never does."""
 
     def __init__(self, game: GameAdapter, options: SearchOptions, iterations: int = ESTIMATE_ITERATIONS,
                  cancel: CancelToken | None = None):
+        # A time cap of the options (a server's per-decision share under a deadline) caps each of the
+        # estimator's searches too; without one (the command line) the estimator is the same at every budget.
         self.game, self.cancel, self.iterations = game, cancel, iterations
-        self.options = replace(options, iterations=iterations, time_ms=0.0, temperature=0.0, threads=1,
+        self.options = replace(options, iterations=iterations, temperature=0.0, threads=1,
                                stop_early=False, reuse_tree=False)
 
     def search(self, state: Any, seed: int) -> SearchResult:
+        if self.cancel is not None and self.cancel.cancelled:
+            raise Cancelled()
         return ismcts(self.game, state, replace(self.options, seed=seed % 2**64), self.cancel)
 
     def position(self, state: Any, seed: int) -> Estimate:
@@ -197,11 +205,14 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
             break
         res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel)
         seed = opts.seed * 1_000_003 + i * 7_777 + 1
-        at = judge.search(state, seed)
-        v = _root_value(at)
         best_move = res.moves[0].move
-        q = judge.move(state, move, at, seed + 1)
-        qb = q if best_move == move else judge.move(state, best_move, at, seed + 2)
+        try:
+            at = judge.search(state, seed)
+            q = judge.move(state, move, at, seed + 1)
+            qb = q if best_move == move else judge.move(state, best_move, at, seed + 2)
+        except Cancelled:
+            break
+        v = _root_value(at)
         if start is None:
             start = list(v.score)
         if prev_q is not None:

@@ -150,6 +150,15 @@ def test_get_hints_over_grpc_grows_labels_and_explains():
             assert h.loss_margin > 0 and (h.mistake_class == "good" or not h.about_equal)
         assert all(r.aspect for h in grown.hints for r in h.reasons)
         assert any(r.kind in ("learn_tonight", "altar_left", "altar_denied") for h in grown.hints for r in h.reasons)
+        # issue 26: a hidden best move's reasons do not restate it (the same search, the move shown)
+        shown = client.hints(st, iterations=100, top_k=3, seed=1, fixed_budget=True)
+        hidden = client.hints(st, iterations=100, top_k=3, seed=1, fixed_budget=True, hide_best=True)
+        best = shown.hints[0].move
+        assert hidden.hints[0].move is None and hidden.hints[0].reasons
+        for r in hidden.hints[0].reasons:
+            assert not set(str(best).split()) & set(r.text.split()), r.text
+        ranks = [h.rank for h in shown.hints]
+        assert ranks == list(range(1, len(ranks) + 1)) and shown.hints[0].mistake_class == "best"
 
 
 def test_the_why_level_neither_names_nor_restates_the_move():
@@ -167,3 +176,25 @@ def test_the_why_level_neither_names_nor_restates_the_move():
     danger = threats(position(players=2, spells="set1", active=0, day=2, pools={0: "Gc", 1: "RcRtRs"},
                               at="morning"))
     assert danger and danger[0].aspect == "threatens" and "seat 1 can learn" in danger[0].text
+
+
+def test_hints_of_real_searches_never_contradict_themselves_and_lead_with_the_search_choice():
+    """Issue 26 through the public API: over positions of a seeded game, the first hint is the move the
+    search chose and nothing in the list contradicts anything else."""
+    import random
+
+    from engine_c.game import SPELLBOOK
+    from search import SearchOptions, ismcts
+
+    rng, st, checked = random.Random(5), State.new(players=2, spells="set1", seed=9), 0
+    while not st.is_terminal() and checked < 12:
+        if st.is_chance():
+            st.resolve_chance()
+            continue
+        if len(st.legal_moves()) > 2:
+            res = ismcts(SPELLBOOK, st, SearchOptions(iterations=150, seed=checked))
+            hints = top_hints(res, 4)
+            assert hints[0].move == res.move and contradictions(hints) == [], contradictions(hints)
+            checked += 1
+        st.apply(rng.choice(st.legal_moves()))
+    assert checked == 12
