@@ -8,9 +8,11 @@ On games the bench plays itself (fixed seeds; 2 players, set1):
   move played; the share the review at its default budget (400 iterations) calls a mistake or blunder.
 - false_alarm_rate: the strong players' moves that the long estimate says lose < 5 points; the share the
   review calls a mistake or blunder.
-- accuracy_gap: mean accuracy % of the strong games' players minus the random games' (review at 400).
+- accuracy_gap: mean accuracy % of the strong games' players minus the random games' (review at 400;
+  lichess's formula by turns, search/review.py).
 - luck_budget_drift: the largest change of a seat's luck total between the review at 400 and at 1,600
-  iterations, over the games.
+  iterations, over the games (0 by construction on the command line: one estimator judges at every
+  budget, search/review.py; the key shows that it holds).
 - hint_consistency: hints (search/hints.py at 500 iterations) whose labels, ranks and win probabilities
   contradict each other (`contradictions`), counted over the positions.
 - hint_matches_search: the share of positions where the first hint is the search's choice (the move a
@@ -74,10 +76,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--strong-level", type=int, default=None)
     ap.add_argument("--long", type=int, default=None, help="the long estimate's iterations")
+    ap.add_argument("--games", type=int, default=None, help="games of each kind (quick 2, else 6)")
+    ap.add_argument("--positions", type=int, default=None, help="positions for planted blunders (quick 16, else 40)")
     args = ap.parse_args()
     quick = args.quick
     level = args.strong_level or (5 if quick else 10)
-    n_games = 2 if quick else 6
+    n_games = args.games or (2 if quick else 6)
     n_hint_positions = 40 if quick else 200
     long_its = args.long or (1500 if quick else 4000)
     t0 = time.monotonic()
@@ -107,9 +111,9 @@ def main() -> None:
     planted = caught = clean = alarms = 0
     positions = [(s, m, p) for steps, _ in strong for s, m, p in steps if len(s.legal_moves()) > 2]
     rng.shuffle(positions)
-    for k, (state, move, seat) in enumerate(positions[:(12 if quick else 60)]):
+    for k, (state, move, seat) in enumerate(positions[:args.positions or (16 if quick else 40)]):
         others = [m for m in state.legal_moves() if m != move]
-        candidates = rng.sample(others, min(3, len(others)))
+        candidates = rng.sample(others, min(6, len(others)))
         _best, losses = long_losses(long, state, [move] + candidates, 1000 + k)
         if losses[move] < 0.05:
             clean += 1

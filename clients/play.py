@@ -702,6 +702,21 @@ class PlayClient:
             self.say(f"Cannot save: {e}")
             return
         self.say(f"Saved to {line}: `spellbook-ai review {line}` reviews it.")
+        if review is not None:
+            self.say(self._graph(review, line + ".png"))
+
+    def _graph(self, review: dict, path: str) -> str:
+        """The review's win-probability graph as a PNG beside the saved record (the `plots` extra)."""
+        from clients.plots import win_probability_graph
+
+        decisions = review["decisions"]
+        try:
+            win_probability_graph([(d["decision"], d["win_probabilities"]) for d in decisions],
+                                  [seat_label(self.sess, p) for p in range(self.sess.players)], path,
+                                  [(d["decision"], d["seat"], d["class"]) for d in decisions])
+        except (ImportError, OSError) as e:
+            return f"(No win-probability graph: {e})"
+        return f"Its win-probability graph: {path}"
 
     @staticmethod
     def _learn_group(line: str, moves: list[Move]) -> str | None:

@@ -24,9 +24,11 @@ else's otherwise), and what happens between one decision's Q and the next decisi
 moves), or the final score after the last decision, is luck.
 
 Classes by the loss in win probability (lichess-like; search/hints.py MISTAKE_THRESHOLDS): good up to
-5 points, inaccuracy up to 10, mistake up to 20, blunder beyond. Accuracy per move is lichess's
-103.1668·exp(-0.04354·loss%) - 3.1669 (clamped to 0..100); a player's accuracy is the mean of the
-volatility-weighted mean and the harmonic mean of their moves' accuracies, as lichess does.
+5 points, inaccuracy up to 10, mistake up to 20, blunder beyond. Accuracy is lichess's
+103.1668·exp(-0.04354·loss%) - 3.1669 (clamped to 0..100), of a decision (DecisionReview.accuracy) and
+of a turn (the seat's consecutive decisions, their losses summed: a SpellBook Day is what a chess move is
+to lichess); a player's accuracy is the mean of the volatility-weighted mean and the harmonic mean of
+their turns' accuracies, as lichess does with moves.
 """
 from __future__ import annotations
 
@@ -240,19 +242,34 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
     return review
 
 
+def turns(decisions: list[DecisionReview]) -> list[list[DecisionReview]]:
+    """The reviewed decisions grouped into turns: runs of consecutive decisions by the same seat (in
+    SpellBook a seat's Morning, Midday and Evening choices of its Day, and their sub-decisions)."""
+    out: list[list[DecisionReview]] = []
+    for d in decisions:
+        if out and out[-1][-1].seat == d.seat:
+            out[-1].append(d)
+        else:
+            out.append([d])
+    return out
+
+
 def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | None]:
-    """Each seat's game accuracy; a move's weight is the volatility of the decider's win probability in a
-    window of the graph around it (lichess: the standard deviation over a window of a tenth of the game)."""
-    window = max(2, len(decisions) // 10)
+    """Each seat's game accuracy, by turns (D47): a turn's loss is the sum of its decisions' losses (what a
+    chess move is to lichess, a SpellBook Day is here: one take-or-draw, store and learn decision each
+    lose a little where a chess move loses it at once); a turn's weight is the volatility of the seat's
+    win probability over a window of the game around it (lichess: a tenth of the game)."""
+    runs = turns(decisions)
+    window = max(2, len(runs) // 10)
     out: list[float | None] = []
     for p in range(players):
         losses, vol = [], []
-        for k, d in enumerate(decisions):
-            if d.seat != p:
+        for k, run in enumerate(runs):
+            if run[0].seat != p:
                 continue
-            around = [100.0 * e.win_probabilities[p] for e in decisions[max(0, k - window // 2):k + window // 2 + 1]]
+            around = [100.0 * r[0].win_probabilities[p] for r in runs[max(0, k - window // 2):k + window // 2 + 1]]
             mean = sum(around) / len(around)
-            losses.append(d.loss_win)
+            losses.append(sum(d.loss_win for d in run))
             vol.append(math.sqrt(sum((x - mean) ** 2 for x in around) / len(around)))
         out.append(game_accuracy(losses, vol))
     return out

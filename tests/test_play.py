@@ -351,6 +351,7 @@ def test_a_finished_game_is_saved_for_a_later_review(tmp_path):
     saved = json.loads(path.read_text())
     assert saved["status"] == "finished" and saved["review"]["players"][0]["accuracy"] is not None
     assert len(saved["review"]["decisions"][0]["win_probabilities"]) == 2
+    assert (tmp_path / "end.json.png").read_bytes()[:4] == b"\x89PNG"
     assert cli_main(["review", str(path), "--iterations", "20"]) == 0
 
 

@@ -117,8 +117,8 @@ def test_value_spread_shares_sum_to_one():
 
 
 def test_review_scores_an_unexpanded_played_move_on_its_own():
-    """With fewer iterations than legal moves, the played move may never be expanded: it is then
-    evaluated by its own rollouts, not counted as the best move."""
+    """With fewer iterations than legal moves, the played move may never be expanded: the estimator then
+    values it from the position after it (search/review.py), and it is not counted as the best move."""
     state = State.new(players=2, seed=3)
     legal = state.legal_moves()
     move = legal[-1]
@@ -180,3 +180,22 @@ def test_review_through_a_server_matches_the_local_layout(tmp_path, capsys):
     text = capsys.readouterr().out
     assert f"by 127.0.0.1:{srv.port}, 20 search iterations" in text and "Key moments" in text and "+ luck " in text
     assert "% ±" in text                                  # the loss's noise margin comes over gRPC too
+    assert "accuracy " in text and "accuracy   -" not in text   # the accuracy comes over gRPC too
+
+
+def test_review_cli_writes_the_graph_and_the_record_with_its_review(tmp_path, capsys):
+    from clients.cli import main as cli_main
+
+    out = _tournament_file(tmp_path)
+    png, rec = tmp_path / "graph.png", tmp_path / "reviewed.json"
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--plot", str(png),
+                     "--json", str(rec)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    saved = json.loads(rec.read_text())
+    assert saved["review"]["estimator_iterations"] == 256 and saved["review"]["players"][0]["accuracy"] is not None
+    points = [d["win_probabilities"] for d in saved["review"]["decisions"]]
+    assert points and all(len(w) == 2 and 0 <= min(w) and max(w) <= 1 for w in points)
+    assert cli_main(["review", str(rec), "--iterations", "20"]) == 0       # a reviewed record reads back
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--plot",
+                     str(tmp_path / "no" / "dir.png")]) == 2
+    assert "dir.png" in capsys.readouterr().err
