@@ -4,8 +4,9 @@
 
 On games the bench plays itself (fixed seeds; 2 players, set1):
 - planted_blunder_recall: positions of the strong games where a move that loses >= 20 points of win
-  probability by a long estimate (search/review.py's estimator at LONG iterations) is put in place of the
-  move played; the share the review at its default budget (400 iterations) calls a mistake or blunder.
+  probability by a long estimate (search/review.py's estimator at --long iterations; the worst of up to
+  10 sampled legal moves) is put in place of the move played; the share the review at its default
+  budget (400 iterations) calls a mistake or blunder.
 - false_alarm_rate: the strong players' moves that the long estimate says lose < 5 points; the share the
   review calls a mistake or blunder.
 - accuracy_gap: mean accuracy % of the strong games' players minus the random games' (review at 400;
@@ -77,13 +78,13 @@ def main() -> None:
     ap.add_argument("--strong-level", type=int, default=None)
     ap.add_argument("--long", type=int, default=None, help="the long estimate's iterations")
     ap.add_argument("--games", type=int, default=None, help="games of each kind (quick 2, else 6)")
-    ap.add_argument("--positions", type=int, default=None, help="positions for planted blunders (quick 16, else 40)")
+    ap.add_argument("--positions", type=int, default=None, help="positions for planted blunders (quick 40, else 60)")
     args = ap.parse_args()
     quick = args.quick
     level = args.strong_level or (5 if quick else 10)
     n_games = args.games or (2 if quick else 6)
     n_hint_positions = 40 if quick else 200
-    long_its = args.long or (1500 if quick else 4000)
+    long_its = args.long or (1500 if quick else 3000)
     t0 = time.monotonic()
     rng = random.Random(26)
     strong = [play_game(f"ismcts:level={level}", 100 + g) for g in range(n_games)]
@@ -111,18 +112,17 @@ def main() -> None:
     planted = caught = clean = alarms = 0
     positions = [(s, m, p) for steps, _ in strong for s, m, p in steps if len(s.legal_moves()) > 2]
     rng.shuffle(positions)
-    for k, (state, move, seat) in enumerate(positions[:args.positions or (16 if quick else 40)]):
+    for k, (state, move, seat) in enumerate(positions[:args.positions or (40 if quick else 60)]):
         others = [m for m in state.legal_moves() if m != move]
-        candidates = rng.sample(others, min(6, len(others)))
+        candidates = rng.sample(others, min(10, len(others)))
         _best, losses = long_losses(long, state, [move] + candidates, 1000 + k)
         if losses[move] < 0.05:
             clean += 1
             alarms += flagged(state, move, seat)
-        for m in candidates:
-            if losses[m] >= 0.20:
-                planted += 1
-                caught += flagged(state, m, seat)
-                break
+        worst = max(candidates, key=lambda m: losses[m]) if candidates else None
+        if worst is not None and losses[worst] >= 0.20:     # the position's worst sampled move, planted
+            planted += 1
+            caught += flagged(state, worst, seat)
     t_planted = time.monotonic() - t0 - t_games - t_review
 
     # hints
