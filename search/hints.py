@@ -7,9 +7,9 @@ win probability lie in [0, 1]. Why a move is good in the game's own terms is the
 SpellBook: engine_c/reasons.py).
 
 One ordering, one label (D45). The move shown first is the search's choice (its most visited move:
-what a bot plays at temperature 0). The others are the moves the search examined (at least
-EXAMINED_SHARE of its choice's visits; a move it barely tried has no estimate worth comparing and is
-not a hint), by win probability, best first. Loss is measured in the win probability of the seat to
+what a bot plays at temperature 0). The others are the moves the search examined (its runner-up by
+visits, and any with at least EXAMINED_SHARE of its choice's visits; a move it barely tried has no
+estimate worth comparing and is not a hint), by win probability, best first. Loss is measured in the win probability of the seat to
 move: loss = p(first) - p(move), clamped at 0.
 
 Noise. Each estimate is a mean over the move's visits of values in [0, 1]; its variance is at most
@@ -111,12 +111,14 @@ class Hint:
 
 
 def examined(result: SearchResult) -> list[MoveStats]:
-    """The search's choice (most visited), then the other moves it examined (at least EXAMINED_SHARE of
-    the choice's visits) by win probability for the seat to move, best first (ties: more visits)."""
+    """The search's choice (most visited), then the other moves it examined (its runner-up by visits, and
+    any with at least EXAMINED_SHARE of the choice's visits) by win probability for the seat to move,
+    best first (ties: more visits)."""
     if not result.moves:
         return []
     lead, p = result.moves[0], result.player
-    others = [s for s in result.moves[1:] if s.visits > 0 and s.visits >= EXAMINED_SHARE * lead.visits]
+    others = [s for i, s in enumerate(result.moves[1:]) if s.visits > 0 and
+              (i == 0 or s.visits >= EXAMINED_SHARE * lead.visits)]
     others.sort(key=lambda s: (-s.win_probability[p], -s.visits))
     return [lead] + others
 
