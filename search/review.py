@@ -14,7 +14,8 @@ Two searches per decision, with different jobs (D46):
 
 So luck (V at a decision minus Q of the previous move played) and a decision's loss (Q of the proposed
 best move minus Q of the move played) mean the same at every review budget; the budget decides only which
-move is proposed as best. `loss_margin` is the estimator's own noise (a ~95% half-width, search/hints.py).
+move is proposed as best. `loss_margin` is the estimator's own noise (a ~95% half-width, search/hints.py,
+from the visits; the spread over the sampled draws of a move estimated on its own is not in it).
 For every player p the identity
 
     final_p - V_first_p = own decisions_p + others' decisions_p + luck_p
@@ -190,9 +191,9 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
                 cancel: CancelToken | None = None, estimate_iterations: int = ESTIMATE_ITERATIONS) -> GameReview:
     """steps: (state before, move, seat) for each decision of the game in order (chance events left
     out; they are what happens between decisions). final_scores: by seat. options: the review search's
-    (its budget proposes the best move; the estimator takes its evaluator, model and deadline). A
-    cancelled `cancel` stops the review between decisions (the partial review is not meaningful;
-    callers discard it)."""
+    (its budget proposes the best move; the estimator takes its evaluator, model, deadline and time cap).
+    A cancelled `cancel` stops the review (a decision under way is dropped; the partial review covers
+    the decisions before it)."""
     opts = options or SearchOptions(iterations=400)
     judge = Estimator(game, opts, estimate_iterations, cancel)
     n = len(final_scores)
