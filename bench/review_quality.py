@@ -13,7 +13,8 @@ On games the bench plays itself (fixed seeds; 2 players, set1):
   lichess's formula by turns, search/review.py).
 - luck_budget_drift: the largest change of a seat's luck total between the review at 400 and at 1,600
   iterations, over the games (0 by construction on the command line: one estimator judges at every
-  budget, search/review.py; the key shows that it holds).
+  budget, search/review.py; the key shows that it holds). luck_seed_spread: the same with the review's
+  seed changed instead, the estimator's own noise in a luck total (points).
 - hint_consistency: hints (search/hints.py at 500 iterations) whose labels, ranks and win probabilities
   contradict each other (`contradictions`), counted over the positions.
 - hint_matches_search: the share of positions where the first hint is the search's choice (the move a
@@ -92,14 +93,16 @@ def main() -> None:
     t_games = time.monotonic() - t0
 
     # accuracy and luck drift
-    acc_strong, acc_weak, drift = [], [], 0.0
+    acc_strong, acc_weak, drift, seed_spread = [], [], 0.0, 0.0
     mistakes_weak = mistakes_strong = decisions_weak = decisions_strong = 0
     for games, acc, kind in ((strong, acc_strong, "strong"), (weak, acc_weak, "weak")):
         for steps, scores in games:
             r = review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=DEFAULT_BUDGET, seed=1))
             r4 = review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=4 * DEFAULT_BUDGET, seed=1))
+            other_seed = review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=DEFAULT_BUDGET, seed=2))
             acc += [p.accuracy for p in r.players if p.accuracy is not None]
             drift = max(drift, max(abs(a.luck - b.luck) for a, b in zip(r.players, r4.players)))
+            seed_spread = max(seed_spread, max(abs(a.luck - b.luck) for a, b in zip(r.players, other_seed.players)))
             bad = sum(d.mistake in ("mistake", "blunder") for d in r.decisions)
             if kind == "strong":
                 mistakes_strong, decisions_strong = mistakes_strong + bad, decisions_strong + len(r.decisions)
@@ -146,7 +149,7 @@ def main() -> None:
         "accuracy_gap": round(sum(acc_strong) / len(acc_strong) - sum(acc_weak) / len(acc_weak), 1),
         "mistake_or_blunder_share_strong": round(mistakes_strong / max(decisions_strong, 1), 3),
         "mistake_or_blunder_share_random": round(mistakes_weak / max(decisions_weak, 1), 3),
-        "luck_budget_drift": round(drift, 3),
+        "luck_budget_drift": round(drift, 3), "luck_seed_spread": round(seed_spread, 3),
         "hint_consistency": contradicting, "hint_positions": len(hint_states),
         "hint_matches_search": round(matches / len(hint_states), 3),
         "seconds": {"games": round(t_games, 1), "reviews": round(t_review, 1), "planted": round(t_planted, 1),
