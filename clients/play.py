@@ -608,6 +608,7 @@ class PlayClient:
         self.hinter = Hinter(hint_iterations, session.seed)
         self.prompt = prompt
         self.review_iterations = 300
+        self.review_estimator_iterations: int | None = None     # None: search/review.py's default
         self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
     def say(self, text: str = "") -> None:
@@ -679,7 +680,8 @@ class PlayClient:
         from clients.review import review_data, review_local, review_text
 
         rec = self.sess.to_record()
-        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed)
+        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed,
+                                     estimator_iterations=self.review_estimator_iterations)
         self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
         return review_data(review, self.review_iterations)
 

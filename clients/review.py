@@ -12,6 +12,7 @@ engine_c/records.py reads is accepted (docs/records.md).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -47,15 +48,18 @@ def _where(steps: Sequence[tuple[State, Move, int]]):
     return where
 
 
-def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5):
-    """(GameReview, steps) of a finished record, searched here."""
+def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5,
+                 estimator_iterations: int | None = None):
+    """(GameReview, steps) of a finished record, searched here (the estimator: search/review.py's default
+    size unless given)."""
     from engine_c.game import SPELLBOOK
     from search import SearchOptions
-    from search.review import review_game
+    from search.review import ESTIMATE_ITERATIONS, review_game
 
     final, steps = _replayed(rec)
     scores = [s.total for s in final.scores()]
-    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments), steps
+    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments,
+                       estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS), steps
 
 
 def _replayed(rec: dict):
@@ -119,6 +123,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which game of a file with several (1 = the first; default: the only one)")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="search iterations per decision")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (same seed, same review)")
+    p.add_argument("--estimator-iterations", type=int, default=256,
+                   help="the fixed search that judges every decision and draw, whatever --iterations (docs/search.md)")
     p.add_argument("--key-moments", type=int, default=5, help="how many key moments to list")
     p.add_argument("--server", default=None, metavar="HOST:PORT",
                    help="let a SpellBook server review it (AnalyzeGame) instead of searching here")
@@ -133,6 +139,12 @@ def main(args: argparse.Namespace, out=None) -> int:
     try:
         if args.iterations < 1:
             raise ValueError("--iterations must be at least 1")
+        if args.estimator_iterations < 1:
+            raise ValueError("--estimator-iterations must be at least 1")
+        for flag, path in (("--plot", args.plot), ("--json", args.json)):
+            folder = os.path.dirname(os.path.abspath(path)) if path else ""
+            if path and not os.path.isdir(folder):    # before a review that may take minutes
+                raise ValueError(f"{flag} {path}: the folder {folder} does not exist")
         rec = pick_game(args.file, args.game)
         if args.server:
             from clients.client import ServiceError
@@ -142,7 +154,7 @@ def main(args: argparse.Namespace, out=None) -> int:
             except ServiceError as e:
                 raise ValueError(f"the server refused the review: {e}") from None
         else:
-            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments)
+            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments, args.estimator_iterations)
     except OSError as e:
         print(f"spellbook-ai review: {e}", file=sys.stderr)
         return 2

@@ -308,7 +308,7 @@ def test_the_end_of_a_game_offers_a_review(tmp_path):
     sess.bots[0] = __import__("clients.bots", fromlist=["make_bot"]).make_bot("random", seed=1)
     out = io.StringIO()
     client = P.PlayClient(sess, Script(["y"], then=None), out, prompt=False)
-    client.review_iterations = 30
+    client.review_iterations, client.review_estimator_iterations = 30, 32
     assert client.run() == 0
     text = out.getvalue()
     assert "Review this game?" in text and "Decisions (30 search iterations a decision)" in text
@@ -334,7 +334,7 @@ def test_a_finished_game_is_saved_for_a_later_review(tmp_path):
     script = Script([], then="1", limit=3000)
     out = io.StringIO()
     client = P.PlayClient(sess, script, out, hint_iterations=30, prompt=False)
-    client.review_iterations = 20
+    client.review_iterations, client.review_estimator_iterations = 20, 16
     real = script.readline
 
     def answers():      # the moves, then: review? yes; save? yes; the file name
@@ -352,7 +352,7 @@ def test_a_finished_game_is_saved_for_a_later_review(tmp_path):
     assert saved["status"] == "finished" and saved["review"]["players"][0]["accuracy"] is not None
     assert len(saved["review"]["decisions"][0]["win_probabilities"]) == 2
     assert (tmp_path / "end.json.png").read_bytes()[:4] == b"\x89PNG"
-    assert cli_main(["review", str(path), "--iterations", "20"]) == 0
+    assert cli_main(["review", str(path), "--iterations", "10", "--estimator-iterations", "8"]) == 0
 
 
 def test_a_move_at_the_wrong_time_says_when_it_can_be_played():

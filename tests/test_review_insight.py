@@ -8,7 +8,7 @@ import pytest
 from engine_c import State
 from engine_c.game import SPELLBOOK
 from engine_c.insight import pouch_beliefs, what_if_draw
-from engine_c.records import RecordError, replay
+from engine_c.records import RecordError, load_file, replay
 from search import SearchOptions
 from search.insight import value_spread
 from search.review import mistake_class, review_game
@@ -40,7 +40,7 @@ def test_review_is_consistent():
     final, record = _record(seed=6)
     state, steps = replay(record)
     scores = [s.total for s in state.scores()]
-    review = review_game(SPELLBOOK, steps[:40], scores, SearchOptions(iterations=150, seed=1))
+    review = review_game(SPELLBOOK, steps[:40], scores, SearchOptions(iterations=150, seed=1), estimate_iterations=64)
     assert review.decisions
     for d in review.decisions:
         assert d.loss_win >= 0
@@ -65,8 +65,8 @@ def test_luck_and_losses_do_not_depend_on_the_review_budget():
     final, record = _record(seed=6)
     state, steps = replay(record)
     scores = [s.total for s in state.scores()]
-    small = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=60, seed=1))
-    large = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=240, seed=1))
+    small = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=40, seed=1), estimate_iterations=64)
+    large = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=160, seed=1), estimate_iterations=64)
     assert [p.luck for p in small.players] == [p.luck for p in large.players]
     for a, b in zip(small.decisions, large.decisions):
         assert a.win_probabilities == b.win_probabilities
@@ -141,7 +141,8 @@ def test_review_cli_reviews_any_game_of_a_tournament_file(tmp_path, capsys):
     from clients.cli import main as cli_main
 
     out = _tournament_file(tmp_path)
-    assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3"]) == 0
+    assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3",
+                     "--estimator-iterations", "32"]) == 0
     text = capsys.readouterr().out
     assert "seat 0 (greedy), seat 1 (random)" in text and "Result: " in text
     for part in ("Decisions (30 search iterations a decision)", "round 1 morning", "+ luck ", "+ own ",
@@ -189,13 +190,13 @@ def test_review_cli_writes_the_graph_and_the_record_with_its_review(tmp_path, ca
     out = _tournament_file(tmp_path)
     png, rec = tmp_path / "graph.png", tmp_path / "reviewed.json"
     assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--plot", str(png),
-                     "--json", str(rec)]) == 0
+                     "--json", str(rec), "--estimator-iterations", "24"]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     saved = json.loads(rec.read_text())
-    assert saved["review"]["estimator_iterations"] == 256 and saved["review"]["players"][0]["accuracy"] is not None
+    assert saved["review"]["estimator_iterations"] == 24 and saved["review"]["players"][0]["accuracy"] is not None
     points = [d["win_probabilities"] for d in saved["review"]["decisions"]]
     assert points and all(len(w) == 2 and 0 <= min(w) and max(w) <= 1 for w in points)
-    assert cli_main(["review", str(rec), "--iterations", "20"]) == 0       # a reviewed record reads back
-    assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--plot",
-                     str(tmp_path / "no" / "dir.png")]) == 2
+    assert load_file(str(rec))[0]["review"] == saved["review"]          # a reviewed record reads back
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "4", "--estimator-iterations", "4",
+                     "--plot", str(tmp_path / "no" / "dir.png")]) == 2
     assert "dir.png" in capsys.readouterr().err
