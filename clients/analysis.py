@@ -7,7 +7,8 @@
 Each line on stdin is one query (docs/analysis.md); each line on stdout one response, written when its
 search finishes (several queries run at once on `--threads` workers, so answers may come out of order:
 match them by `id`). A query that cannot be run is answered with {"id", "error", "field"} naming the
-field; a line that is not a JSON object with {"id": null, "error", "field": ""}. End of input ends the
+field; a line that is not a JSON object with {"id": null, "error", "field": ""}. Actions: query_version,
+terminate (docs/analysis.md). End of input ends the
 engine once every pending query is answered (exit status 0).
 """
 from __future__ import annotations
@@ -90,8 +91,9 @@ def parse_query(q: Any) -> tuple[State, dict]:
     return state, opts
 
 
-def analyse(query: dict) -> dict:
-    """The response to one query (or its error), as a JSON-ready dict."""
+def analyse(query: dict, cancel=None) -> dict:
+    """The response to one query (or its error), as a JSON-ready dict. A cancelled `cancel` (a
+    `terminate` action) stops its search: the answer holds what it found so far (`cutShort`)."""
     from engine_c.game import SPELLBOOK, final_score_spread
     from engine_c.reasons import reasons
     from search import SearchOptions, ismcts
@@ -102,7 +104,7 @@ def analyse(query: dict) -> dict:
     try:
         state, o = parse_query(query)
         res = ismcts(SPELLBOOK, state, SearchOptions(iterations=o["visits"], time_ms=o["time_ms"], seed=o["seed"],
-                                                     evaluator=o["evaluator"]))
+                                                     evaluator=o["evaluator"]), cancel)
     except QueryError as e:
         return {"id": qid, "error": str(e), "field": e.field}
     except SearchOptionError as e:
@@ -130,9 +132,29 @@ def analyse(query: dict) -> dict:
             "evaluator": res.evaluator}
 
 
+def version_info() -> dict:
+    """What `{"action": "query_version"}` answers: the package's version and the default model's."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from engine_c.game import SPELLBOOK
+    from search.model import default_model
+
+    try:
+        package = version("spellbook-ai")
+    except PackageNotFoundError:
+        package = "unknown"
+    model = default_model(SPELLBOOK)
+    return {"version": package, "modelVersion": model.version if model is not None else "rollout"}
+
+
 def serve(inp: TextIO, out: TextIO, threads: int = 1) -> int:
-    """Reads queries until end of input, answering each as its search finishes; 0 when done."""
+    """Reads queries until end of input, answering each as its search finishes; 0 when done. Actions (as
+    KataGo's): {"id", "action": "query_version"} and {"id", "action": "terminate", "terminateId"}, which
+    stops the query of that id (queued or running) and is answered at once."""
+    from search import CancelToken
+
     lock = threading.Lock()
+    running: dict[Any, CancelToken] = {}
 
     def answer(obj: dict) -> None:
         line = json.dumps(obj, separators=(",", ":"))
@@ -140,11 +162,31 @@ def serve(inp: TextIO, out: TextIO, threads: int = 1) -> int:
             out.write(line + "\n")
             out.flush()
 
-    def run(query: dict) -> None:
+    def run(query: dict, token) -> None:
         try:
-            answer(analyse(query))
+            answer(analyse(query, token))
         except Exception as e:          # never leave a query unanswered, never die on one
             answer({"id": query.get("id"), "error": f"internal error: {type(e).__name__}: {e}", "field": ""})
+        finally:
+            with lock:
+                if running.get(query.get("id")) is token:
+                    del running[query.get("id")]
+
+    def action(query: dict) -> None:
+        qid, what = query.get("id"), query.get("action")
+        if what == "query_version":
+            answer({"id": qid, "action": what, **version_info()})
+        elif what == "terminate":
+            target = query.get("terminateId")
+            with lock:
+                token = running.get(target) if isinstance(target, (str, int)) else None
+            if token is None:
+                answer({"id": qid, "error": f"no query with id {target!r} is pending", "field": "terminateId"})
+                return
+            token.cancel()
+            answer({"id": qid, "action": what, "terminateId": target})
+        else:
+            answer({"id": qid, "error": f"unknown action {what!r}: query_version or terminate", "field": "action"})
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for raw in inp:
@@ -159,7 +201,14 @@ def serve(inp: TextIO, out: TextIO, threads: int = 1) -> int:
             if not isinstance(query, dict):
                 answer({"id": None, "error": "a query is a JSON object", "field": ""})
                 continue
-            pool.submit(run, query)
+            if "action" in query:
+                action(query)
+                continue
+            token = CancelToken()
+            with lock:
+                if isinstance(query.get("id"), (str, int)):
+                    running[query["id"]] = token
+            pool.submit(run, query, token)
     return 0
 
 

@@ -37,3 +37,19 @@ def test_queries_are_answered_by_id_and_errors_name_the_field():
     # the same query, the same answer (fixed seed)
     _, again, _ = _run(queries[:1])
     assert again[0]["moveInfos"] == infos
+
+
+def test_actions_query_version_and_terminate():
+    pos = State.new(players=2, spells="set1", seed=1).to_text()
+    queries = [json.dumps({"id": "long", "position": pos, "maxVisits": 200_000}),
+               json.dumps({"id": "v", "action": "query_version"}),
+               json.dumps({"id": "t", "action": "terminate", "terminateId": "long"}),
+               json.dumps({"id": "t2", "action": "terminate", "terminateId": "nobody"}),
+               json.dumps({"id": "x", "action": "explode"})]
+    code, out, err = _run(queries)
+    by_id = {r["id"]: r for r in out}
+    assert code == 0, err
+    assert by_id["v"]["version"] and by_id["v"]["modelVersion"]
+    assert by_id["t"] == {"id": "t", "action": "terminate", "terminateId": "long"}
+    assert by_id["t2"]["field"] == "terminateId" and by_id["x"]["field"] == "action"
+    assert by_id["long"]["rootInfo"]["cutShort"] and by_id["long"]["rootInfo"]["visits"] < 200_000
