@@ -567,10 +567,18 @@ HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, 
 COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "quit")
 
 
+def completions(state: State, typed: str) -> list[str]:
+    """What the line editor offers for `typed`: the legal moves of the moment and the commands that
+    start with it."""
+    typed = typed.lstrip()
+    moves = [str(m) for m in state.legal_moves()] if state.current_player >= 0 else []
+    return [t for t in dict.fromkeys(moves + list(COMMANDS)) if t.startswith(typed) and t != typed]
+
+
 def line_editor(client: "PlayClient"):
     """A prompt_toolkit session for a terminal: line editing, history (kept in ~/.spellbook-ai/history)
-    and completion of the commands and the legal moves of the moment. None when stdin is not a
-    terminal or prompt_toolkit cannot run there (the plain line reader is used)."""
+    and completion of the commands and the legal moves of the moment (Tab). None when prompt_toolkit
+    cannot run there (the plain line reader is used)."""
     try:
         import os
 
@@ -583,11 +591,8 @@ def line_editor(client: "PlayClient"):
     class Moves(Completer):
         def get_completions(self, document, complete_event):
             typed = document.text_before_cursor.lstrip()
-            st = client.sess.state
-            options = [str(m) for m in st.legal_moves()] if st.current_player >= 0 else []
-            for text in dict.fromkeys(options + list(COMMANDS)):
-                if text.startswith(typed) and text != typed:
-                    yield Completion(text, start_position=-len(typed))
+            for text in completions(client.sess.state, typed):
+                yield Completion(text, start_position=-len(typed))
 
     try:
         home = os.path.join(os.path.expanduser("~"), ".spellbook-ai")

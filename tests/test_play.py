@@ -359,3 +359,12 @@ def test_a_move_at_the_wrong_time_says_when_it_can_be_played():
     _client, text, _ = play(["learn Sacrifice", "quit"], then=None)
     assert "Not now: you learn in the Evening; it is your Morning" in text
     assert "syntax" not in text.split("learn Sacrifice")[1].split("Bye.")[0]
+
+
+def test_the_line_editor_completes_moves_and_commands():
+    st = State.new(players=2, spells="set1", seed=1)
+    assert "draw" in P.completions(st, "dr") and "take Rc" in P.completions(st, "take R")
+    assert P.completions(st, "hi") == ["hint"] and P.completions(st, "zz") == []
+    # a terminal gets prompt_toolkit's session; scripted input (no tty) keeps the plain reader
+    _client, text, code = play(["quit"], then=None)
+    assert code == 0 and _client.editor is None
