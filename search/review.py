@@ -41,7 +41,7 @@ from search.hints import classify, difference_margin
 from search.search import CancelToken, GameAdapter, SearchOptions, SearchResult, flat_monte_carlo, ismcts
 
 ESTIMATE_ITERATIONS = 256     # the estimator's search: fixed, whatever the review's budget
-MIN_VISITS = 16               # fewer visits in the estimator's search: the move is estimated on its own
+MIN_VISITS = 64               # fewer visits in the estimator's search: the move is estimated on its own
 OUTCOME_SAMPLES = 4           # sampled draws when the position after a move has one pending
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
