@@ -484,7 +484,8 @@ class Hinter:
         lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
                  f"  your win probability after it: {best.win_probability:.0%}",
                  f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
-                 f"(games end within ± {best.score_spread:.1f} of it about two times in three: one standard deviation)"]
+                 f"(games end within ± {best.score_spread:.1f} of it about two times in three: "
+                 f"one standard deviation)"]
         lines += _reason_lines(why)
         lines.append(f"The search's choice, then the other moves it examined by win probability "
                      f"({res.iterations} iterations; {g.separation.text}):")

@@ -258,7 +258,8 @@ def _veiled_text(r: Reason) -> str | None:
     and says nothing beyond it)."""
     spells = _and(r.items) if r.items else ""
     if r.kind == "points_gained":
-        return f"it is worth {_points(r.value)} to you at once" if r.value > 0 else f"it costs you {_points(r.value)} now"
+        return (f"it is worth {_points(r.value)} to you at once" if r.value > 0
+                else f"it costs you {_points(r.value)} now")
     if r.kind == "spell_learned":
         return "it raises what your spells are worth at the end"
     if r.kind == "familiar_tokens":

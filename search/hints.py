@@ -9,8 +9,8 @@ SpellBook: engine_c/reasons.py).
 One ordering, one label (D45). The move shown first is the search's choice (its most visited move:
 what a bot plays at temperature 0). The others are the moves the search examined (its runner-up by
 visits, and any with at least EXAMINED_SHARE of its choice's visits; a move it barely tried has no
-estimate worth comparing and is not a hint), by win probability, best first. Loss is measured in the win probability of the seat to
-move: loss = p(first) - p(move), clamped at 0.
+estimate worth comparing and is not a hint), by win probability, best first. Loss is measured in the
+win probability of the seat to move: loss = p(first) - p(move), clamped at 0.
 
 Noise. Each estimate is a mean over the move's visits of values in [0, 1]; its variance is at most
 m(1 - m) (Bhatia-Davis), with m smoothed as (n·mean + 1) / (n + 2) so a move whose every visit was lost
