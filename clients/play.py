@@ -452,14 +452,15 @@ class Hinter:
         return self._grown
 
     def hint(self, state: State, level: int | None) -> str:
-        from engine_c.reasons import reasons
+        from engine_c.game import final_score_spread
+        from engine_c.reasons import reasons, threats, veiled
         from search.hints import top_hints
 
         g = self.grown(state)
         res = g.result
         level = min(self.level + 1, 3) if level is None else level
         self.level = max(self.level, level)
-        hints = top_hints(res, 3)
+        hints = top_hints(res, 3, spread_floor=final_score_spread(state))
         best = hints[0]
         equal = ("  Several moves are about equal here: the search cannot tell them apart."
                  if best.about_equal else "")
@@ -468,19 +469,29 @@ class Hinter:
         why = reasons(state, best.move)
         if level == 2:
             lines = ["Hint 2: why the best move is good (`hint` again: the move):"]
-            lines += _reason_lines(why) or ["  - it keeps your options open (no immediate gain or cost)"]
+            lines += _reason_lines(veiled(why)) or ["  - it keeps your options open (no immediate gain or cost)"]
+            others = [r for h in hints[1:] for r in veiled(reasons(state, h.move)) if r.aspect == "gives_up"]
+            if others:
+                lines.append("What the other candidates would give up:")
+                lines += [f"  - {r.text}" for r in dict.fromkeys(others)]
+            danger = threats(state)
+            if danger:
+                lines.append("What the others threaten:")
+                lines += [f"  - {r.text}" for r in danger]
             if equal:
                 lines.append(equal.strip())
             return "\n".join(lines)
         lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
                  f"  your win probability after it: {best.win_probability:.0%}",
                  f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
-                 f"(games vary by ± {best.score_spread:.1f}, one standard deviation)"]
+                 f"(games end within ± {best.score_spread:.1f} of it about two times in three: "
+                 f"one standard deviation)"]
         lines += _reason_lines(why)
-        lines.append(f"The search's top moves ({res.iterations} iterations; {g.separation.text}):")
+        lines.append(f"The search's choice, then the other moves it examined by win probability "
+                     f"({res.iterations} iterations; {g.separation.text}):")
         for h in hints:
             if h.rank == 1:
-                verdict = "best" + (", about equal with the next" if h.about_equal else "")
+                verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
             elif h.about_equal:
                 verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
             else:
@@ -489,6 +500,8 @@ class Hinter:
                          f"est. score {h.expected_score:5.1f}   {verdict}")
             if h.rank > 1:      # what a runner-up costs, e.g. a store that breaks tonight's learning
                 lines += [f"       {r.text}" for r in reasons(state, h.move) if r.aspect == "gives_up"]
+        if len(hints) == 1:
+            lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
         return "\n".join(lines)
 
 
@@ -497,6 +510,48 @@ ASPECT_ORDER = ("enables", "gains", "gives_up", "leaves")   # what it makes poss
 
 def _reason_lines(why) -> list[str]:
     return [f"  - {r.text}" for aspect in ASPECT_ORDER for r in why if r.aspect == aspect]
+
+
+# ----------------------------------------------------------------------------------------------
+# Why a move is not possible now
+# ----------------------------------------------------------------------------------------------
+VERB_PHASE = {"take": "morning", "draw": "morning", "store": "midday", "learn": "evening",
+              "transmutation": "evening"}
+VERB_TEXT = {"take": "you take from the Altar", "draw": "you draw from the Pouch", "store": "you store",
+             "learn": "you learn", "transmutation": "you learn"}
+
+
+def action_phase(word: str) -> tuple[str, str] | None:
+    """(phase, what it is) of a move's first word: a verb (take, store, learn...) or a spell's action."""
+    from engine_c.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
+
+    word = word.lower()
+    if word in VERB_PHASE:
+        return VERB_PHASE[word], VERB_TEXT[word]
+    spell = find_spell(word)
+    if spell is None:
+        return None
+    for kind, name in _SPELL_OF_KIND.items():
+        if name == spell and kind in _PHASE_OF_KIND:
+            return _PHASE_OF_KIND[kind], f"{spell_title(spell)} acts"
+    return None
+
+
+def not_now(state: State, line: str) -> str | None:
+    """Why a move typed at the wrong time cannot be played now ("learn Sacrifice" in the Morning: you learn
+    in the Evening), or None when the phase is not the reason."""
+    words = line.split()
+    found = action_phase(words[0]) if words else None
+    if found is None or state.current_player < 0:
+        return None
+    phase, what = found
+    now = state.decision
+    if now == phase:
+        return None
+    if now in ("morning", "midday", "evening"):
+        return (f"Not now: {what} in the {phase.capitalize()}; it is your {now.capitalize()}. "
+                f"`moves` lists what you can do now.")
+    return f"Not now: first finish this {now} step; `moves` lists its choices."
 
 
 # ----------------------------------------------------------------------------------------------
@@ -510,6 +565,48 @@ HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, 
   help          this text          quit  leave the game"""
 
 
+COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "quit")
+
+
+def completions(state: State, typed: str) -> list[str]:
+    """What the line editor offers for `typed`: the legal moves of the moment and the commands that
+    start with it."""
+    typed = typed.lstrip()
+    moves = [str(m) for m in state.legal_moves()] if state.current_player >= 0 else []
+    return [t for t in dict.fromkeys(moves + list(COMMANDS)) if t.startswith(typed) and t != typed]
+
+
+def line_editor(client: "PlayClient"):
+    """A prompt_toolkit session for a terminal: line editing, history (kept in ~/.spellbook-ai/history)
+    and completion of the commands and the legal moves of the moment (Tab). None when prompt_toolkit
+    cannot run there (the plain line reader is used)."""
+    try:
+        import os
+
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+    except ImportError:
+        return None
+
+    class Moves(Completer):
+        def get_completions(self, document, complete_event):
+            typed = document.text_before_cursor.lstrip()
+            for text in completions(client.sess.state, typed):
+                yield Completion(text, start_position=-len(typed))
+
+    try:
+        home = os.path.join(os.path.expanduser("~"), ".spellbook-ai")
+        os.makedirs(home, exist_ok=True)
+        history = FileHistory(os.path.join(home, "history"))
+    except OSError:
+        history = InMemoryHistory()
+    try:
+        return PromptSession(history=history, completer=Moves(), complete_while_typing=False)
+    except Exception:          # no usable terminal (e.g. a dumb one): the plain reader
+        return None
+
+
 class PlayClient:
     def __init__(self, session: GameSession, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
                  hint_iterations: int = 1500, prompt: bool = True):
@@ -517,6 +614,8 @@ class PlayClient:
         self.hinter = Hinter(hint_iterations, session.seed)
         self.prompt = prompt
         self.review_iterations = 300
+        self.review_estimator_iterations: int | None = None     # None: search/review.py's default
+        self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -528,6 +627,11 @@ class PlayClient:
             self.say(f"  {seat_label(self.sess, ev.seat)}: {ev.text}")
 
     def _read(self, ask: str | None = None) -> str | None:
+        if self.prompt and self.editor is not None:
+            try:
+                return self.editor.prompt(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ").strip()
+            except EOFError:
+                return None
         if self.prompt:
             self.out.write(ask or f"{seat_label(self.sess, self.sess.state.current_player)} > ")
             self.out.flush()
@@ -554,7 +658,7 @@ class PlayClient:
             if sess.over:
                 self.say(render_board(sess))
                 self.say(render_final(sess))
-                self.offer_review()
+                self.offer_save(self.offer_review())
                 return 0
             self.show()
             while True:                                   # until a move is played
@@ -571,20 +675,56 @@ class PlayClient:
                 if done:
                     break
 
-    def offer_review(self) -> None:
-        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted."""
-        self.say("Review this game? Each decision's class and loss, luck against decisions, the key moments "
-                 "(a few seconds).")
+    def offer_review(self) -> dict | None:
+        """At the end: a review of the game (each decision's class and loss, luck, key moments), if wanted;
+        returns it as the record's `review` field (None when declined)."""
+        self.say("Review this game? Each decision's class and loss, accuracy, luck against decisions, the key "
+                 "moments (a few seconds).")
         line = self._read("review? [y/N] > ")
         if not line or line.strip().lower() not in ("y", "yes"):
-            self.say("(`spellbook-ai review FILE` reviews a saved game later: `save FILE` first.)"
-                     if line is not None else "")
-            return
-        from clients.review import review_local, review_text
+            return None
+        from clients.review import review_data, review_local, review_text
 
         rec = self.sess.to_record()
-        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed)
+        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed,
+                                     estimator_iterations=self.review_estimator_iterations)
         self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
+        return review_data(review, self.review_iterations)
+
+    def offer_save(self, review: dict | None = None) -> None:
+        """At the end: save the finished game's record (with its review, if one was made) under a file name."""
+        self.say("Save this game? `spellbook-ai review FILE` reviews it later, `play --load FILE` replays it.")
+        line = self._read("save? [y/N] > ")
+        if not line or line.strip().lower() not in ("y", "yes"):
+            return
+        default = f"spellbook-game-{self.sess.seed}.json"
+        line = self._read(f"file name [{default}] > ") or default
+        try:
+            rec = self.sess.to_record()
+            if review is not None:
+                rec["review"] = review
+            with open(line, "w", encoding="utf-8") as f:
+                json.dump(rec, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            self.say(f"Cannot save: {e}")
+            return
+        self.say(f"Saved to {line}: `spellbook-ai review {line}` reviews it.")
+        if review is not None:
+            self.say(self._graph(review, line + ".png"))
+
+    def _graph(self, review: dict, path: str) -> str:
+        """The review's win-probability graph as a PNG beside the saved record (the `plots` extra)."""
+        from clients.plots import win_probability_graph
+
+        decisions = review["decisions"]
+        try:
+            win_probability_graph([(d["decision"], d["win_probabilities"]) for d in decisions],
+                                  [seat_label(self.sess, p) for p in range(self.sess.players)], path,
+                                  [(d["decision"], d["seat"], d["class"]) for d in decisions])
+        except (ImportError, OSError) as e:
+            return f"(No win-probability graph: {e})"
+        return f"Its win-probability graph: {path}"
 
     @staticmethod
     def _learn_group(line: str, moves: list[Move]) -> str | None:
@@ -676,7 +816,8 @@ class PlayClient:
             try:
                 move = st.parse_move(line)
             except NotationError as e:
-                self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
+                self.say(not_now(st, line) or
+                         f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
                 return False
             except IllegalMoveError as e:
                 self.say(f"Illegal: {e}")

@@ -118,3 +118,30 @@ def write_plots(summary: dict, directory: str) -> list[str]:
     if summary.get("sprt", {}).get("trace"):
         paths.append(sprt_trace(summary, os.path.join(directory, "sprt.png")))
     return paths
+
+
+def win_probability_graph(graph: list[tuple[int, list[float]]], names: list[str], path: str,
+                          marks: list[tuple[int, int, str]] | None = None) -> str:
+    """The review's win-probability graph as a PNG: one line per seat over the game's decisions.
+    graph: (decision index, every seat's win probability); marks: (decision index, seat, class) of the
+    mistakes and blunders, drawn as points on the decider's line."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    xs = [i + 1 for i, _ in graph]
+    for seat, name in enumerate(names):
+        ax.plot(xs, [100 * w[seat] for _, w in graph], label=name, linewidth=1.6)
+    colors = {"inaccuracy": "#f0c000", "mistake": "#f07000", "blunder": "#d00000"}
+    at = {i: w for i, w in graph}
+    for index, seat, cls in marks or []:
+        if cls in colors and index in at:
+            ax.scatter([index + 1], [100 * at[index][seat]], color=colors[cls], s=22, zorder=3)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("decision")
+    ax.set_ylabel("win probability (%)")
+    ax.axhline(100 / max(len(names), 1), color="grey", linewidth=0.6, linestyle=":")
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title("Win probability before each decision (dots: inaccuracies, mistakes, blunders)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -12,6 +12,7 @@ engine_c/records.py reads is accepted (docs/records.md).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -47,15 +48,18 @@ def _where(steps: Sequence[tuple[State, Move, int]]):
     return where
 
 
-def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5):
-    """(GameReview, steps) of a finished record, searched here."""
+def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5,
+                 estimator_iterations: int | None = None):
+    """(GameReview, steps) of a finished record, searched here (the estimator: search/review.py's default
+    size unless given)."""
     from engine_c.game import SPELLBOOK
     from search import SearchOptions
-    from search.review import review_game
+    from search.review import ESTIMATE_ITERATIONS, review_game
 
     final, steps = _replayed(rec)
     scores = [s.total for s in final.scores()]
-    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments), steps
+    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments,
+                       estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS), steps
 
 
 def _replayed(rec: dict):
@@ -82,10 +86,12 @@ def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS,
         cls = records_class(d.mistake_class)
         return DecisionReview(d.decision, d.seat, Move.from_text(d.played.text), Move.from_text(d.best.text), d.loss,
                               d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations,
-                              loss_margin=d.loss_margin)
+                              loss_margin=d.loss_margin, win_probabilities=list(d.win_probabilities),
+                              accuracy=d.accuracy)
 
     review = GameReview([dr(d) for d in resp.decisions],
-                        [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others)
+                        [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others,
+                                     p.accuracy if p.HasField("accuracy") else None)
                          for p in resp.players],
                         [dr(d) for d in resp.key_moments])
     return review, steps
@@ -117,9 +123,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="which game of a file with several (1 = the first; default: the only one)")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="search iterations per decision")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (same seed, same review)")
+    p.add_argument("--estimator-iterations", type=int, default=256,
+                   help="the fixed search that judges every decision and draw, whatever --iterations (docs/search.md)")
     p.add_argument("--key-moments", type=int, default=5, help="how many key moments to list")
     p.add_argument("--server", default=None, metavar="HOST:PORT",
                    help="let a SpellBook server review it (AnalyzeGame) instead of searching here")
+    p.add_argument("--plot", default=None, metavar="PNG",
+                   help="write the win-probability graph to this PNG file (needs the `plots` extra)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="write the record with the review in it (its `review` field: docs/records.md)")
 
 
 def main(args: argparse.Namespace, out=None) -> int:
@@ -127,6 +139,12 @@ def main(args: argparse.Namespace, out=None) -> int:
     try:
         if args.iterations < 1:
             raise ValueError("--iterations must be at least 1")
+        if args.estimator_iterations < 1:
+            raise ValueError("--estimator-iterations must be at least 1")
+        for flag, path in (("--plot", args.plot), ("--json", args.json)):
+            folder = os.path.dirname(os.path.abspath(path)) if path else ""
+            if path and not os.path.isdir(folder):    # before a review that may take minutes
+                raise ValueError(f"{flag} {path}: the folder {folder} does not exist")
         rec = pick_game(args.file, args.game)
         if args.server:
             from clients.client import ServiceError
@@ -136,7 +154,7 @@ def main(args: argparse.Namespace, out=None) -> int:
             except ServiceError as e:
                 raise ValueError(f"the server refused the review: {e}") from None
         else:
-            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments)
+            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments, args.estimator_iterations)
     except OSError as e:
         print(f"spellbook-ai review: {e}", file=sys.stderr)
         return 2
@@ -145,4 +163,33 @@ def main(args: argparse.Namespace, out=None) -> int:
         return 2
     where = f"by {args.server}, " if args.server else ""
     print(review_text(rec, review, steps, f"{where}{args.iterations} search iterations a decision"), file=out)
+    try:
+        if args.json:
+            with open(args.json, "w") as f:
+                f.write(records.dumps(dict(rec, review=review_data(review, args.iterations)), indent=1) + "\n")
+            print(f"The record with its review: {args.json}", file=out)
+        if args.plot:
+            from clients.plots import win_probability_graph
+
+            win_probability_graph(review.graph(), seat_names(rec), args.plot,
+                                  [(d.index, d.seat, d.mistake) for d in review.decisions])
+            print(f"The win-probability graph: {args.plot}", file=out)
+    except (OSError, ImportError) as e:
+        print(f"spellbook-ai review: {e}", file=sys.stderr)
+        return 2
     return 0
+
+
+def review_data(review, iterations: int) -> dict:
+    """The review as the record's `review` field (docs/records.md): per decision its class, loss, accuracy
+    and every seat's win probability before it (the graph), per seat accuracy and the luck split."""
+    return {"iterations": iterations, "estimator_iterations": review.estimator_iterations,
+            "decisions": [{"decision": d.index, "seat": d.seat, "played": str(d.played), "best": str(d.best),
+                           "class": d.mistake, "loss": round(d.loss_win, 5), "loss_margin": round(d.loss_margin, 5),
+                           "loss_points": round(d.loss_points, 3), "accuracy": round(d.accuracy, 2),
+                           "win_probabilities": [round(w, 5) for w in d.win_probabilities]}
+                          for d in review.decisions],
+            "players": [{"seat": p.seat, "accuracy": None if p.accuracy is None else round(p.accuracy, 2),
+                         "expected_start": round(p.expected_start, 3), "luck": round(p.luck, 3),
+                         "decisions": round(p.decisions, 3), "others": round(p.others, 3), "final": p.final}
+                        for p in review.players]}

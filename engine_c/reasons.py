@@ -230,3 +230,90 @@ def _altar(b: dict, a: dict, player: int) -> list[Reason]:
         out.append(Reason("altar_left", 0, (), f"leaves nothing on the Altar that would let {who} learn a spell",
                           LEAVES))
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# "Why", without giving the move away (hint level 2, hints with the move hidden)
+# ----------------------------------------------------------------------------------------------
+THREATENS = "threatens"
+
+
+def _plain(n: float, one: str, many: str) -> str:
+    n = abs(n)
+    return f"{n:g} {one if n == 1 else many}"
+
+
+def _spells_only(items: tuple[str, ...]) -> tuple[str, ...]:
+    """"Rc:Sacrifice/Cure" -> "Sacrifice", "Cure": the spells an Altar reason is about, not the tokens."""
+    out: list[str] = []
+    for item in items:
+        for name in item.split(":", 1)[-1].split("/"):
+            if name not in out:
+                out.append(name)
+    return tuple(out)
+
+
+def _veiled_text(r: Reason) -> str | None:
+    """The reason in a player's terms without the move's tokens or kind (None: it would give the move away
+    and says nothing beyond it)."""
+    spells = _and(r.items) if r.items else ""
+    if r.kind == "points_gained":
+        return (f"it is worth {_points(r.value)} to you at once" if r.value > 0
+                else f"it costs you {_points(r.value)} now")
+    if r.kind == "spell_learned":
+        return "it raises what your spells are worth at the end"
+    if r.kind == "familiar_tokens":
+        return "it builds up what your familiar is worth at the end"
+    if r.kind in ("tokens_gained", "tokens_to_draw"):
+        return "it grows your pool of Materia for the spells you are aiming at"
+    if r.kind == "learn_tonight":
+        return f"it makes {spells} learnable this Evening"
+    if r.kind == "spells_enabled":
+        return f"it brings {spells} within reach of your next Evening"
+    if r.kind == "end_triggered":
+        return "it starts the last round of the game"
+    if r.kind == "learn_broken":
+        return f"it gives up learning {spells} this Evening"
+    if r.kind == "learn_lost":
+        return f"it gives up being able to learn {spells} at your next Evening"
+    if r.kind == "opponents_points":
+        return r.text
+    if r.kind == "altar_denied":
+        return f"it keeps from the next player what they needed for {_and(_spells_only(r.items))}"
+    if r.kind == "altar_left":
+        return (f"it leaves the next player what they need for {_and(_spells_only(r.items))}" if r.items
+                else "it leaves the next player nothing on the Altar that completes a spell")
+    return None
+
+
+def veiled(found: list[Reason]) -> list[Reason]:
+    """`reasons(...)` with texts and items that neither name nor restate the move (no token of it, not its
+    kind): what it gains, gives up and leaves, for a hint that must not give the move away."""
+    out = []
+    for r in found:
+        text = _veiled_text(r)
+        if text is None:
+            continue
+        items = _spells_only(r.items) if r.kind in ("altar_denied", "altar_left") else (
+            r.items if r.kind in ("learn_tonight", "spells_enabled", "learn_broken", "learn_lost") else ())
+        out.append(Reason(r.kind, r.value, items, text, r.aspect))
+    return out
+
+
+def threats(state: State) -> list[Reason]:
+    """What the other players threaten now, whatever the mover does: the spells each could learn at their
+    next Evening with the pool they hold (aspect "threatens"; items: the spells; value: the seat)."""
+    player = state.current_player
+    if player < 0:
+        return []
+    raw = state._to_raw()
+    out = []
+    for q in range(raw["players"]):
+        if q == player:
+            continue
+        spells = _names(_learnable(raw, q))
+        if spells:
+            out.append(Reason("opponent_can_learn", q, spells,
+                              f"seat {q} can learn {_and(spells)} at their next Evening with the pool they hold",
+                              THREATENS))
+    return out

@@ -1,26 +1,81 @@
 """Game review (game-agnostic): for each decision, the best move, the loss of the move played and its
-mistake class; per player, the result split into luck (expected-score change across chance events) and
-decisions (the change caused by choices); and the key moments.
+mistake class; per player, an accuracy %, and the result split into luck (expected-score change across
+chance events) and decisions (the change caused by choices); the win-probability graph; the key moments.
 
-Values are the searching player's estimates at each decision: V = the best root move's statistics,
-Q = the played move's. For every player p the identity
+Two searches per decision, with different jobs (D46):
+
+- the **review search** (the budget the caller gives) only proposes the best move: its most visited move;
+- the **estimator** judges: a small search of fixed size (ESTIMATE_ITERATIONS, the learned value at its
+  leaves when the game ships a model) whose seed depends on the review's seed and the decision's place,
+  never on the review's budget. It gives the position's value V (the visit-weighted mean over its root
+  moves, per seat) and a move's value Q (its root statistics when it has at least MIN_VISITS visits;
+  else the estimator run again from the position right after the move: over OUTCOME_SAMPLES sampled
+  draws when a draw is pending, with the game's `sample_outcome`).
+
+So luck (V at a decision minus Q of the previous move played) and a decision's loss (Q of the proposed
+best move minus Q of the move played) mean the same at every review budget; the budget decides only which
+move is proposed as best. `loss_margin` is the estimator's own noise (a ~95% half-width, search/hints.py,
+from the visits; the spread over the sampled draws of a move estimated on its own is not in it).
+For every player p the identity
+
     final_p - V_first_p = own decisions_p + others' decisions_p + luck_p
+
 holds by construction: a decision moves p's expectation from V to Q (own choice if p decided, someone
 else's otherwise), and what happens between one decision's Q and the next decision's V (draws, forced
-moves) — or the final score after the last decision — is luck.
+moves), or the final score after the last decision, is luck.
+
+Classes by the loss in win probability (lichess-like; search/hints.py MISTAKE_THRESHOLDS): good up to
+5 points, inaccuracy up to 10, mistake up to 20, blunder beyond. Accuracy is lichess's
+103.1668·exp(-0.04354·loss%) - 3.1669 (clamped to 0..100), of a decision (DecisionReview.accuracy) and
+of a turn (the seat's consecutive decisions, their losses summed: a SpellBook Day is what a chess move is
+to lichess); a player's accuracy is the mean of the volatility-weighted mean and the harmonic mean of
+their turns' accuracies, as lichess does with moves.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from search.hints import classify, difference_margin
-from search.search import CancelToken, GameAdapter, SearchOptions, flat_monte_carlo, ismcts
+from search.search import CancelToken, GameAdapter, SearchOptions, SearchResult, flat_monte_carlo, ismcts
+
+ESTIMATE_ITERATIONS = 256     # the estimator's search: fixed, whatever the review's budget
+MIN_VISITS = 64               # fewer visits in the estimator's search: the move is estimated on its own
+OUTCOME_SAMPLES = 4           # sampled draws when the position after a move has one pending
+CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
 
 def mistake_class(loss_win: float, is_best: bool) -> str:
-    """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md).
-    review_game gives it the loss less its noise margin, as hints do."""
+    """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
     return classify(loss_win, is_best)
+
+
+def move_accuracy(loss_win: float) -> float:
+    """lichess's accuracy of one move from the win percentage it lost (0..100)."""
+    return min(max(103.1668 * math.exp(-0.04354 * 100.0 * max(loss_win, 0.0)) - 3.1669, 0.0), 100.0)
+
+
+def game_accuracy(losses: Sequence[float], volatility: Sequence[float]) -> float | None:
+    """A player's accuracy: mean of the volatility-weighted mean and the harmonic mean of the per-move
+    accuracies (lichess); None without a reviewed move. volatility: per move, the standard deviation of
+    the win probability (in %) around it, the weight (clamped to 0.5..12 as lichess does)."""
+    if not losses:
+        return None
+    acc = [move_accuracy(x) for x in losses]
+    weights = [min(max(v, 0.5), 12.0) for v in volatility]
+    weighted = sum(a * w for a, w in zip(acc, weights)) / sum(weights)
+    harmonic = len(acc) / sum(1.0 / max(a, 1.0) for a in acc)
+    return (weighted + harmonic) / 2.0
+
+
+@dataclass
+class Estimate:
+    """The estimator's value of a position or a move, per seat, and how many visits it rests on."""
+
+    win: list[float]
+    score: list[float]
+    visits: int
 
 
 @dataclass
@@ -35,8 +90,10 @@ class DecisionReview:
     win_before: float             # the seat's win probability with best play
     win_after: float              # ... after the move played
     forced: bool = False
-    iterations: int = 0           # iterations of the decision's search
-    loss_margin: float = 0.0      # half-width of loss_win's ~95% interval (the search's noise)
+    iterations: int = 0           # iterations of the decision's review search
+    loss_margin: float = 0.0      # half-width of loss_win's ~95% interval (the estimator's noise)
+    win_probabilities: list[float] = field(default_factory=list)   # every seat's, before the decision (V)
+    accuracy: float = 100.0       # lichess's per-move accuracy of the move played
 
 
 @dataclass
@@ -47,6 +104,7 @@ class PlayerSplit:
     luck: float
     decisions: float              # own choices
     others: float                 # other players' choices
+    accuracy: float | None = None   # % (lichess's formula); None when none of the seat's decisions was reviewed
 
 
 @dataclass
@@ -54,78 +112,182 @@ class GameReview:
     decisions: list[DecisionReview] = field(default_factory=list)
     players: list[PlayerSplit] = field(default_factory=list)
     key_moments: list[DecisionReview] = field(default_factory=list)
+    estimator_iterations: int = ESTIMATE_ITERATIONS
+
+    def graph(self) -> list[tuple[int, list[float]]]:
+        """The win-probability graph: (decision index, every seat's win probability before it)."""
+        return [(d.index, list(d.win_probabilities)) for d in self.decisions]
+
+
+def _root_value(res: SearchResult) -> Estimate:
+    """The position's value per seat: the visit-weighted mean of the root moves' statistics."""
+    total = sum(s.visits for s in res.moves)
+    if total <= 0:
+        s = res.moves[0]
+        return Estimate(list(s.win_probability), list(s.expected_score), 0)
+    n = len(res.moves[0].win_probability)
+    win = [sum(s.visits * s.win_probability[p] for s in res.moves) / total for p in range(n)]
+    score = [sum(s.visits * s.expected_score[p] for s in res.moves) / total for p in range(n)]
+    return Estimate(win, score, total)
+
+
+def _mean(estimates: list[Estimate]) -> Estimate:
+    k = len(estimates)
+    n = len(estimates[0].win)
+    return Estimate([sum(e.win[p] for e in estimates) / k for p in range(n)],
+                    [sum(e.score[p] for e in estimates) / k for p in range(n)],
+                    sum(e.visits for e in estimates))
+
+
+class Cancelled(Exception):
+    """The review was cancelled inside a decision: that decision is dropped."""
+
+
+class Estimator:
+    """The review's judge: a fixed-size search (see the module's docstring). `seed` and `options` (its
+    evaluator, model, deadline) come from the review; its budget never does."""
+
+    def __init__(self, game: GameAdapter, options: SearchOptions, iterations: int = ESTIMATE_ITERATIONS,
+                 cancel: CancelToken | None = None):
+        # A time cap of the options (a server's per-decision share under a deadline) caps each of the
+        # estimator's searches too; without one (the command line) the estimator is the same at every budget.
+        self.game, self.cancel, self.iterations = game, cancel, iterations
+        self.options = replace(options, iterations=iterations, temperature=0.0, threads=1,
+                               stop_early=False, reuse_tree=False)
+
+    def search(self, state: Any, seed: int) -> SearchResult:
+        if self.cancel is not None and self.cancel.cancelled:
+            raise Cancelled()
+        return ismcts(self.game, state, replace(self.options, seed=seed % 2**64), self.cancel)
+
+    def position(self, state: Any, seed: int) -> Estimate:
+        """V of a decision state, a sampled-outcome average of a chance state, the result of a finished one."""
+        player = self.game.current_player(state)
+        if player == -2:
+            wins, scores = self.game.final_values(state)
+            return Estimate(list(wins), list(scores), 1_000_000)
+        if player == -1:
+            outcomes = [self.game.sample_outcome(state, seed + k) for k in range(OUTCOME_SAMPLES)]
+            return _mean([self.position(st, seed + 7919 * (k + 1)) for k, st in enumerate(outcomes)])
+        return _root_value(self.search(state, seed))
+
+    def move(self, state: Any, move: Any, at: SearchResult, seed: int) -> Estimate:
+        """Q of `move` at `state`: from the estimator's search `at` there when it visited the move enough,
+        else the value of the position right after it."""
+        s = at.stats_for(move)
+        if s is not None and s.visits >= MIN_VISITS:
+            return Estimate(list(s.win_probability), list(s.expected_score), s.visits)
+        if hasattr(self.game, "child") and hasattr(self.game, "sample_outcome") and hasattr(self.game, "final_values"):
+            return self.position(self.game.child(state, move), seed)
+        if s is not None and s.visits > 0:          # a game without the hooks: what the search saw
+            return Estimate(list(s.win_probability), list(s.expected_score), s.visits)
+        flat = flat_monte_carlo(self.game, state, replace(self.options, iterations=max(self.iterations // 4, 50),
+                                                           deadline=0.0), moves=[move]).moves[0]
+        return Estimate(list(flat.win_probability), list(flat.expected_score), flat.visits)
 
 
 def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],
                 options: SearchOptions | None = None, key_moments: int = 5,
-                cancel: CancelToken | None = None) -> GameReview:
+                cancel: CancelToken | None = None, estimate_iterations: int = ESTIMATE_ITERATIONS) -> GameReview:
     """steps: (state before, move, seat) for each decision of the game in order (chance events left
-    out; they are what happens between decisions). final_scores: by seat. A cancelled `cancel` stops the
-    review between decisions (the partial review is not meaningful; callers discard it)."""
+    out; they are what happens between decisions). final_scores: by seat. options: the review search's
+    (its budget proposes the best move; the estimator takes its evaluator, model, deadline and time cap).
+    A cancelled `cancel` stops the review (a decision under way is dropped; the partial review covers
+    the decisions before it)."""
     opts = options or SearchOptions(iterations=400)
+    judge = Estimator(game, opts, estimate_iterations, cancel)
     n = len(final_scores)
-    review = GameReview()
+    review = GameReview(estimator_iterations=estimate_iterations)
     luck, own, others = [0.0] * n, [0.0] * n, [0.0] * n
     start: list[float] | None = None
     prev_q: list[float] | None = None
-    swings = []
     for i, (state, move, seat) in enumerate(steps):
-        legal = game.legal_moves(state)
-        if len(legal) == 1:
+        if len(game.legal_moves(state)) == 1:
             continue  # a forced move changes nothing in expectation
         if cancel is not None and cancel.cancelled:
             break
-        res = ismcts(game, state, SearchOptions(**{**opts.__dict__, "seed": (opts.seed + i) % 2**64}), cancel)
-        best = res.moves[0]
-        played = res.stats_for(move)
-        if played is None:  # never expanded within the budget: evaluate it on its own by rollouts
-            played = flat_monte_carlo(game, state, replace(opts, iterations=max(opts.iterations // 4, 50),
-                                                           time_ms=0.0, deadline=0.0, threads=1),
-                                      moves=[move]).moves[0]
-        v, q = best.expected_score, played.expected_score
+        res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel)
+        seed = opts.seed * 1_000_003 + i * 7_777 + 1
+        best_move = res.moves[0].move
+        try:
+            at = judge.search(state, seed)
+            q = judge.move(state, move, at, seed + 1)
+            qb = q if best_move == move else judge.move(state, best_move, at, seed + 2)
+        except Cancelled:
+            break
+        v = _root_value(at)
         if start is None:
-            start = list(v)
+            start = list(v.score)
         if prev_q is not None:
             for p in range(n):
-                luck[p] += v[p] - prev_q[p]
+                luck[p] += v.score[p] - prev_q[p]
         for p in range(n):
-            (own if p == seat else others)[p] += q[p] - v[p]
-        prev_q = list(q)
-        is_best = move == best.move
-        loss_win = 0.0 if is_best else max(best.win_probability[seat] - played.win_probability[seat], 0.0)
-        # a class only for the part of the loss that is clear beyond the search's own noise (search/hints.py)
-        margin = 0.0 if is_best else min(difference_margin(best.win_probability[seat], best.visits,
-                                                           played.win_probability[seat], played.visits), 1.0)
-        dr = DecisionReview(i, seat, move, best.move, loss_win,
-                            0.0 if is_best else best.expected_score[seat] - played.expected_score[seat],
-                            mistake_class(max(loss_win - margin, 0.0), is_best), best.win_probability[seat],
-                            played.win_probability[seat], iterations=res.iterations, loss_margin=margin)
-        review.decisions.append(dr)
-        swings.append(dr)
+            (own if p == seat else others)[p] += q.score[p] - v.score[p]
+        prev_q = list(q.score)
+        is_best = move == best_move
+        loss_win = 0.0 if is_best else max(qb.win[seat] - q.win[seat], 0.0)
+        margin = 0.0 if is_best else min(difference_margin(qb.win[seat], qb.visits, q.win[seat], q.visits), 1.0)
+        review.decisions.append(DecisionReview(
+            i, seat, move, best_move, loss_win, 0.0 if is_best else qb.score[seat] - q.score[seat],
+            mistake_class(loss_win, is_best), qb.win[seat], q.win[seat], iterations=res.iterations,
+            loss_margin=margin, win_probabilities=list(v.win), accuracy=move_accuracy(loss_win)))
     if prev_q is not None:
         for p in range(n):
             luck[p] += final_scores[p] - prev_q[p]
     start = start or list(final_scores)
-    review.players = [PlayerSplit(p, start[p], float(final_scores[p]), luck[p], own[p], others[p]) for p in range(n)]
+    accuracy = _accuracies(review.decisions, n)
+    review.players = [PlayerSplit(p, start[p], float(final_scores[p]), luck[p], own[p], others[p], accuracy[p])
+                      for p in range(n)]
     # key moments: the decisions whose choice moved the decider's win probability most
-    review.key_moments = sorted(swings, key=lambda d: -abs(d.win_after - d.win_before))[:key_moments]
+    review.key_moments = sorted(review.decisions, key=lambda d: -abs(d.win_after - d.win_before))[:key_moments]
     return review
 
 
-CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
+def turns(decisions: list[DecisionReview]) -> list[list[DecisionReview]]:
+    """The reviewed decisions grouped into turns: runs of consecutive decisions by the same seat (in
+    SpellBook a seat's Morning, Midday and Evening choices of its Day, and their sub-decisions)."""
+    out: list[list[DecisionReview]] = []
+    for d in decisions:
+        if out and out[-1][-1].seat == d.seat:
+            out[-1].append(d)
+        else:
+            out.append([d])
+    return out
+
+
+def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | None]:
+    """Each seat's game accuracy, by turns (D47): a turn's loss is the sum of its decisions' losses (what a
+    chess move is to lichess, a SpellBook Day is here: one take-or-draw, store and learn decision each
+    lose a little where a chess move loses it at once); a turn's weight is the volatility of the seat's
+    win probability over a window of the game around it (lichess: a tenth of the game)."""
+    runs = turns(decisions)
+    window = max(2, len(runs) // 10)
+    out: list[float | None] = []
+    for p in range(players):
+        losses, vol = [], []
+        for k, run in enumerate(runs):
+            if run[0].seat != p:
+                continue
+            around = [100.0 * r[0].win_probabilities[p] for r in runs[max(0, k - window // 2):k + window // 2 + 1]]
+            mean = sum(around) / len(around)
+            losses.append(sum(d.loss_win for d in run))
+            vol.append(math.sqrt(sum((x - mean) ** 2 for x in around) / len(around)))
+        out.append(game_accuracy(losses, vol))
+    return out
 
 
 def format_review(review: GameReview, names: Sequence[str], where: Callable[[int], str] | None = None,
                   budget: str = "") -> str:
-    """The review as text for a person: each decision's class and loss, each player's result split into
-    luck and decisions, and the key moments. names: a label per seat; where(index): where decision
-    `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given."""
+    """The review as text for a person: each decision's class and loss, each player's accuracy and result
+    split into luck and decisions, and the key moments. names: a label per seat; where(index): where
+    decision `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given."""
     def loc(d: DecisionReview) -> str:
         return where(d.index) if where else f"decision {d.index + 1}"
 
     lines = [f"Decisions{f' ({budget})' if budget else ''}: the class of the move played and what it lost against "
-             f"the search's best move (win probability ± the search's noise / expected points); a class worse than "
-             f"good only for a loss clear beyond the noise; forced moves are left out."]
+             f"the search's best move (win probability ± the estimator's noise / expected points), both judged "
+             f"by the same {review.estimator_iterations}-iteration estimator at every budget; inaccuracy from "
+             f"5 points of win probability, mistake from 10, blunder from 20; forced moves are left out."]
     width = max((len(str(d.played)) for d in review.decisions), default=10)
     nw = max((len(n) for n in names), default=10)
     for d in review.decisions:
@@ -135,13 +297,14 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
         lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
-    lines.append("Each player's result = expected at the start + luck (the draws) + own decisions + the others' "
-                 "decisions (points):")
+    lines.append("Each player's accuracy (lichess's formula, 100% = every move as good as the best) and result = "
+                 "expected at the start + luck (the draws) + own decisions + the others' decisions (points):")
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
-        lines.append(f"  {names[p.seat]:{nw}s} {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own {p.decisions:+5.1f} "
-                     f"+ others' {p.others:+5.1f} = {p.final:g}    ({tally})")
+        acc = f"accuracy {p.accuracy:5.1f}%" if p.accuracy is not None else "accuracy   -  "
+        lines.append(f"  {names[p.seat]:{nw}s} {acc}   {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own "
+                     f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {p.final:g}    ({tally})")
     if review.key_moments:
         lines.append("")
         lines.append("Key moments (the decisions that moved the decider's own win probability most):")

@@ -277,12 +277,15 @@ class MatchRpcs(RpcBase):
                                       played=convert.move_pb(d.played), best=convert.move_pb(d.best), loss=d.loss_win,
                                       loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
                                       win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
-                                      loss_margin=d.loss_margin)
+                                      loss_margin=d.loss_margin, win_probabilities=d.win_probabilities,
+                                      accuracy=d.accuracy)
 
         return spb.AnalyzeGameResponse(
             decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],
             players=[spb.PlayerReview(seat=p.seat, expected_start=p.expected_start, final_score=p.final, luck=p.luck,
-                                      decisions=p.decisions, others=p.others) for p in review.players],
+                                      decisions=p.decisions, others=p.others,
+                                      **({} if p.accuracy is None else {"accuracy": p.accuracy}))
+                     for p in review.players],
             result=pb.GameResult(scores=scores, winners=final.winners()), total_decisions=len(steps),
             forced_decisions=forced, options=convert.effective_options(opts, level), cut_short=cut,
             elapsed_ms=(time.monotonic() - started) * 1000.0)

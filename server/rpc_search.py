@@ -10,9 +10,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from engine_c.game import SPELLBOOK
+from engine_c.game import SPELLBOOK, final_score_spread
 from engine_c.insight import pouch_beliefs, what_if_draw
-from engine_c.reasons import reasons as move_reasons
+from engine_c.reasons import reasons as move_reasons, veiled
 from search.hints import Grown, grow, hint_best, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
@@ -118,8 +118,13 @@ class SearchRpcs(RpcBase):
 
     @staticmethod
     def _hints(state, result, top_k: int, hide_best: bool) -> list[pb.Hint]:
-        return [convert.hint_pb(h, move_reasons(state, h.move), hide_move=hide_best and h.rank == 1)
-                for h in top_hints(result, top_k)]
+        """The hints (search/hints.py); a hidden best move's reasons are veiled: they must not restate it."""
+        out = []
+        for h in top_hints(result, top_k, spread_floor=final_score_spread(state)):
+            hide = hide_best and h.rank == 1
+            why = move_reasons(state, h.move)
+            out.append(convert.hint_pb(h, veiled(why) if hide else why, hide_move=hide))
+        return out
 
     # ------------------------------------------------------------------ insight
     def _insight_setup(self, request, state) -> tuple[convert.InsightSpec | None, Any]:
@@ -147,7 +152,7 @@ class SearchRpcs(RpcBase):
         beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
         wi_move, outcomes = None, None
         if spec.what_if:
-            # the move hints rank first (hint_best), not a level's temperature-sampled result.move
+            # the move hints rank first (the most visited), not a level's temperature-sampled result.move
             wi_move = what_if_move if what_if_move is not None else hint_best(result).move
             wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=deadline, seed=opts.seed,
                                   knows_discard=kd, objective=opts.objective, blend=opts.blend,

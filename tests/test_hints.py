@@ -5,9 +5,10 @@ import re
 import pytest
 
 from engine_c import State
-from engine_c.reasons import reasons
+from engine_c.reasons import reasons, threats, veiled
 from positions import position
-from search.hints import BEST, GOOD, MISTAKE, difference_margin, grow, hint_best, separation, top_hints
+from search.hints import (BEST, GOOD, INACCURACY, MISTAKE, contradictions, difference_margin, grow, hint_best,
+                          separation, top_hints)
 from search.search import MoveStats, SearchResult
 
 RULE_ID = re.compile(r"\b(?:[STLPAEC]\d{1,2}|D\d{1,2})\b")
@@ -45,20 +46,32 @@ def test_a_mistake_class_only_where_the_loss_is_clear():
     assert not sure[0].about_equal and sure[0].loss_margin == 0
 
 
-def test_among_moves_the_search_cannot_tell_apart_the_policy_decides_which_is_shown_first():
-    # two seeds of one search: the tied moves swap places in the visit count, the hint does not
+def test_the_first_hint_is_the_search_choice_and_the_labels_follow_the_order():
+    # issue 26: the first hint is the move the search chose (most visited), whatever the policy prefers
     seed_a = result(stats("store x", 2300, 0.480, 0.480, prior=0.18), stats("store y", 1900, 0.479, 0.479, prior=0.20))
-    seed_b = result(stats("store y", 2200, 0.477, 0.477, prior=0.20), stats("store x", 1800, 0.476, 0.476, prior=0.18))
-    assert hint_best(seed_a).move == hint_best(seed_b).move == "store y"
+    assert hint_best(seed_a).move == "store x"
     first, second = top_hints(seed_a, 2)
-    assert (first.move, first.rank, first.mistake_class, first.about_equal) == ("store y", 1, BEST, True)
-    assert second.move == "store x" and second.about_equal and second.mistake_class == GOOD and second.loss == 0.0
-    # a move clearly behind, or one the search barely examined, does not contend whatever its prior
-    clear = result(stats("a", 20_000, 0.60, 0.60, prior=0.1), stats("b", 8000, 0.50, 0.50, prior=0.9))
-    barely = result(stats("a", 6000, 0.50, 0.50, prior=0.1), stats("b", 200, 0.49, 0.49, prior=0.9))
-    assert hint_best(clear).move == "a" and hint_best(barely).move == "a"
-    # no priors (the rollout search): the most visited
-    assert hint_best(result(stats("a", 300, 0.5, 0.5), stats("b", 290, 0.5, 0.5))).move == "a"
+    assert (first.move, first.rank, first.mistake_class, first.about_equal) == ("store x", 1, BEST, True)
+    assert second.move == "store y" and second.about_equal and second.mistake_class == GOOD
+    # the others by win probability, not by visits; a rival with a higher estimate makes the top about equal
+    r = result(stats("a", 5000, 0.50, 0.50), stats("b", 3000, 0.40, 0.40), stats("c", 2000, 0.52, 0.52),
+               stats("d", 900, 0.30, 0.30), stats("rare", 20, 0.99, 0.99))
+    hints = top_hints(r, 5)
+    assert [h.move for h in hints] == ["a", "c", "b", "d"]             # "rare" was barely examined: no hint
+    assert hints[0].about_equal and hints[1].about_equal and hints[1].loss == 0.0
+    assert [h.mistake_class for h in hints] == [BEST, GOOD, INACCURACY, MISTAKE] and not contradictions(hints)
+    # a label never improves down the list, even where a rarer move's own noise is wider
+    noisy = result(stats("a", 10_000, 0.60, 0.60), stats("b", 9000, 0.485, 0.485), stats("c", 1000, 0.48, 0.48))
+    h = top_hints(noisy, 3)
+    assert h[1].mistake_class == MISTAKE and h[2].mistake_class == MISTAKE and not h[2].about_equal
+    assert not contradictions(h) and separation(noisy).separated
+
+
+def test_contradictions_names_what_disagrees():
+    hints = top_hints(result(stats("a", 5000, 0.50, 0.50), stats("b", 3000, 0.40, 0.40)), 2)
+    assert contradictions(hints) == []
+    hints[1].about_equal = True
+    assert any("about equal" in c for c in contradictions(hints))
 
 
 def test_the_search_grows_until_separated_and_stops_at_its_cap():
@@ -137,3 +150,51 @@ def test_get_hints_over_grpc_grows_labels_and_explains():
             assert h.loss_margin > 0 and (h.mistake_class == "good" or not h.about_equal)
         assert all(r.aspect for h in grown.hints for r in h.reasons)
         assert any(r.kind in ("learn_tonight", "altar_left", "altar_denied") for h in grown.hints for r in h.reasons)
+        # issue 26: a hidden best move's reasons do not restate it (the same search, the move shown)
+        shown = client.hints(st, iterations=100, top_k=3, seed=1, fixed_budget=True)
+        hidden = client.hints(st, iterations=100, top_k=3, seed=1, fixed_budget=True, hide_best=True)
+        best = shown.hints[0].move
+        assert hidden.hints[0].move is None and hidden.hints[0].reasons
+        for r in hidden.hints[0].reasons:
+            assert not set(str(best).split()) & set(r.text.split()), r.text
+        ranks = [h.rank for h in shown.hints]
+        assert ranks == list(range(1, len(ranks) + 1)) and shown.hints[0].mistake_class == "best"
+
+
+def test_the_why_level_neither_names_nor_restates_the_move():
+    st = position(players=2, spells="set1", active=0, day=2, pools={0: "RcRt", 1: "PcPt"},
+                  altar="PsRsKsWtBc", at="morning")
+    for move in ("take Rs", "take Ps", "draw"):
+        found = reasons(st, move)
+        hidden = veiled(found)
+        assert hidden and len(hidden) <= len(found)
+        for r in hidden:
+            words = r.text.split()
+            assert not {"take", "draw", "Rs", "Ps", "store"} & set(words), r.text
+            assert not [i for i in r.items if len(i) == 2 and i[1] in "cts"], r.items     # no token names
+    assert [r.items for r in veiled(reasons(st, "take Rs")) if r.kind == "learn_tonight"] == [("Sacrifice",)]
+    danger = threats(position(players=2, spells="set1", active=0, day=2, pools={0: "Gc", 1: "RcRtRs"},
+                              at="morning"))
+    assert danger and danger[0].aspect == "threatens" and "seat 1 can learn" in danger[0].text
+
+
+def test_hints_of_real_searches_never_contradict_themselves_and_lead_with_the_search_choice():
+    """Issue 26 through the public API: over positions of a seeded game, the first hint is the move the
+    search chose and nothing in the list contradicts anything else."""
+    import random
+
+    from engine_c.game import SPELLBOOK
+    from search import SearchOptions, ismcts
+
+    rng, st, checked = random.Random(5), State.new(players=2, spells="set1", seed=9), 0
+    while not st.is_terminal() and checked < 12:
+        if st.is_chance():
+            st.resolve_chance()
+            continue
+        if len(st.legal_moves()) > 2:
+            res = ismcts(SPELLBOOK, st, SearchOptions(iterations=150, seed=checked))
+            hints = top_hints(res, 4)
+            assert hints[0].move == res.move and contradictions(hints) == [], contradictions(hints)
+            checked += 1
+        st.apply(rng.choice(st.legal_moves()))
+    assert checked == 12

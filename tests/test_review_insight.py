@@ -8,7 +8,7 @@ import pytest
 from engine_c import State
 from engine_c.game import SPELLBOOK
 from engine_c.insight import pouch_beliefs, what_if_draw
-from engine_c.records import RecordError, replay
+from engine_c.records import RecordError, load_file, replay
 from search import SearchOptions
 from search.insight import value_spread
 from search.review import mistake_class, review_game
@@ -40,14 +40,15 @@ def test_review_is_consistent():
     final, record = _record(seed=6)
     state, steps = replay(record)
     scores = [s.total for s in state.scores()]
-    review = review_game(SPELLBOOK, steps[:40], scores, SearchOptions(iterations=150, seed=1))
+    review = review_game(SPELLBOOK, steps[:40], scores, SearchOptions(iterations=150, seed=1), estimate_iterations=64)
     assert review.decisions
     for d in review.decisions:
         assert d.loss_win >= 0
         if d.played == d.best:
             assert d.mistake == "best" and d.loss_win == 0 and d.loss_points == 0
-        else:   # the class counts only the loss beyond the search's noise (as hints do)
-            assert d.loss_margin > 0 and d.mistake == mistake_class(max(d.loss_win - d.loss_margin, 0.0), False)
+        else:   # the class of the estimator's loss (issue 26: lichess-like thresholds), its noise reported
+            assert d.loss_margin > 0 and d.mistake == mistake_class(d.loss_win, False)
+        assert 0 <= d.accuracy <= 100 and len(d.win_probabilities) == 2
     for p in review.players:   # the split adds up: start + luck + own + others = final
         assert math.isclose(p.expected_start + p.luck + p.decisions + p.others, p.final, abs_tol=1e-6)
     assert len(review.key_moments) <= 5
@@ -55,7 +56,23 @@ def test_review_is_consistent():
 
 def test_mistake_classes_follow_the_thresholds():
     assert mistake_class(0.0, True) == "best"
-    assert [mistake_class(x, False) for x in (0.01, 0.05, 0.1, 0.5)] == ["good", "inaccuracy", "mistake", "blunder"]
+    assert [mistake_class(x, False) for x in (0.01, 0.07, 0.15, 0.5)] == ["good", "inaccuracy", "mistake", "blunder"]
+
+
+def test_luck_and_losses_do_not_depend_on_the_review_budget():
+    """Issue 26: the estimator that judges is the same at every budget; only the proposed best move may
+    change, so luck is the same to the point and a loss changes only where the proposal does."""
+    final, record = _record(seed=6)
+    state, steps = replay(record)
+    scores = [s.total for s in state.scores()]
+    small = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=40, seed=1), estimate_iterations=64)
+    large = review_game(SPELLBOOK, steps[:30], scores, SearchOptions(iterations=160, seed=1), estimate_iterations=64)
+    assert [p.luck for p in small.players] == [p.luck for p in large.players]
+    for a, b in zip(small.decisions, large.decisions):
+        assert a.win_probabilities == b.win_probabilities
+        if a.best == b.best:
+            assert a.loss_win == b.loss_win
+    assert all(p.accuracy is None or 0 <= p.accuracy <= 100 for p in small.players)
 
 
 @pytest.mark.parametrize("knows_discard", [True, False])
@@ -100,8 +117,8 @@ def test_value_spread_shares_sum_to_one():
 
 
 def test_review_scores_an_unexpanded_played_move_on_its_own():
-    """With fewer iterations than legal moves, the played move may never be expanded: it is then
-    evaluated by its own rollouts, not counted as the best move."""
+    """With fewer iterations than legal moves, the played move may never be expanded: the estimator then
+    values it from the position after it (search/review.py), and it is not counted as the best move."""
     state = State.new(players=2, seed=3)
     legal = state.legal_moves()
     move = legal[-1]
@@ -124,7 +141,8 @@ def test_review_cli_reviews_any_game_of_a_tournament_file(tmp_path, capsys):
     from clients.cli import main as cli_main
 
     out = _tournament_file(tmp_path)
-    assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3"]) == 0
+    assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3",
+                     "--estimator-iterations", "32"]) == 0
     text = capsys.readouterr().out
     assert "seat 0 (greedy), seat 1 (random)" in text and "Result: " in text
     for part in ("Decisions (30 search iterations a decision)", "round 1 morning", "+ luck ", "+ own ",
@@ -163,3 +181,22 @@ def test_review_through_a_server_matches_the_local_layout(tmp_path, capsys):
     text = capsys.readouterr().out
     assert f"by 127.0.0.1:{srv.port}, 20 search iterations" in text and "Key moments" in text and "+ luck " in text
     assert "% ±" in text                                  # the loss's noise margin comes over gRPC too
+    assert "accuracy " in text and "accuracy   -" not in text   # the accuracy comes over gRPC too
+
+
+def test_review_cli_writes_the_graph_and_the_record_with_its_review(tmp_path, capsys):
+    from clients.cli import main as cli_main
+
+    out = _tournament_file(tmp_path)
+    png, rec = tmp_path / "graph.png", tmp_path / "reviewed.json"
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "20", "--plot", str(png),
+                     "--json", str(rec), "--estimator-iterations", "24"]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    saved = json.loads(rec.read_text())
+    assert saved["review"]["estimator_iterations"] == 24 and saved["review"]["players"][0]["accuracy"] is not None
+    points = [d["win_probabilities"] for d in saved["review"]["decisions"]]
+    assert points and all(len(w) == 2 and 0 <= min(w) and max(w) <= 1 for w in points)
+    assert load_file(str(rec))[0]["review"] == saved["review"]          # a reviewed record reads back
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "4", "--estimator-iterations", "4",
+                     "--plot", str(tmp_path / "no" / "dir.png")]) == 2
+    assert "dir.png" in capsys.readouterr().err

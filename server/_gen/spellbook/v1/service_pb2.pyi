@@ -508,7 +508,7 @@ class AnalyzeGameRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ...) -> None: ...
 
 class DecisionReview(_message.Message):
-    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin")
+    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin", "win_probabilities", "accuracy")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -521,6 +521,8 @@ class DecisionReview(_message.Message):
     WIN_AFTER_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     LOSS_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    WIN_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
+    ACCURACY_FIELD_NUMBER: _ClassVar[int]
     decision: int
     event_index: int
     seat: int
@@ -533,23 +535,27 @@ class DecisionReview(_message.Message):
     win_after: float
     iterations: int
     loss_margin: float
-    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ...) -> None: ...
+    win_probabilities: _containers.RepeatedScalarFieldContainer[float]
+    accuracy: float
+    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ..., win_probabilities: _Optional[_Iterable[float]] = ..., accuracy: _Optional[float] = ...) -> None: ...
 
 class PlayerReview(_message.Message):
-    __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others")
+    __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others", "accuracy")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_START_FIELD_NUMBER: _ClassVar[int]
     FINAL_SCORE_FIELD_NUMBER: _ClassVar[int]
     LUCK_FIELD_NUMBER: _ClassVar[int]
     DECISIONS_FIELD_NUMBER: _ClassVar[int]
     OTHERS_FIELD_NUMBER: _ClassVar[int]
+    ACCURACY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     expected_start: float
     final_score: float
     luck: float
     decisions: float
     others: float
-    def __init__(self, seat: _Optional[int] = ..., expected_start: _Optional[float] = ..., final_score: _Optional[float] = ..., luck: _Optional[float] = ..., decisions: _Optional[float] = ..., others: _Optional[float] = ...) -> None: ...
+    accuracy: float
+    def __init__(self, seat: _Optional[int] = ..., expected_start: _Optional[float] = ..., final_score: _Optional[float] = ..., luck: _Optional[float] = ..., decisions: _Optional[float] = ..., others: _Optional[float] = ..., accuracy: _Optional[float] = ...) -> None: ...
 
 class AnalyzeGameResponse(_message.Message):
     __slots__ = ("decisions", "players", "key_moments", "result", "total_decisions", "forced_decisions", "options", "cut_short", "elapsed_ms")
