@@ -229,8 +229,8 @@ class WebGateway:
         else:
             try:
                 response = await handler(request)
-            except web.HTTPException as e:
-                response = e
+            except web.HTTPException as e:       # 404, 415...: answered with the same headers
+                response = web.Response(status=e.status, text=e.text, content_type="text/plain")
         response.headers.update(SECURITY_HEADERS)
         return response
 

@@ -3,13 +3,12 @@
 // The seat token stays in this tab: in memory and sessionStorage (so a reload keeps the game), never in a
 // URL, a cookie or localStorage, and it is sent only in the `spellbook-session-token` header.
 import { call, RpcError, stream } from "./rpc.js";
-import { el, moveLabel, renderBoard, spellTitle } from "./board.js";
+import { el, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
 import { renderHint } from "./hints.js";
-import { showReview } from "./review.js";
+import { parseRecord, showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spellbook.game";
-const REVIEW_LEVEL = 5;      // each decision searched at level 5 (400 iterations): a few seconds a game
 const game = {
   sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
@@ -31,6 +30,7 @@ function failure(e) {
 async function init() {
   const [info, spells] = await Promise.all([call("GetServerInfo", {}), fetch("/spells.json").then((r) => r.json())]);
   spellHelp = spells;
+  setSpellHelp(spells);
   $("level").replaceChildren(...info.levels.map((l) => el("option", { value: l.level, selected: l.level === 3 },
     `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
   $("players").addEventListener("change", seatChoices);
@@ -285,12 +285,12 @@ function arm(button) {
 // ------------------------------------------------------------------------------------ records, review, watching
 async function exportRecord() {
   const out = await call("ExportSession", { sessionId: game.sessionId }, opts());
-  return JSON.parse(out.recordJson);
+  return parseRecord(out.recordJson);
 }
 
 async function saveRecord() {
   const record = await exportRecord();
-  const blob = new Blob([JSON.stringify(record, null, 1) + "\n"], { type: "application/json" });
+  const blob = new Blob([record.text + "\n"], { type: "application/json" });
   const a = el("a", { href: URL.createObjectURL(blob), download: `spellbook-${game.sessionId.slice(0, 8)}.json` });
   document.body.append(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
@@ -303,7 +303,7 @@ async function review(record) {
   const me = game.spectator ? 0 : game.seat;
   const names = record.seats.map((s, i) => (game.sessionId && !game.spectator && i === game.seat ? "You"
     : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Seat ${i + 1}`));
-  await showReview(record, me, { level: REVIEW_LEVEL, names, onStatus: status });
+  await showReview(record, me, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
   $("review-title").focus?.();
 }
 
@@ -311,7 +311,7 @@ async function loadRecord() {
   const file = $("load-file").files[0];
   if (!file) return;
   let record;
-  try { record = JSON.parse(await file.text()); } catch { status(`${file.name} is not JSON.`); return; }
+  try { record = parseRecord(await file.text()); } catch { status(`${file.name} is not JSON.`); return; }
   if (record.format !== "spellbook-record" && !record.events && !record.moves) { status(`${file.name} is not a SpellBook game record.`); return; }
   if (record.status && record.status !== "finished") { status(`${file.name}: the game is not finished, and a review needs a finished game.`); return; }
   status(`Loaded ${file.name}; reviewing it…`);

@@ -49,7 +49,11 @@ export function moveLabel(text) {
   return out;
 }
 
-export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = {}, toMove = -3 } = {}) {
+let SPELL_HELP = {};
+/** What each spell does at levels 3-5 with its points (GET /spells.json), shown in the spell table. */
+export function setSpellHelp(help) { SPELL_HELP = help; }
+
+export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = SPELL_HELP, toMove = -3 } = {}) {
   const n = view.players;
   const round = Math.floor((view.day || 0) / n) + 1;
   const learnedBy = {};

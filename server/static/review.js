@@ -17,25 +17,39 @@ function svg(tag, attrs, text) {
   return node;
 }
 
-/** Reviews `record` (an object in docs/records.md's format) for seat `me`; fills the review section. */
-export async function showReview(record, me, { level = 3, iterations = 0, names = [], onStatus = () => {} } = {}) {
+/** A game record (docs/records.md) from its JSON text. The text is kept (`record.text`) and sent as it is,
+ *  and the seed is kept as digits (`record.seedText`): a 64-bit seed does not survive a JS number. */
+export function parseRecord(text) {
+  const record = JSON.parse(text);
+  const seed = /"seed"\s*:\s*(\d+)/.exec(text);
+  Object.defineProperty(record, "text", { value: text, enumerable: false });
+  Object.defineProperty(record, "seedText", { value: seed ? seed[1] : null, enumerable: false });
+  return record;
+}
+
+/** Reviews `record` (parseRecord's) for seat `me`; fills the review section. */
+export async function showReview(record, me, { level = 0, iterations = 1500, names = [], onStatus = () => {} } = {}) {
   const section = document.getElementById("review");
   section.hidden = false;
   const status = document.getElementById("review-status");
   status.textContent = "The server is reviewing the game…";
   document.getElementById("position").hidden = true;
-  const request = { recordJson: JSON.stringify(record), level, keyMoments: 5 };
-  if (iterations) request.limits = { iterations };
+  const request = { recordJson: record.text, keyMoments: 5 };
+  if (level) request.level = level;
+  if (iterations) request.limits = { iterations: String(iterations) };
   const review = await call("AnalyzeGame", request, { timeoutMs: 120000 });
   const label = (s) => names[s] || `seat ${s}`;
   const result = review.result || { scores: [], winners: [] };
   document.getElementById("review-summary").replaceChildren(
     el("p", { text: `Final scores: ${result.scores.map((s, i) => `${label(i)} ${s}`).join(", ")}. ` +
       `Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map(label).join(", ")}.` }),
-    el("p", { text: `${review.totalDecisions} decisions (${review.forcedDecisions} forced), reviewed at level ${level}` +
+    el("p", { text: `${review.totalDecisions} decisions (${review.forcedDecisions} forced), each searched with ` +
+      `${iterations || "the level's"} iterations` +
       `${review.cutShort ? " (some searches were cut short by the time limit)" : ""}.` }));
   const mine = (review.decisions || []).filter((d) => d.seat === me);
-  drawGraph(mine, (d) => openPosition(record, d, me, names));
+  const moments = (review.keyMoments || []).filter((d) => d.seat === me);
+  const keyed = new Set(moments.map((d) => d.decision));
+  drawGraph(mine, keyed, (d) => openPosition(record, d, me, names));
   document.getElementById("split").replaceChildren(el("table", { class: "split" },
     el("caption", { text: "Final score = expected at the start + luck + own decisions + the others' decisions" }),
     el("thead", {}, el("tr", {}, ["Player", "Final", "Expected", "Luck", "Own decisions", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
@@ -49,13 +63,19 @@ export async function showReview(record, me, { level = 3, iterations = 0, names 
     onclick: () => openPosition(record, d, me, names) },
   `Decision ${d.decision + 1}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
   `, better `, el("span", { class: "mv" }, moveLabel(d.best.text)), ` (−${pct(d.loss)} win probability)`)))
-    : [el("li", { text: "No inaccuracy, mistake or blunder found: well played." })]));
+    : [el("li", { text: "No inaccuracy, mistake or blunder clear beyond the search's noise." })]));
+  document.getElementById("moments").replaceChildren(...(moments.length ? moments.map((d) => el("li", {}, el("button", {
+    type: "button", class: "moment", onclick: () => openPosition(record, d, me, names) },
+  `Decision ${d.decision + 1}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
+  d.played.text === d.best.text ? " (the best move)" : [", the search prefers ", el("span", { class: "mv" }, moveLabel(d.best.text))],
+  ` — win probability ${pct(d.winBefore)} with the best, ${pct(d.winAfter)} after yours`)))
+    : [el("li", { text: "None of your decisions changed much." })]));
   status.textContent = `Review done in ${((review.elapsedMs || 0) / 1000).toFixed(1)} s.`;
   onStatus("Review ready.");
   return review;
 }
 
-function drawGraph(decisions, onPick) {
+function drawGraph(decisions, keyed, onPick) {
   const graph = document.getElementById("graph");
   const W = 600, H = 220, L = 40, R = 10, T = 10, B = 30;
   const x = (i) => L + (decisions.length > 1 ? (i * (W - L - R)) / (decisions.length - 1) : (W - L - R) / 2);
@@ -69,10 +89,12 @@ function drawGraph(decisions, onPick) {
   if (decisions.length) {
     nodes.push(svg("polyline", { class: "line", points: decisions.map((d, i) => `${x(i)},${y(d.winAfter || 0)}`).join(" ") }));
     decisions.forEach((d, i) => {
-      if (!MISTAKES.has(d.mistakeClass)) return;
-      const dot = svg("circle", { cx: x(i), cy: y(d.winAfter || 0), r: 6, class: `dot ${className(d.mistakeClass)}`, tabindex: 0, role: "button",
-        "aria-label": `decision ${d.decision + 1}: ${className(d.mistakeClass)}` });
-      dot.append(svg("title", {}, `Decision ${d.decision + 1}: ${className(d.mistakeClass)}, played ${d.played.text}, better ${d.best.text}`));
+      const mistake = MISTAKES.has(d.mistakeClass);
+      if (!mistake && !keyed.has(d.decision)) return;
+      const kind = mistake ? className(d.mistakeClass) : "key moment";
+      const dot = svg("circle", { cx: x(i), cy: y(d.winAfter || 0), r: 6, class: `dot ${mistake ? kind : "key"}`, tabindex: 0, role: "button",
+        "aria-label": `decision ${d.decision + 1}: ${kind}` });
+      dot.append(svg("title", {}, `Decision ${d.decision + 1}: ${kind}, played ${d.played.text}, better ${d.best.text}`));
       dot.addEventListener("click", () => onPick(d));
       dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(d); } });
       nodes.push(dot);
@@ -85,10 +107,10 @@ const replayCache = new WeakMap();   // record -> [state after event i] (filled 
 
 /** The state just before record.events[index], replayed from the deal with ApplyMove (the server's rules). */
 async function stateBefore(record, index) {
-  if (record.seed === undefined || record.seed === null) throw new Error("this record has no seed: its positions cannot be replayed here");
+  if (!record.seedText) throw new Error("this record has no seed: its positions cannot be replayed here");
   let states = replayCache.get(record);
   if (!states) {
-    const start = await call("NewGame", { players: record.players, spells: record.spells.join(","), seed: String(record.seed) });
+    const start = await call("NewGame", { players: record.players, spells: record.spells.join(","), seed: record.seedText });
     states = [start.state];
     let firstPlay = record.events.findIndex((e) => e.kind !== "setup");
     states.offset = firstPlay;
@@ -110,10 +132,10 @@ async function openPosition(record, decision, me, names) {
   const state = await stateBefore(record, decision.eventIndex);
   renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
     { me, names, toMove: decision.seat });
-  note.replaceChildren(`Decision ${decision.decision + 1} (${className(decision.mistakeClass)}): you played `,
+  note.replaceChildren(`Decision ${decision.decision + 1} (${className(decision.mistakeClass)}): ${names[decision.seat] === "You" ? "you" : names[decision.seat]} played `,
     el("span", { class: "mv" }, moveLabel(decision.played.text)), "; the better move was ",
     el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
-    ` — your win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after your move.`);
+    ` — the mover's win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`);
   box.scrollIntoView({ block: "nearest" });
   document.getElementById("position-title").focus?.();
 }
