@@ -73,8 +73,10 @@ class Tab:
         self.page.goto(url)
         self.page.wait_for_selector("#level option", state="attached")
 
-    def start(self, players: int = 2, level: int = 3, hint_iterations: int = 100, review_iterations: int = 300) -> None:
+    def start(self, players: int = 2, level: int = 3, hint_iterations: int = 100, review_iterations: int = 300,
+              practice: bool = False) -> None:
         self.page.fill("#review-iterations", str(review_iterations))
+        self.page.set_checked("#practice", practice)
         self.page.select_option("#players", str(players))
         self.page.select_option("#level", str(level))
         self.page.fill("#hint-iterations", str(hint_iterations))
@@ -120,9 +122,9 @@ CONTRAST_JS = """() => {
 
 
 def click_a_legal_move(page, rng: random.Random) -> bool:
-    """Clicks one of the shown legal moves (through the learning chooser when it picks one); False when
-    none is shown yet."""
-    buttons = page.locator("#move-list button.move:not([disabled])")
+    """Clicks one of the shown legal moves (not the learning chooser's groups); False when none is shown
+    yet or the board changed under the click."""
+    buttons = page.locator("#move-list button[data-move]:not([disabled])")
     count = buttons.count()
     if count == 0:
         return False
@@ -131,6 +133,16 @@ def click_a_legal_move(page, rng: random.Random) -> bool:
     except sync_api.Error:          # the board changed under the click (a bot moved): look again
         return False
     return True
+
+
+def play_one(page, rng: random.Random) -> None:
+    """Clicks one legal move, waiting for our decision (the bots and the board may move meanwhile)."""
+    for _ in range(200):
+        page.wait_for_selector("#move-list button[data-move]:not([disabled])", timeout=30000)
+        if click_a_legal_move(page, rng):
+            return
+        page.wait_for_timeout(15)
+    raise AssertionError("no legal move could be clicked")
 
 
 def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, browser, logs, capsys, tmp_path):
@@ -204,7 +216,7 @@ def test_a_phone_sized_screen_and_the_keyboard_alone(server, browser):
     page = tab.page
     page.set_viewport_size({"width": 390, "height": 844})
     page.focus("#players")
-    for _ in range(5):                                          # level, seat, hint search, review search, start
+    for _ in range(6):                                # level, seat, hint search, review search, practice, start
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "start"
     page.keyboard.press("Enter")
@@ -249,3 +261,27 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     assert c.page.locator("#seats article").count() == 2 and c.page.locator("#moves").is_hidden()
     assert not any(s in u for s in secrets for u in c.urls)
     assert c.errors == []
+
+
+def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    tab.start(players=3, level=2, practice=True)
+    assert page.locator("#seats article").count() == 3 and page.is_visible("#undo")
+    assert page.is_disabled("#undo")                                   # nothing to take back yet
+    rng = random.Random(2)
+    for _ in range(6):                                                 # a few of our decisions, bots in between
+        before = page.locator("#log li").count()
+        play_one(page, rng)
+        page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached")
+    board = page.inner_text("#seats")
+    logged = page.locator("#log li").count()
+    page.keyboard.press("u")
+    page.wait_for_selector("#status:has-text('Move taken back')")
+    assert page.locator("#log li").count() < logged and page.inner_text("#seats") != board
+    page.click("#hint")                                                # hints on the practice position
+    page.wait_for_selector("#hint-box:has-text('Hint 1')", timeout=30000)
+    play_one(page, rng)
+    page.wait_for_selector("#move-list button.move:not([disabled])")
+    tab.shot("8-practice")
+    assert tab.errors == []

@@ -6,13 +6,14 @@ import { call, RpcError, stream } from "./rpc.js";
 import { el, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
 import { renderHint } from "./hints.js";
 import { parseRecord, showReview } from "./review.js";
+import { PracticeGame } from "./practice.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spellbook.game";
 const game = {
   sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
-  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1,
+  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null,
 };
 let spellHelp = {};
 let hintIterations = 1500;
@@ -40,6 +41,7 @@ async function init() {
   $("load-file").addEventListener("change", () => loadRecord().catch(failure));
   $("hint").addEventListener("click", () => hint().catch(failure));
   $("resign").addEventListener("click", resign);
+  $("undo").addEventListener("click", () => undo().catch(failure));
   $("save").addEventListener("click", () => saveRecord().catch(failure));
   $("review-button").addEventListener("click", () => review().catch(failure));
   $("new").addEventListener("click", newGameScreen);
@@ -72,13 +74,14 @@ async function startGame() {
   const players = Number($("players").value), level = Number($("level").value), seat = Number($("seat").value);
   hintIterations = Number($("hint-iterations").value) || 1500;
   const seats = Array.from({ length: players }, (_, i) => (i === seat ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
+  const names = seats.map((s, i) => (i === seat ? "You" : `Bot ${i + 1} (level ${level})`));
+  if ($("practice").checked) return startPractice(players, seat, level, names);
   status("Creating the game…");
   const created = await call("CreateSession", { players, seats });
   Object.assign(game, {
     sessionId: created.sessionId, seat, token: created.seatTokens.find((t) => (t.seat || 0) === seat).token,
     spectatorToken: created.spectatorToken, spectator: false, players, level, seq: 0, lastEvent: 0,
-    names: seats.map((s, i) => (i === seat ? "You" : `Bot ${i + 1} (level ${level})`)),
-    submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0,
+    names, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0, practice: null,
   });
   remember();
   $("log").replaceChildren();
@@ -87,18 +90,50 @@ async function startGame() {
   watch();
 }
 
+async function startPractice(players, seat, level, names) {
+  stopWatching();
+  sessionStorage.removeItem(STORE_KEY);
+  Object.assign(game, { sessionId: "", token: "", spectatorToken: "", spectator: false, seat, players, level, names,
+    seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0,
+    practice: new PracticeGame({ players, seat, level }) });
+  $("log").replaceChildren();
+  showGame();
+  status("Dealing a practice game…");
+  await game.practice.start(onPracticeEvent);
+  await refresh();
+}
+
+function onPracticeEvent(ev) {
+  logEvent(ev);
+  if (ev.kind === "end") game.finished = true;
+  game.view = game.practice.view();
+  render();
+}
+
+async function undo() {
+  if (!game.practice) return;
+  while (game.busy) await new Promise((resolve) => setTimeout(resolve, 20));   // a move (or a forced one) in flight
+  game.practice.undo();
+  const kept = game.practice.events.length;
+  for (const li of [...$("log").children]) if (Number(li.dataset.seq) > kept) li.remove();
+  game.finished = false; game.resigned = false; game.submittedSeq = -1; game.hint = null; $("hint-box").hidden = true;
+  await refresh();
+  status("Move taken back: your last choice again. The Pouch was shuffled, so the draws will differ.");
+}
+
 function showGame() {
   $("setup").hidden = true; $("review").hidden = true; $("game").hidden = false;
   $("hint-box").hidden = true;
   $("share-id").textContent = game.sessionId;
   $("hint").hidden = game.spectator; $("resign").hidden = game.spectator; $("share").hidden = game.spectator;
   $("moves").hidden = game.spectator;
+  $("undo").hidden = !game.practice; $("share").hidden = game.spectator || !!game.practice;
 }
 
 function newGameScreen() {
   stopWatching();
   sessionStorage.removeItem(STORE_KEY);
-  Object.assign(game, { sessionId: "", token: "", spectatorToken: "", view: null });
+  Object.assign(game, { sessionId: "", token: "", spectatorToken: "", view: null, practice: null });
   $("game").hidden = true; $("review").hidden = true; $("setup").hidden = false;
   status("Choose the players and the bots' level, then start.");
 }
@@ -108,6 +143,7 @@ function opts(extra = {}) { return { token: game.spectator ? game.spectatorToken
 
 /** GetSession for our seat; coalesces calls made while one is in flight. */
 async function refresh() {
+  if (game.practice) { game.view = game.practice.view(); game.seq = game.view.seq; render(); return; }
   if (game.refreshing) { game.dirty = true; return game.refreshing; }
   game.refreshing = (async () => {
     do {
@@ -167,6 +203,7 @@ function render() {
   $("review-button").hidden = !v.over;
   $("resign").disabled = v.over || game.resigned;
   $("hint").disabled = !mine;
+  $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
   if (v.over) status(`Game over — ${winnersText(v)} Review it or save the record.`);
   else if (mine) status("Your move.");
   renderMoves(mine ? v.legalMoves : [], state);
@@ -239,7 +276,8 @@ async function submit(text, forced = false) {
   for (const b of $("move-list").querySelectorAll("button")) b.disabled = true;
   game.hint = null; game.hintLevel = 0; $("hint-box").hidden = true;
   try {
-    await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text }, expectedSeq: String(game.seq) }, opts());
+    if (game.practice) await game.practice.submit(text, onPracticeEvent);
+    else await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text }, expectedSeq: String(game.seq) }, opts());
     if (forced) status(`Forced move played: ${text}.`);
   } catch (e) {
     game.submittedSeq = -1;
@@ -247,6 +285,7 @@ async function submit(text, forced = false) {
     await refresh();
   } finally {
     game.busy = false;
+    if (game.practice) await refresh();
   }
 }
 
@@ -258,7 +297,8 @@ async function hint() {
     status("Thinking about a hint…");
     $("hint").disabled = true;
     try {
-      const answer = await call("GetHints", { state: { observation: v.observation.text }, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
+      const state = game.practice ? game.practice.hintState() : { observation: v.observation.text };
+      const answer = await call("GetHints", { state, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
       game.hint = { seq: game.seq, answer };
       game.hintLevel = 0;
     } finally { $("hint").disabled = false; }
@@ -284,6 +324,7 @@ function arm(button) {
 
 // ------------------------------------------------------------------------------------ records, review, watching
 async function exportRecord() {
+  if (game.practice) return parseRecord(game.practice.record());
   const out = await call("ExportSession", { sessionId: game.sessionId }, opts());
   return parseRecord(out.recordJson);
 }
@@ -291,7 +332,7 @@ async function exportRecord() {
 async function saveRecord() {
   const record = await exportRecord();
   const blob = new Blob([record.text + "\n"], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `spellbook-${game.sessionId.slice(0, 8)}.json` });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `spellbook-${game.practice ? "practice" : game.sessionId.slice(0, 8)}.json` });
   document.body.append(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   status("Record saved (docs/records.md, version 2).");
@@ -301,7 +342,7 @@ async function review(record) {
   record = record || await exportRecord();
   $("game").hidden = true; $("setup").hidden = true;
   const me = game.spectator ? 0 : game.seat;
-  const names = record.seats.map((s, i) => (game.sessionId && !game.spectator && i === game.seat ? "You"
+  const names = record.seats.map((s, i) => ((game.sessionId || game.practice) && !game.spectator && i === game.seat ? "You"
     : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Seat ${i + 1}`));
   await showReview(record, me, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
   $("review-title").focus?.();
@@ -338,6 +379,7 @@ async function spectate() {
 function shortcut(e) {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "h" && !$("game").hidden) { e.preventDefault(); hint().catch(failure); }
+  else if (e.key === "u" && !$("game").hidden && game.practice) { e.preventDefault(); undo().catch(failure); }
   else if (/^[1-9]$/.test(e.key) && !$("game").hidden) {
     const b = $("move-list").querySelectorAll("button")[Number(e.key) - 1];
     if (b && !b.disabled) { e.preventDefault(); b.click(); }
