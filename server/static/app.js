@@ -13,7 +13,7 @@ const STORE_KEY = "spellbook.game";
 const game = {
   sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
-  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null,
+  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0,
 };
 let spellHelp = {};
 let hintIterations = 1500;
@@ -173,7 +173,10 @@ async function onEvent(message) {
   game.lastEvent = Math.max(game.lastEvent, Number(ev.seq));
   logEvent(ev);
   if (ev.kind === "end") { game.finished = true; stopWatching(); }
-  await refresh();
+  // Our decision (or the end) is drawn at once; the board follows the others' moves at most every 200 ms
+  // (the log shows each one as it comes), so a bot's quick Day costs one GetSession, not one per event.
+  if (ev.toMove === game.seat || ev.kind === "end") { clearTimeout(game.boardTimer); game.boardTimer = 0; await refresh(); }
+  else if (!game.boardTimer) game.boardTimer = setTimeout(() => { game.boardTimer = 0; refresh().catch(failure); }, 200);
 }
 
 function logEvent(ev) {
@@ -212,6 +215,7 @@ function render() {
 
 function winnersText(v) {
   const w = v.winners || [];
+  if (!w.length) return "the result is being counted…";
   return `${w.map((s) => game.names[s] || `seat ${s}`).join(" and ")} ${w.length > 1 ? "share the win" : w[0] === game.seat && !game.spectator ? "win!" : "wins"}`;
 }
 

@@ -11,7 +11,8 @@ const expand = (counts) => (counts || []).flatMap((tc) => Array(tc.count).fill(t
 
 export class PracticeGame {
   constructor({ players, seat, level }) {
-    Object.assign(this, { players, seat, level, seed: random64(), state: null, legal: [], events: [], history: [], reshuffle: false });
+    Object.assign(this, { players, seat, level, seed: random64(), state: null, legal: [], events: [], history: [],
+      reshuffle: false, winners: null });
   }
 
   /** Deals (NewGame) and lets the bots move until the player decides. */
@@ -28,10 +29,9 @@ export class PracticeGame {
   view() {
     const v = this.state.view, over = v.over;
     const scores = v.seats.map((s) => (s.score ? s.score.total : 0));
-    const best = Math.max(...scores);
     return { seq: this.events.length, seat: this.seat, observation: { view: v }, toMove: over ? -2 : v.currentPlayer,
       phase: v.phase, decision: v.decision, legalMoves: v.currentPlayer === this.seat && !over ? this.legal : [],
-      scores, over, winners: over ? scores.flatMap((s, i) => (s === best ? [i] : [])) : [], players: this.players };
+      scores, over, winners: over ? this.winners || [] : [], players: this.players };
   }
 
   /** The state as a request gives it: the full text while it has its Pouch order; after an undo (or when
@@ -63,11 +63,23 @@ export class PracticeGame {
       const listed = await call("ListLegalMoves", { state: this.input(this.seat) });
       this.legal = listed.moves || [];
       const cp = listed.currentPlayer;
-      if (cp === -2) { onEvent({ seq: this.events.length, kind: "end", seat: -1, scores: this.view().scores }); return; }
+      if (cp === -2) {
+        this.winners = await this.result();
+        onEvent({ seq: this.events.length, kind: "end", seat: -1, scores: this.view().scores, winners: this.winners });
+        return;
+      }
       if (cp === this.seat) return;
       const best = await call("GetBestMove", { state: observation(this.state.view, cp), level: this.level, seed: random64() });
       await this.apply(best.move.text, cp, onEvent);
     }
+  }
+
+  /** The winners as the rules decide them (E4's tie-breaks included): the server replays the finished
+   *  record (AnalyzeGame with a one-iteration search a decision, so it costs next to nothing). */
+  async result() {
+    this.winners = null;
+    const review = await call("AnalyzeGame", { recordJson: this.record(), limits: { iterations: "1" }, keyMoments: 1 });
+    return review.result.winners;
   }
 
   async submit(text, onEvent) {
@@ -81,7 +93,7 @@ export class PracticeGame {
     let last = this.history.pop();
     while (last && last.legal.length === 1 && this.history.length) last = this.history.pop();
     if (!last) throw new Error("nothing to undo yet");
-    Object.assign(this, { state: last.state, legal: last.legal, reshuffle: true });
+    Object.assign(this, { state: last.state, legal: last.legal, reshuffle: true, winners: null });
     this.events.length = last.events;
   }
 
