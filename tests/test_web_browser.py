@@ -166,10 +166,13 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
         assert time.monotonic() - started < 150, "the game did not end"
         chooser = page.locator("#move-list button.learn")
         if not learned and chooser.count():                           # a guided learning: spell, level, payment
-            chooser.first.click()
-            page.locator("#move-list button.learn").first.click()
-            page.locator("#move-list button.move:not(.back):not(.learn)").first.click()
-            learned, clicks = True, clicks + 1
+            try:
+                chooser.first.click(timeout=2000)
+                page.locator("#move-list button.learn[data-level]").first.click(timeout=2000)
+                page.locator("#move-list button[data-move]").first.click(timeout=2000)
+                learned, clicks = True, clicks + 1
+            except sync_api.Error:      # the board changed under a click (a refresh): look again
+                pass
             continue
         if click_a_legal_move(page, rng):
             clicks += 1

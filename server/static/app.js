@@ -2,7 +2,7 @@
 // hints (GetHints), the review (AnalyzeGame), the record (ExportSession), watching with a spectator token.
 // The seat token stays in this tab: in memory and sessionStorage (so a reload keeps the game), never in a
 // URL, a cookie or localStorage, and it is sent only in the `spellbook-session-token` header.
-import { call, RpcError, stream } from "./rpc.js";
+import { call, RpcError, setApiKey, stream } from "./rpc.js";
 import { el, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
 import { renderHint } from "./hints.js";
 import { parseRecord, showReview } from "./review.js";
@@ -10,6 +10,7 @@ import { PracticeGame } from "./practice.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spellbook.game";
+const KEY_STORE = "spellbook.apiKey";
 const game = {
   sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
@@ -29,11 +30,14 @@ function failure(e) {
 
 // ------------------------------------------------------------------------------------ start and resume
 async function init() {
-  const [info, spells] = await Promise.all([call("GetServerInfo", {}), fetch("/spells.json").then((r) => r.json())]);
-  spellHelp = spells;
-  setSpellHelp(spells);
-  $("level").replaceChildren(...info.levels.map((l) => el("option", { value: l.level, selected: l.level === 3 },
-    `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+  const key = sessionStorage.getItem(KEY_STORE) || "";
+  setApiKey(key);
+  $("api-key").value = key;
+  $("api-key").addEventListener("change", () => {
+    setApiKey($("api-key").value.trim());
+    sessionStorage.setItem(KEY_STORE, $("api-key").value.trim());
+    loadServerInfo().then(() => status("Choose the players and the bots' level, then start.")).catch(failure);
+  });
   $("players").addEventListener("change", seatChoices);
   seatChoices();
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); startGame().catch(failure); });
@@ -45,9 +49,10 @@ async function init() {
   $("save").addEventListener("click", () => saveRecord().catch(failure));
   $("review-button").addEventListener("click", () => review().catch(failure));
   $("new").addEventListener("click", newGameScreen);
-  $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId ? $("game") : $("setup")).hidden = false; });
+  $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId || game.practice ? $("game") : $("setup")).hidden = false; });
   $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
   document.addEventListener("keydown", shortcut);
+  await loadServerInfo();
   const saved = sessionStorage.getItem(STORE_KEY);
   if (saved) {
     Object.assign(game, JSON.parse(saved));
@@ -57,6 +62,15 @@ async function init() {
     return;
   }
   status("Choose the players and the bots' level, then start.");
+}
+
+/** The levels (with their measured Elo) and what each spell does: the setup form and the spell table. */
+async function loadServerInfo() {
+  const [info, spells] = await Promise.all([call("GetServerInfo", {}), fetch("/spells.json").then((r) => r.json())]);
+  spellHelp = spells;
+  setSpellHelp(spells);
+  $("level").replaceChildren(...info.levels.map((l) => el("option", { value: l.level, selected: l.level === 3 },
+    `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
 }
 
 function seatChoices() {

@@ -57,7 +57,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
   const n = view.players;
   const round = Math.floor((view.day || 0) / n) + 1;
   const learnedBy = {};
-  for (const s of view.seats) for (const l of s.spells || []) (learnedBy[l.spell] ||= []).push(`${names[s.seat] || "seat " + s.seat} (${l.level})`);
+  for (const s of view.seats) for (const l of s.spells || []) (learnedBy[l.spell] ||= []).push(`${names[s.seat] || "seat " + s.seat}: level ${l.level}`);
   const spellRows = view.spells.map((name, i) => {
     const help = spellHelp[name];
     const pts = help ? help.levels.map((l) => `${l.points}`).join(" / ") : "";

@@ -20,7 +20,11 @@ export class RpcError extends Error {
   }
 }
 
-function headers(contentType, { token, apiKey, timeoutMs } = {}) {
+let API_KEY = "";
+/** The server's API key, for a server started with keys (sent as `authorization: Bearer KEY`). */
+export function setApiKey(key) { API_KEY = key || ""; }
+
+function headers(contentType, { token, apiKey = API_KEY, timeoutMs } = {}) {
   const h = { "Content-Type": contentType, "Connect-Protocol-Version": "1" };
   if (token) h["spellbook-session-token"] = token;
   if (apiKey) h["Authorization"] = `Bearer ${apiKey}`;
