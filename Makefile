@@ -35,7 +35,7 @@ test: $(STAMP) $(CHROMIUM)
 # ARGS="--address 0.0.0.0:50051 --workers 2", WEB=127.0.0.1:9000; WEB= turns the page off).
 WEB ?= 127.0.0.1:8080
 serve: $(STAMP)
-	@$(if $(WEB),echo "SpellBook AI: gRPC on 127.0.0.1:50051; the page: open http://$(WEB)/ in a browser",true)
+	@$(if $(WEB),echo "SpellBook AI: the page is at http://$(WEB)/ (open it in a browser); gRPC as the log says",true)
 	$(PY) -m clients.cli serve $(if $(WEB),--web-address $(WEB)) $(ARGS)
 
 # Regenerate server/_gen from proto/ (tests/test_service_proto.py fails when it is stale).

@@ -202,6 +202,10 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     page.locator("button.mistake, button.moment").first.click()       # a mistake opens its position
     page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
     assert page.locator("#position-seats article").count() == 2
+    page.click("#analyze")                                              # Analyze's stream, live in the page
+    page.wait_for_selector("#analysis:has-text('Done')", timeout=30000)
+    assert page.locator("#analysis li").count() >= 1
+    assert int(page.get_attribute("#analysis", "data-updates")) >= 3    # progress every 250 ms, then the final
     tab.shot("5-mistake-position")
 
     page.click("#review-back")

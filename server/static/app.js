@@ -203,6 +203,7 @@ function logEvent(ev) {
     item = el("li", { class: ev.seat === game.seat ? "own" : "bot" }, `${game.names[ev.seat] || "seat " + ev.seat}: `, moveLabel(ev.move.text));
   }
   item.dataset.seq = ev.seq;
+  item.classList.add("fresh");          // each move shows up in turn, highlighted for a moment
   const log = $("log");
   log.prepend(item);
   while (log.children.length > 200) log.lastChild.remove();

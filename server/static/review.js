@@ -1,7 +1,7 @@
 // After the game: AnalyzeGame on the record (the server's review), drawn as a win-probability graph with
 // the mistakes marked, each player's luck / skill split, and the mistakes as a list; a mistake opens its
 // position (replayed from the record with ApplyMove) with the move played and the better one.
-import { call } from "./rpc.js";
+import { call, stream } from "./rpc.js";
 import { el, moveLabel, renderBoard } from "./board.js";
 import { className } from "./hints.js";
 
@@ -136,6 +136,36 @@ async function openPosition(record, decision, me, names) {
     el("span", { class: "mv" }, moveLabel(decision.played.text)), "; the better move was ",
     el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
     ` — the mover's win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`);
+  const analysis = document.getElementById("analysis");
+  analysis.hidden = true;
+  document.getElementById("analyze").onclick = () => analyzeLive(state.view, decision.seat, analysis);
   box.scrollIntoView({ block: "nearest" });
   document.getElementById("position-title").focus?.();
+}
+
+let analyzing = null;
+
+/** Analyze, streamed: the search's best moves so far, every 250 ms for 3 s, on what the mover observed. */
+async function analyzeLive(view, seat, box) {
+  if (analyzing) analyzing.abort();
+  const controller = new AbortController();
+  analyzing = controller;
+  box.hidden = false;
+  box.replaceChildren(el("p", { text: "Searching…" }));
+  const request = { state: { view: { ...view, rng: "", observer: seat } }, limits: { timeMs: 3000 }, reportEveryMs: 250, topK: 3 };
+  try {
+    let updates = 0;
+    await stream("Analyze", request, (update) => {
+      const stats = update.stats || {};
+      box.dataset.updates = String(++updates);
+      box.replaceChildren(el("p", { text: `${update.final ? "Done" : "Searching"}: ${stats.iterations || 0} iterations, ` +
+        `${Math.round(stats.elapsedMs || 0)} ms${update.final ? "" : " so far"}.` }),
+      el("ol", {}, (update.hints || []).map((h) => el("li", {}, el("span", { class: "mv" }, moveLabel(h.move.text)),
+        ` — win probability ${pct(h.winProbability)}, estimated score ${(h.expectedScore || 0).toFixed(1)}`))));
+    }, { signal: controller.signal, timeoutMs: 15000 });
+  } catch (e) {
+    if (e.name !== "AbortError") box.replaceChildren(el("p", { text: `The analysis failed: ${e.message}` }));
+  } finally {
+    if (analyzing === controller) analyzing = null;
+  }
 }
