@@ -224,6 +224,7 @@ function render() {
   $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
   if (v.over) status(`Game over — ${winnersText(v)} Review it or save the record.`);
   else if (mine) status("Your move.");
+  if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
   renderMoves(mine ? v.legalMoves : [], state);
   if (mine && v.legalMoves.length === 1 && !game.busy) submit(v.legalMoves[0].text, true);   // forced: plays itself
 }
@@ -291,6 +292,7 @@ async function submit(text, forced = false) {
   if (game.busy || !game.view || game.seq <= game.submittedSeq) return;   // one move per decision
   game.busy = true;
   game.submittedSeq = game.seq;
+  if (!forced) performance.mark("spellbook:move");     // User Timing for bench/web.py: click -> our turn again
   learnPath = [];
   for (const b of $("move-list").querySelectorAll("button")) b.disabled = true;
   game.hint = null; game.hintLevel = 0; $("hint-box").hidden = true;
