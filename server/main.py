@@ -75,6 +75,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import importlib.util
 import json
 import logging
 import os
@@ -227,6 +228,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--address must be HOST:PORT")
     if a.web_address and (":" not in a.web_address or not a.web_address.rpartition(":")[2].isdigit()):
         p.error("--web-address must be HOST:PORT")
+    if a.web_address and importlib.util.find_spec("aiohttp") is None:
+        p.error("--web-address needs the web extra: pip install -e '.[web]' (make install has it)")
     if a.web_address and not auth.is_loopback(a.web_address) and not a.insecure and not a.tls_cert:
         p.error(f"serving the web page on {a.web_address} (not loopback) needs TLS (--tls-cert/--tls-key); "
                 "--insecure allows it without")

@@ -43,7 +43,8 @@ from typing import NamedTuple
 
 import grpc
 from aiohttp import web
-from google.protobuf import json_format, message_factory, symbol_database
+from google.protobuf import descriptor_pool, json_format, message_factory
+from google.protobuf.message import DecodeError
 from google.rpc import status_pb2
 
 from server import auth, metrics
@@ -154,9 +155,9 @@ def _detail_json(any_msg) -> dict:
     out = {"type": any_msg.type_url.rsplit("/", 1)[-1],
            "value": base64.b64encode(any_msg.value).decode().rstrip("=")}
     try:
-        cls = symbol_database.Default().GetSymbol(out["type"])
+        cls = message_factory.GetMessageClass(descriptor_pool.Default().FindMessageTypeByName(out["type"]))
         out["debug"] = json_format.MessageToDict(cls.FromString(any_msg.value))
-    except (KeyError, Exception):       # an unknown detail type keeps its bytes only
+    except (KeyError, DecodeError):     # a detail type this server does not know keeps its bytes only
         pass
     return out
 
