@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test serve bench proto clean train
+.PHONY: install test serve bench bench-web proto clean train
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/search.py
 	$(PY) bench/grpc_load.py
+
+# The page in headless Chromium: load time and a move's round trip (~30 s).
+bench-web: $(STAMP) $(CHROMIUM)
+	$(PY) bench/web.py
 
 # Reproduce the shipped model from scratch (self-play, training, SPRT gating; docs/learned.md): about
 # 40 minutes on a quiet 2-core machine. Resumable: run it again to continue. Writes data/models/spellbook.npz.

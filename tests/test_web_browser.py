@@ -266,6 +266,9 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     c.page.click("#spectate button")
     c.page.wait_for_selector("#status:has-text('Watching')")
     assert c.page.locator("#seats article").count() == 2 and c.page.locator("#moves").is_hidden()
+    watched = c.page.locator("#log li").count()
+    play_one(a.page, random.Random(1))                                  # the spectator sees it live
+    c.page.wait_for_selector(f"#log li:nth-child({watched + 1})", state="attached")
     assert not any(s in u for s in secrets for u in c.urls)
     assert c.errors == []
 
