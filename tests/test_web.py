@@ -210,3 +210,21 @@ def test_the_web_flag_is_checked(monkeypatch):
         with pytest.raises(SystemExit):
             parse_args(bad + ["--db", ":memory:"])
     assert parse_args(["--web-address", "0.0.0.0:8080", "--insecure", "--db", ":memory:"]).web_address
+
+
+def test_a_draining_server_ends_the_browsers_streams_and_refuses_new_calls():
+    """SIGTERM's drain reaches the browsers too: a WatchSession ends with UNAVAILABLE (resume elsewhere)."""
+    import threading
+
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", web_address="127.0.0.1:0"))
+    srv.start()
+    created = new_session(srv)
+    out: dict = {}
+    watcher = threading.Thread(target=lambda: out.update(body=post(
+        srv, "WatchSession", envelope({"sessionId": created["sessionId"], "fromSeq": "1"}), "application/connect+json",
+        token(created, 0))[2]))
+    watcher.start()
+    time.sleep(0.5)
+    srv.stop(grace=1.0)
+    watcher.join(10)
+    assert envelopes(out["body"])[-1][1]["error"]["code"] == "unavailable"

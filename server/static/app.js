@@ -50,6 +50,7 @@ async function init() {
   $("review-button").addEventListener("click", () => review().catch(failure));
   $("new").addEventListener("click", newGameScreen);
   $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId || game.practice ? $("game") : $("setup")).hidden = false; });
+  $("share-show").addEventListener("click", () => { $("share-token").textContent = game.spectatorToken; $("share-token").hidden = false; });
   $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
   document.addEventListener("keydown", shortcut);
   await loadServerInfo();
@@ -139,6 +140,7 @@ function showGame() {
   $("setup").hidden = true; $("review").hidden = true; $("game").hidden = false;
   $("hint-box").hidden = true;
   $("share-id").textContent = game.sessionId;
+  $("share-token").hidden = true; $("share-token").textContent = "";
   $("hint").hidden = game.spectator; $("resign").hidden = game.spectator; $("share").hidden = game.spectator;
   $("moves").hidden = game.spectator;
   $("undo").hidden = !game.practice; $("share").hidden = game.spectator || !!game.practice;
