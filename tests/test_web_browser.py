@@ -232,6 +232,16 @@ def test_a_phone_sized_screen_and_the_keyboard_alone(server, browser):
     seq = page.locator("#log li").count()
     page.keyboard.press("1")                                            # the first legal move, by its number
     page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached")   # (CSP: no eval for wait_for_function)
+    for _ in range(100):            # our next decision: the keyboard's focus is on its first move
+        page.wait_for_selector("#move-list button[data-move]:not([disabled])")
+        if page.evaluate("document.activeElement.closest('#move-list') !== null"):
+            break
+        page.wait_for_timeout(20)
+    else:
+        raise AssertionError("the keyboard's focus did not come back to the moves")
+    seq = page.locator("#log li").count()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached")
     tab.shot("7-phone")
     assert tab.errors == []
 

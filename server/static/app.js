@@ -228,6 +228,10 @@ function render() {
   else if (mine) status("Your move.");
   if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
   renderMoves(mine ? v.legalMoves : [], state);
+  // keyboard players keep their place: when the old buttons went away, focus lands on the first move
+  if (mine && v.legalMoves.length > 1 && (!document.activeElement || document.activeElement === document.body)) {
+    $("move-list").querySelector("button")?.focus({ preventScroll: true });
+  }
   if (mine && v.legalMoves.length === 1 && !game.busy) submit(v.legalMoves[0].text, true);   // forced: plays itself
 }
 

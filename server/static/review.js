@@ -139,8 +139,7 @@ async function openPosition(record, decision, me, names) {
   const analysis = document.getElementById("analysis");
   analysis.hidden = true;
   document.getElementById("analyze").onclick = () => analyzeLive(state.view, decision.seat, analysis);
-  box.scrollIntoView({ block: "nearest" });
-  document.getElementById("position-title").focus?.();
+  document.getElementById("position-title").focus();
 }
 
 let analyzing = null;
