@@ -224,7 +224,8 @@ function render() {
   $("resign").disabled = v.over || game.resigned;
   $("hint").disabled = !mine;
   $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
-  if (v.over) status(`Game over — ${winnersText(v)} Review it or save the record.`);
+  if (v.over) status(`Game over — ${winnersText(v)}. Review it or save the record.`);
+  $("moves").hidden = game.spectator || v.over || game.resigned;
   else if (mine) status("Your move.");
   if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
   renderMoves(mine ? v.legalMoves : [], state);
@@ -237,7 +238,7 @@ function render() {
 
 function winnersText(v) {
   const w = v.winners || [];
-  if (!w.length) return "the result is being counted…";
+  if (!w.length) return "the result is being counted";
   return `${w.map((s) => game.names[s] || `seat ${s}`).join(" and ")} ${w.length > 1 ? "share the win" : w[0] === game.seat && !game.spectator ? "win!" : "wins"}`;
 }
 
