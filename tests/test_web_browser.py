@@ -67,7 +67,8 @@ class Tab:
         self.page = context.new_page()
         self.errors: list[str] = []
         self.urls: list[str] = []
-        self.page.on("console", lambda m: m.type in ("error", "warning") and self.errors.append(f"{m.type}: {m.text}"))
+        # nothing but info lines in the console (Chromium's own verbose hints included)
+        self.page.on("console", lambda m: m.type != "info" and self.errors.append(f"{m.type}: {m.text}"))
         self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.page.on("request", lambda r: self.urls.append(r.url))
         self.page.goto(url)

@@ -33,6 +33,7 @@ async function init() {
   const key = sessionStorage.getItem(KEY_STORE) || "";
   setApiKey(key);
   $("api-key").value = key;
+  $("api-key-form").addEventListener("submit", (e) => e.preventDefault());
   $("api-key").addEventListener("change", () => {
     setApiKey($("api-key").value.trim());
     sessionStorage.setItem(KEY_STORE, $("api-key").value.trim());
@@ -224,8 +225,8 @@ function render() {
   $("resign").disabled = v.over || game.resigned;
   $("hint").disabled = !mine;
   $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
-  if (v.over) status(`Game over — ${winnersText(v)}. Review it or save the record.`);
   $("moves").hidden = game.spectator || v.over || game.resigned;
+  if (v.over) status(`Game over — ${winnersText(v)}. Review it or save the record.`);
   else if (mine) status("Your move.");
   if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
   renderMoves(mine ? v.legalMoves : [], state);
