@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test serve bench proto clean train
+.PHONY: install test serve bench bench-web proto clean train
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,12 +18,25 @@ $(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*.pyx engine_c/*.pxd
 install: $(STAMP)
 	@echo "Ready in $(VENV): run 'source $(VENV)/bin/activate' (then 'spellbook-ai --help'), or call $(VENV)/bin/spellbook-ai"
 
-test: $(STAMP)
+# The browser tests (tests/test_web_browser.py) drive the system's Chromium: Debian's package, installed
+# here when missing (apt-get; sudo when not root). Nothing downloads a browser from anywhere else.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
+	else echo "no apt-get: install Chromium as $(CHROMIUM) for the browser tests"; fi
+
+test: $(STAMP) $(CHROMIUM)
 	$(PY) -m pytest
 
-# The gRPC server on 127.0.0.1:50051 (override: make serve ARGS="--address 0.0.0.0:50051 --workers 2").
+# The gRPC server on 127.0.0.1:50051 and the web page on http://$(WEB)/ (override: make serve
+# ARGS="--address 0.0.0.0:50051 --workers 2", WEB=127.0.0.1:9000; WEB= turns the page off).
+WEB ?= 127.0.0.1:8080
 serve: $(STAMP)
-	$(PY) -m clients.cli serve $(ARGS)
+	@$(if $(WEB),echo "SpellBook AI: the page is at http://$(WEB)/ (open it in a browser); gRPC as the log says",true)
+	$(PY) -m clients.cli serve $(if $(WEB),--web-address $(WEB)) $(ARGS)
 
 # Regenerate server/_gen from proto/ (tests/test_service_proto.py fails when it is stale).
 proto: $(STAMP)
@@ -35,6 +48,10 @@ bench: $(STAMP)
 	$(PY) bench/search.py
 	$(PY) bench/grpc_load.py
 	$(PY) bench/fairness.py
+
+# The page in headless Chromium: load time and a move's round trip (~30 s).
+bench-web: $(STAMP) $(CHROMIUM)
+	$(PY) bench/web.py
 
 # Reproduce the shipped model from scratch (self-play, training, SPRT gating; docs/learned.md): about
 # 40 minutes on a quiet 2-core machine. Resumable: run it again to continue. Writes data/models/spellbook.npz.

@@ -49,6 +49,8 @@ Configuration: flags, each with an environment variable as its default (flag win
     --tls-client-ca PATH    SPELLBOOK_TLS_CLIENT_CA  PEM CA bundle: require client certificates it signed (mutual TLS)
     --insecure              SPELLBOOK_INSECURE=1     allow a non-loopback address without TLS and client
                                                      authentication (API keys or mutual TLS)
+    --web-address HOST:PORT SPELLBOOK_WEB_ADDRESS    '' (none; `make serve`: 127.0.0.1:8080): the web page and
+                                                     the API for browsers (Connect protocol, server/web.py)
 
 Exposure (server/auth.py): on a loopback address the server may run without credentials. On any other
 address it needs TLS and a way to authenticate clients (API keys or mutual TLS), or an explicit
@@ -78,6 +80,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import importlib.util
 import json
 import logging
 import os
@@ -149,6 +152,7 @@ class ServerConfig:
     lock_db: bool = True          # the SQLite file lock (a group's supervisor holds it for its processes)
     api_keys: frozenset = frozenset()     # empty: no API key needed (server/auth.py)
     tls: auth.TlsConfig = field(default_factory=auth.TlsConfig)
+    web_address: str = ""         # HOST:PORT of the page and the browsers' API (server/web.py; "" for none)
 
 
 def _env(name: str, default, cast=str):
@@ -205,6 +209,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--tls-cert", "SPELLBOOK_TLS_CERT", "", str, "PEM certificate chain: serve TLS")
     add("--tls-key", "SPELLBOOK_TLS_KEY", "", str, "PEM private key of --tls-cert")
     add("--tls-client-ca", "SPELLBOOK_TLS_CLIENT_CA", "", str, "PEM CA bundle: require client certificates (mTLS)")
+    add("--web-address", "SPELLBOOK_WEB_ADDRESS", "", str,
+        "HOST:PORT serving the web page and the API to browsers ('' for none; server/web.py)")
     p.add_argument("--insecure", action="store_true", default=_env("SPELLBOOK_INSECURE", "") in ("1", "true", "yes"),
                    help="allow a non-loopback address without TLS and client authentication")
     a = p.parse_args(argv)
@@ -230,6 +236,13 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--default-level must be 1 to 10")
     if ":" not in a.address:
         p.error("--address must be HOST:PORT")
+    if a.web_address and (":" not in a.web_address or not a.web_address.rpartition(":")[2].isdigit()):
+        p.error("--web-address must be HOST:PORT")
+    if a.web_address and importlib.util.find_spec("aiohttp") is None:
+        p.error("--web-address needs the web extra: pip install -e '.[web]' (make install has it)")
+    if a.web_address and not auth.is_loopback(a.web_address) and not a.insecure and not a.tls_cert:
+        p.error(f"serving the web page on {a.web_address} (not loopback) needs TLS (--tls-cert/--tls-key); "
+                "--insecure allows it without")
     if a.metrics_address and ":" not in a.metrics_address:
         p.error("--metrics-address must be HOST:PORT")
     if a.bot_lease_s <= 0:
@@ -264,7 +277,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2))
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
                         processes=a.processes, metrics_address=a.metrics_address, coordination=coord,
-                        api_keys=keys, tls=tls)
+                        api_keys=keys, tls=tls, web_address=a.web_address)
 
 
 class Server:
@@ -288,17 +301,21 @@ class Server:
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
+        # metrics outermost: refused credentials are counted too
+        self.interceptors = [metrics.ServerInterceptor()] + (
+            [auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else [])
         self.grpc = grpc.aio.server(options=[("grpc.max_receive_message_length", size),
                                              ("grpc.max_send_message_length", max(size, 4 << 20)),
                                              ("grpc.so_reuseport", int(config.reuse_port))],
-                                    # metrics outermost: refused credentials are counted too
-                                    interceptors=[metrics.ServerInterceptor()]
-                                    + ([auth.ApiKeyInterceptor(config.api_keys)] if config.api_keys else []))
+                                    interceptors=self.interceptors)
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
-        self.grpc.add_generic_rpc_handlers((service_handler(self.servicer, SERVICE_DESCRIPTOR),))
+        self.service_handler = service_handler(self.servicer, SERVICE_DESCRIPTOR)
+        self.grpc.add_generic_rpc_handlers((self.service_handler,))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
         self.port = 0
+        self.web = None             # server/web.py's gateway when config.web_address is set
+        self.web_port = 0
 
     async def start(self) -> int:
         if self.config.tls.enabled:
@@ -310,6 +327,8 @@ class Server:
         resumed = await self.sessions.resume_all()
         self.sessions.start_expiry()
         await self.grpc.start()
+        if self.config.web_address:
+            await self._start_web()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.group_health is not None:
@@ -322,6 +341,17 @@ class Server:
                                               "api_keys": len(self.config.api_keys),
                                               "resumed_sessions": resumed, "pid": os.getpid()}})
         return self.port
+
+    async def _start_web(self) -> None:
+        """The page and the browsers' API (server/web.py, the `web` extra): the same handlers and interceptors."""
+        from server.web import WebGateway
+
+        self.web = WebGateway(self, self.config.web_address, SERVICE_DESCRIPTOR, self.service_handler,
+                              self.interceptors)
+        self.web_port = await self.web.start(reuse_port=self.config.reuse_port)
+        host = self.config.web_address.rpartition(":")[0]
+        scheme = "https" if self.config.tls.enabled else "http"
+        log.info("web page", extra={"fields": {"url": f"{scheme}://{host}:{self.web_port}/"}})
 
     async def stop(self, grace: float | None = None) -> None:
         """Drain, then stop. While draining, health reports NOT_SERVING (and keeps answering), new calls get
@@ -341,6 +371,8 @@ class Server:
             settle = time.monotonic() + 2.0        # a cancelled search answers within milliseconds
             while self.servicer.inflight and time.monotonic() < settle:
                 await asyncio.sleep(0.01)
+        if self.web is not None:
+            await self.web.stop()
         await self.grpc.stop(0.5)
         await self.sessions.close()
         loop = asyncio.get_running_loop()
@@ -469,6 +501,11 @@ class ServerThread:
         assert self._server is not None
         return self._server.servicer
 
+    @property
+    def web_port(self) -> int:
+        """The port of the page and the browsers' API (0 without `web_address`)."""
+        return self._server.web_port if self._server is not None else 0
+
     def stop(self, grace: float = 1.0) -> None:
         if self._loop is None or self._server is None:
             return
@@ -555,10 +592,14 @@ class Supervisor:
         lock_file = _lock_db(c.db) if c.lock_db else None
         reserved, port = _reserve_port(c.address)
         host = c.address.rpartition(":")[0]
+        web_reserved, web_address = None, c.web_address
+        if c.web_address:       # the page's port too is the group's (port 0: one free port for all)
+            web_reserved, web_port = _reserve_port(c.web_address)
+            web_address = f"{c.web_address.rpartition(':')[0]}:{web_port}"
         prom_dir = tempfile.mkdtemp(prefix="spellbook-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = prom_dir       # inherited by the spawned processes
         child_config = replace(c, address=f"{host}:{port}", reuse_port=True, lock_db=False, processes=1,
-                               metrics_address="")
+                               metrics_address="", web_address=web_address)
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
         metrics_server = None
@@ -573,7 +614,8 @@ class Supervisor:
                 metrics_server, metrics_port = metrics.serve_metrics(c.metrics_address, prom_dir)
             log.info("serving", extra={"fields": {
                 "address": f"{host}:{port}", "processes": c.processes, "pids": [p.pid for p in self.procs],
-                "db": _redact_db(c.db), "metrics": c.metrics_address and
+                "db": _redact_db(c.db), "web": web_address and f"http{'s' if c.tls.enabled else ''}://{web_address}/",
+                "metrics": c.metrics_address and
                 f"{c.metrics_address.rpartition(':')[0]}:{metrics_port}"}})
             while not self._stop.wait(0.5):
                 if not self._restart_dead(child_config):
@@ -585,6 +627,8 @@ class Supervisor:
             if metrics_server is not None:
                 metrics_server.shutdown()
             reserved.close()
+            if web_reserved is not None:
+                web_reserved.close()
             shutil.rmtree(prom_dir, ignore_errors=True)
             if lock_file is not None:
                 lock_file.close()

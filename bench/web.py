@@ -1,0 +1,212 @@
+"""The web page's speed in a real browser (Debian's Chromium, headless, through Playwright): one JSON line.
+
+    python bench/web.py [--loads 10] [--moves 40] [--level 3] [--seed 1]
+
+The server runs in this process (server.main.ServerThread with `web_address`), the page in Chromium.
+
+- page_load_ms: from navigation to the page ready for a game (the page, its modules, GetServerInfo and
+  /spells.json loaded, the level list filled), over `--loads` fresh tabs (p50, p90, max; the first load
+  separately: nothing in the browser's cache).
+- move round trip: in a game against one bot at `--level`, each click on a legal move until our next
+  decision is shown, with the bot's moves (and the draws) of its Day in between, shown in the log as
+  they happen. The bot's search time in that interval is read from the server's own counter
+  (spellbook_search_seconds_total: every bot search adds its elapsed time), so
+  `move_overhead_ms` = round trip - bot search time: what the browser, the Connect gateway, the session
+  calls and the page's drawing add. Clicks answered by our own next step (no bot move between) are
+  reported apart (`own_step_ms`). `in_page_*`: the same intervals timed by the page itself (User Timing
+  marks from the click's handler to our next decision drawn), without Playwright's click and polling.
+- the same without a browser, as a yardstick (`grpc_move_overhead_ms`, `grpc_own_step_ms`): the Python
+  gRPC client submits a move, follows WatchSession until it decides again and reads its view, as the page
+  does; the difference to `move_overhead_ms` is what the browser, the gateway and the drawing add.
+
+Time-based: measured on whatever else the machine runs; the line carries the load average.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from server import metrics  # noqa: E402
+from server.main import ServerConfig, ServerThread  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+READY = "#status:has-text('Choose the players')"
+OUR_TURN = "#move-list button[data-move]:not([disabled])"
+
+
+def quantiles(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0}
+    ordered = sorted(values)
+    return {"n": len(values), "p50": round(statistics.median(ordered), 1),
+            "p90": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], 1), "max": round(ordered[-1], 1)}
+
+
+def page_loads(context, url: str, loads: int) -> tuple[float, list[float]]:
+    times = []
+    for _ in range(loads):
+        page = context.new_page()
+        started = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector(READY)
+        times.append((time.perf_counter() - started) * 1000)
+        page.close()
+    return times[0], times[1:]
+
+
+def search_seconds() -> float:
+    return metrics.SEARCH_SECONDS._value.get()
+
+
+IN_PAGE_JS = """() => {
+  const move = performance.getEntriesByName("spellbook:move").pop(), turn = performance.getEntriesByName("spellbook:turn").pop();
+  performance.clearMarks();
+  return move && turn && turn.startTime > move.startTime ? turn.startTime - move.startTime : null;
+}"""
+page_overheads: list = []      # the same round trips timed by the page itself (User Timing marks)
+page_own: list = []
+
+
+def round_trips(context, url: str, level: int, moves: int, rng: random.Random) -> tuple[list, list, list, bool]:
+    """(overheads with a bot answer, their raw round trips, own-step round trips, game over)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(READY)
+    page.select_option("#level", str(level))
+    page.click("#start")
+    overheads, raw, own = [], [], []
+    while len(raw) + len(own) < moves:
+        page.wait_for_selector(f"{OUR_TURN}, #review-button:not([hidden])")
+        if page.is_visible("#review-button"):
+            return overheads, raw, own, True
+        buttons = page.locator(OUR_TURN)
+        count = buttons.count()
+        if count == 0:
+            continue
+        bots_before = page.locator("#log li.bot").count()
+        page.evaluate("() => performance.clearMarks()")
+        searched = search_seconds()
+        started = time.perf_counter()
+        try:
+            buttons.nth(rng.randrange(count)).click(timeout=2000)
+        except Exception:           # the board changed under the click: look again
+            continue
+        page.wait_for_selector(f"{OUR_TURN}, #review-button:not([hidden])")
+        elapsed = (time.perf_counter() - started) * 1000
+        in_page = page.evaluate(IN_PAGE_JS)
+        bot_ms = (search_seconds() - searched) * 1000
+        if page.locator("#log li.bot").count() > bots_before:
+            raw.append(elapsed)
+            overheads.append(elapsed - bot_ms)
+            if in_page is not None:
+                page_overheads.append(in_page - bot_ms)
+        else:
+            own.append(elapsed)
+            if in_page is not None:
+                page_own.append(in_page)
+    page.close()
+    return overheads, raw, own, False
+
+
+def grpc_control(port: int, level: int, moves: int, rng: random.Random) -> tuple[list, list]:
+    """The same round trip without the browser: the Python gRPC client submits a move, follows
+    WatchSession until it is to move again, then reads its view (GetSession), as the page does.
+    (overheads with a bot answer, own-step round trips)."""
+    import queue
+    import threading
+
+    from clients.client import SpellBookClient
+
+    overheads, own = [], []
+    with SpellBookClient(f"127.0.0.1:{port}", timeout=60) as client:
+        while len(overheads) + len(own) < moves:
+            sid = client.create_session(["client", f"bot:{level}"])
+            events: queue.Queue = queue.Queue()
+            threading.Thread(target=follow, args=(client, sid, events), daemon=True).start()
+            view = client.get_session(sid, 0)
+            while not view.over and len(overheads) + len(own) < moves:
+                searched, started, bots = search_seconds(), time.perf_counter(), 0
+                client.submit_move(sid, 0, rng.choice(view.legal_moves), expected_seq=view.seq)
+                view, bots = wait_for_turn(client, sid, events, view.seq)
+                while len(view.legal_moves) == 1 and not view.over:      # forced: the page plays these itself
+                    client.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
+                    view, more = wait_for_turn(client, sid, events, view.seq)
+                    bots += more
+                elapsed = (time.perf_counter() - started) * 1000
+                if bots:
+                    overheads.append(elapsed - (search_seconds() - searched) * 1000)
+                else:
+                    own.append(elapsed)
+    return overheads, own
+
+
+def follow(client, sid: str, events) -> None:
+    """WatchSession into a queue, until the game ends or the client closes."""
+    try:
+        for event in client.watch_session(sid, 1, timeout=600):
+            events.put(event)
+    except Exception:           # the client closed at the end of the measurement
+        pass
+
+
+def wait_for_turn(client, sid: str, events, after_seq: int):
+    """Follows the events after `after_seq` until seat 0 decides again (an event naming it, confirmed by
+    its view, as the page refreshes) or the game ends: (its view, the bot's moves seen)."""
+    bots = 0
+    while True:
+        event = events.get(timeout=60)
+        if event.seq <= after_seq and event.kind != "end":
+            continue
+        bots += event.kind == "move" and event.seat == 1
+        if event.kind == "end" or event.to_move == 0:
+            view = client.get_session(sid, 0)
+            if view.over or view.to_move == 0:
+                return view, bots
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--loads", type=int, default=10, help="page loads measured")
+    p.add_argument("--moves", type=int, default=40, help="clicks measured (a new game when one ends)")
+    p.add_argument("--level", type=int, default=3, help="the bot's level")
+    p.add_argument("--seed", type=int, default=1, help="which legal moves the clicks choose")
+    a = p.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    rng = random.Random(a.seed)
+    with ServerThread(ServerConfig(address="127.0.0.1:0", web_address="127.0.0.1:0")) as srv, \
+            sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
+        context = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                        headless=True, viewport={"width": 1200, "height": 900})
+        url = f"http://127.0.0.1:{srv.web_port}/"
+        first, loads = page_loads(context, url, a.loads)
+        overheads, raw, own, games = [], [], [], 0
+        while len(raw) + len(own) < a.moves:
+            o, r, s, _over = round_trips(context, url, a.level, a.moves - len(raw) - len(own), rng)
+            overheads += o
+            raw += r
+            own += s
+            games += 1
+        context.close()
+        control, control_own = grpc_control(srv.port, a.level, a.moves, rng)
+    print(json.dumps({"bench": "web", "level": a.level, "page_load_first_ms": round(first, 1),
+                      "page_load_ms": quantiles(loads), "move_overhead_ms": quantiles(overheads),
+                      "move_roundtrip_ms": quantiles(raw), "own_step_ms": quantiles(own), "games": games,
+                      "in_page_move_overhead_ms": quantiles(page_overheads), "in_page_own_step_ms": quantiles(page_own),
+                      "grpc_move_overhead_ms": quantiles(control), "grpc_own_step_ms": quantiles(control_own),
+                      "load_average": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,418 @@
+// The page: a game against bots in a server session (CreateSession, GetSession, SubmitMove, WatchSession),
+// hints (GetHints), the review (AnalyzeGame), the record (ExportSession), watching with a spectator token.
+// The seat token stays in this tab: in memory and sessionStorage (so a reload keeps the game), never in a
+// URL, a cookie or localStorage, and it is sent only in the `spellbook-session-token` header.
+import { call, RpcError, setApiKey, stream } from "./rpc.js";
+import { el, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
+import { renderHint } from "./hints.js";
+import { parseRecord, showReview } from "./review.js";
+import { PracticeGame } from "./practice.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE_KEY = "spellbook.game";
+const KEY_STORE = "spellbook.apiKey";
+const game = {
+  sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
+  names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
+  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0,
+};
+let spellHelp = {};
+let hintIterations = 1500;
+
+function status(text) { $("status").textContent = text; }
+
+function failure(e) {
+  if (e && e.name === "AbortError") return;
+  const where = e instanceof RpcError && e.fields.length ? ` (${e.fields.join(", ")})` : "";
+  status(`Error: ${e.message}${where}`);
+  console.info("call failed:", e.code || "", e.message);
+}
+
+// ------------------------------------------------------------------------------------ start and resume
+async function init() {
+  const key = sessionStorage.getItem(KEY_STORE) || "";
+  setApiKey(key);
+  $("api-key").value = key;
+  $("api-key-form").addEventListener("submit", (e) => e.preventDefault());
+  $("api-key").addEventListener("change", () => {
+    setApiKey($("api-key").value.trim());
+    sessionStorage.setItem(KEY_STORE, $("api-key").value.trim());
+    loadServerInfo().then(() => status("Choose the players and the bots' level, then start.")).catch(failure);
+  });
+  $("players").addEventListener("change", seatChoices);
+  seatChoices();
+  $("new-game").addEventListener("submit", (e) => { e.preventDefault(); startGame().catch(failure); });
+  $("spectate").addEventListener("submit", (e) => { e.preventDefault(); spectate().catch(failure); });
+  $("load-file").addEventListener("change", () => loadRecord().catch(failure));
+  $("hint").addEventListener("click", () => hint().catch(failure));
+  $("resign").addEventListener("click", resign);
+  $("undo").addEventListener("click", () => undo().catch(failure));
+  $("save").addEventListener("click", () => saveRecord().catch(failure));
+  $("review-button").addEventListener("click", () => review().catch(failure));
+  $("new").addEventListener("click", newGameScreen);
+  $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId || game.practice ? $("game") : $("setup")).hidden = false; });
+  $("share-show").addEventListener("click", () => { $("share-token").textContent = game.spectatorToken; $("share-token").hidden = false; });
+  $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
+  document.addEventListener("keydown", shortcut);
+  await loadServerInfo();
+  const saved = sessionStorage.getItem(STORE_KEY);
+  if (saved) {
+    Object.assign(game, JSON.parse(saved));
+    showGame();
+    await refresh();
+    watch();
+    return;
+  }
+  status("Choose the players and the bots' level, then start.");
+}
+
+/** The levels (with their measured Elo) and what each spell does: the setup form and the spell table. */
+async function loadServerInfo() {
+  const [info, spells] = await Promise.all([call("GetServerInfo", {}), fetch("/spells.json").then((r) => r.json())]);
+  spellHelp = spells;
+  setSpellHelp(spells);
+  $("level").replaceChildren(...info.levels.map((l) => el("option", { value: l.level, selected: l.level === 3 },
+    `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+}
+
+function seatChoices() {
+  const n = Number($("players").value);
+  const names = ["first", "second", "third", "fourth"];
+  $("seat").replaceChildren(...names.slice(0, n).map((t, i) => el("option", { value: i }, t)));
+}
+
+function remember() {
+  const { sessionId, seat, token, spectatorToken, spectator, players, level, names } = game;
+  sessionStorage.setItem(STORE_KEY, JSON.stringify({ sessionId, seat, token, spectatorToken, spectator, players, level, names }));
+}
+
+async function startGame() {
+  const players = Number($("players").value), level = Number($("level").value), seat = Number($("seat").value);
+  hintIterations = Number($("hint-iterations").value) || 1500;
+  const seats = Array.from({ length: players }, (_, i) => (i === seat ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
+  const names = seats.map((s, i) => (i === seat ? "You" : `Bot ${i + 1} (level ${level})`));
+  if ($("practice").checked) return startPractice(players, seat, level, names);
+  status("Creating the game…");
+  const created = await call("CreateSession", { players, seats });
+  Object.assign(game, {
+    sessionId: created.sessionId, seat, token: created.seatTokens.find((t) => (t.seat || 0) === seat).token,
+    spectatorToken: created.spectatorToken, spectator: false, players, level, seq: 0, lastEvent: 0,
+    names, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0, practice: null,
+  });
+  remember();
+  $("log").replaceChildren();
+  showGame();
+  await refresh();
+  watch();
+}
+
+async function startPractice(players, seat, level, names) {
+  stopWatching();
+  sessionStorage.removeItem(STORE_KEY);
+  Object.assign(game, { sessionId: "", token: "", spectatorToken: "", spectator: false, seat, players, level, names,
+    seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0,
+    practice: new PracticeGame({ players, seat, level }) });
+  $("log").replaceChildren();
+  showGame();
+  status("Dealing a practice game…");
+  await game.practice.start(onPracticeEvent);
+  await refresh();
+}
+
+function onPracticeEvent(ev) {
+  logEvent(ev);
+  if (ev.kind === "end") game.finished = true;
+  game.view = game.practice.view();
+  render();
+}
+
+async function undo() {
+  if (!game.practice) return;
+  while (game.busy) await new Promise((resolve) => setTimeout(resolve, 20));   // a move (or a forced one) in flight
+  game.practice.undo();
+  const kept = game.practice.events.length;
+  for (const li of [...$("log").children]) if (Number(li.dataset.seq) > kept) li.remove();
+  game.finished = false; game.resigned = false; game.submittedSeq = -1; game.hint = null; $("hint-box").hidden = true;
+  await refresh();
+  status("Move taken back: your last choice again. The Pouch was shuffled, so the draws will differ.");
+}
+
+function showGame() {
+  $("setup").hidden = true; $("review").hidden = true; $("game").hidden = false;
+  $("hint-box").hidden = true;
+  $("share-id").textContent = game.sessionId;
+  $("share-token").hidden = true; $("share-token").textContent = "";
+  $("hint").hidden = game.spectator; $("resign").hidden = game.spectator; $("share").hidden = game.spectator;
+  $("moves").hidden = game.spectator;
+  $("undo").hidden = !game.practice; $("share").hidden = game.spectator || !!game.practice;
+}
+
+function newGameScreen() {
+  stopWatching();
+  sessionStorage.removeItem(STORE_KEY);
+  Object.assign(game, { sessionId: "", token: "", spectatorToken: "", view: null, practice: null });
+  $("game").hidden = true; $("review").hidden = true; $("setup").hidden = false;
+  status("Choose the players and the bots' level, then start.");
+}
+
+// ------------------------------------------------------------------------------------ the session
+function opts(extra = {}) { return { token: game.spectator ? game.spectatorToken : game.token, ...extra }; }
+
+/** GetSession for our seat; coalesces calls made while one is in flight. */
+async function refresh() {
+  if (game.practice) { game.view = game.practice.view(); game.seq = game.view.seq; render(); return; }
+  if (game.refreshing) { game.dirty = true; return game.refreshing; }
+  game.refreshing = (async () => {
+    do {
+      game.dirty = false;
+      const view = await call("GetSession", { sessionId: game.sessionId, seat: game.seat }, opts());
+      game.view = view;
+      game.seq = Number(view.seq);
+      render();
+    } while (game.dirty);
+  })().finally(() => { game.refreshing = null; });
+  return game.refreshing;
+}
+
+function stopWatching() { if (game.watching) { game.watching.abort(); game.watching = null; } }
+
+/** WatchSession from the next event on: every move and draw is logged as it happens, the board follows. */
+function watch() {
+  stopWatching();
+  const controller = new AbortController();
+  game.watching = controller;
+  stream("WatchSession", { sessionId: game.sessionId, fromSeq: String(game.lastEvent + 1) }, onEvent, opts({ signal: controller.signal }))
+    .catch((e) => { if (e.name !== "AbortError" && !game.finished) { failure(e); setTimeout(() => game.watching === controller && watch(), 1000); } });
+}
+
+async function onEvent(message) {
+  const ev = message.event;
+  game.lastEvent = Math.max(game.lastEvent, Number(ev.seq));
+  logEvent(ev);
+  if (ev.kind === "end") { game.finished = true; stopWatching(); }
+  // Our decision (or the end) is drawn at once; the board follows the others' moves at most every 200 ms
+  // (the log shows each one as it comes), so a bot's quick Day costs one GetSession, not one per event.
+  if (ev.toMove === game.seat || ev.kind === "end") { clearTimeout(game.boardTimer); game.boardTimer = 0; await refresh(); }
+  else if (!game.boardTimer) game.boardTimer = setTimeout(() => { game.boardTimer = 0; refresh().catch(failure); }, 200);
+}
+
+function logEvent(ev) {
+  let item;
+  if (ev.kind === "end") {
+    item = el("li", { class: "end" }, `Game over. Scores: ${ev.scores.map((s, i) => `${game.names[i] || "seat " + i} ${s}`).join(", ")}.`);
+  } else if (ev.kind === "draw") {
+    item = el("li", { class: "draw" }, "Draw: ", moveLabel(ev.move.text.replace(/^drawn /, "")));
+  } else {
+    item = el("li", { class: ev.seat === game.seat ? "own" : "bot" }, `${game.names[ev.seat] || "seat " + ev.seat}: `, moveLabel(ev.move.text));
+  }
+  item.dataset.seq = ev.seq;
+  item.classList.add("fresh");          // each move shows up in turn, highlighted for a moment
+  const log = $("log");
+  log.prepend(item);
+  while (log.children.length > 200) log.lastChild.remove();
+}
+
+function render() {
+  const v = game.view;
+  if (!v) return;
+  const state = v.observation.view;
+  renderBoard(state, $("table"), $("seats"), { me: game.spectator ? -1 : game.seat, names: game.names, spellHelp, toMove: v.toMove });
+  const mine = !game.spectator && v.toMove === game.seat && !v.over && !game.resigned;
+  $("turn").textContent = v.over ? `Game over — ${winnersText(v)}` : game.resigned ? "You resigned."
+    : v.toMove === game.seat && !game.spectator ? "Your decision." : v.toMove === -1 ? "Drawing from the Pouch…"
+      : `${game.names[v.toMove] || "seat " + v.toMove} is thinking…`;
+  $("review-button").hidden = !v.over;
+  $("resign").disabled = v.over || game.resigned;
+  $("hint").disabled = !mine;
+  $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
+  $("moves").hidden = game.spectator || v.over || game.resigned;
+  if (v.over) status(`Game over — ${winnersText(v)}. Review it or save the record.`);
+  else if (mine) status("Your move.");
+  if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
+  renderMoves(mine ? v.legalMoves : [], state);
+  // keyboard players keep their place: when the old buttons went away, focus lands on the first move
+  if (mine && v.legalMoves.length > 1 && (!document.activeElement || document.activeElement === document.body)) {
+    $("move-list").querySelector("button")?.focus({ preventScroll: true });
+  }
+  if (mine && v.legalMoves.length === 1 && !game.busy) submit(v.legalMoves[0].text, true);   // forced: plays itself
+}
+
+function winnersText(v) {
+  const w = v.winners || [];
+  if (!w.length) return "the result is being counted";
+  return `${w.map((s) => game.names[s] || `seat ${s}`).join(" and ")} ${w.length > 1 ? "share the win" : w[0] === game.seat && !game.spectator ? "win!" : "wins"}`;
+}
+
+// ------------------------------------------------------------------------------------ moves
+let learnPath = [];     // [spell] or [spell, level]: where the learning chooser is
+
+function isLearning(m) { return m.kind === "learn" || (m.kind.split("/")[0] === "Transmutation" && m.text.includes(":")); }
+
+function renderMoves(moves, state) {
+  const list = $("move-list");
+  if (!moves.length) { $("decision").textContent = ""; list.replaceChildren(); learnPath = []; return; }
+  $("decision").textContent = describeDecision(state);
+  const plain = moves.filter((m) => !isLearning(m));
+  const learns = moves.filter(isLearning);
+  const buttons = [];
+  const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || moveLabel(m.text));
+  if (learnPath.length === 0) {
+    buttons.push(...plain.map((m) => button(m)));
+    const bySpell = groupBy(learns, (m) => m.text.split(" ")[1]);
+    for (const [spell, ms] of bySpell) {
+      buttons.push(el("button", { type: "button", class: "move learn", "data-learn": spell, onclick: () => { learnPath = [spell]; renderMoves(moves, state); focusFirstMove(); } },
+        `Learn ${spellTitle(spell)}… (${ms.length} way${ms.length > 1 ? "s" : ""})`));
+    }
+  } else {
+    const [spell, level] = learnPath;
+    const ms = learns.filter((m) => m.text.split(" ")[1] === spell);
+    buttons.push(el("button", { type: "button", class: "move back", onclick: () => { learnPath = learnPath.slice(0, -1); renderMoves(moves, state); focusFirstMove(); } }, "← Back"));
+    if (level === undefined) {
+      for (const [lvl, group] of groupBy(ms, (m) => m.text.split(" ")[2])) {
+        const pts = spellHelp[spell] ? spellHelp[spell].levels.find((l) => String(l.level) === lvl) : null;
+        buttons.push(el("button", { type: "button", class: "move learn", "data-level": lvl, onclick: () => { learnPath = [spell, lvl]; renderMoves(moves, state); focusFirstMove(); } },
+          `${spellTitle(spell)} at level ${lvl}${pts ? ` (${pts.points} pts: ${pts.text})` : ""} — ${group.length} way${group.length > 1 ? "s" : ""} to pay`));
+      }
+    } else {
+      buttons.push(...ms.filter((m) => m.text.split(" ")[2] === level).map((m) => button(m, ["Pay ", ...moveLabel(m.text.split(" : ")[1] || m.text), ` (rune `, ...moveLabel(m.text.split(" ")[3]), ")"])));
+    }
+  }
+  list.replaceChildren(...buttons.map((b, i) => { if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); return b; }));
+}
+
+function focusFirstMove() { const b = $("move-list").querySelector("button"); if (b) b.focus(); }
+
+function groupBy(items, key) {
+  const out = new Map();
+  for (const it of items) { const k = key(it); if (!out.has(k)) out.set(k, []); out.get(k).push(it); }
+  return out;
+}
+
+function describeDecision(state) {
+  const d = state.decision;
+  if (d === "morning") return "Your Morning: take 1 Altar token, draw 2, cast a Morning spell, learn — or pass.";
+  if (d === "midday") return "Your Midday: store 1 pool token on your familiar, cast a Midday spell — or pass.";
+  if (d === "evening") return "Your Evening: learn a spell, cast an Evening spell — or pass.";
+  return `Next step of your action: ${d}. Choose one.`;
+}
+
+async function submit(text, forced = false) {
+  if (game.busy || !game.view || game.seq <= game.submittedSeq) return;   // one move per decision
+  game.busy = true;
+  game.submittedSeq = game.seq;
+  if (!forced) performance.mark("spellbook:move");     // User Timing for bench/web.py: click -> our turn again
+  learnPath = [];
+  for (const b of $("move-list").querySelectorAll("button")) b.disabled = true;
+  game.hint = null; game.hintLevel = 0; $("hint-box").hidden = true;
+  try {
+    if (game.practice) await game.practice.submit(text, onPracticeEvent);
+    else await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text }, expectedSeq: String(game.seq) }, opts());
+    if (forced) status(`Forced move played: ${text}.`);
+  } catch (e) {
+    game.submittedSeq = -1;
+    failure(e);
+    await refresh();
+  } finally {
+    game.busy = false;
+    if (game.practice) await refresh();
+  }
+}
+
+// ------------------------------------------------------------------------------------ hints, resign
+async function hint() {
+  const v = game.view;
+  if (!v || v.toMove !== game.seat || v.over) return;
+  if (!game.hint || game.hint.seq !== game.seq) {
+    status("Thinking about a hint…");
+    $("hint").disabled = true;
+    try {
+      const state = game.practice ? game.practice.hintState() : { observation: v.observation.text };
+      const answer = await call("GetHints", { state, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
+      game.hint = { seq: game.seq, answer };
+      game.hintLevel = 0;
+    } finally { $("hint").disabled = false; }
+  }
+  game.hintLevel = Math.min(game.hintLevel + 1, 3);
+  renderHint($("hint-box"), game.hintLevel, v.observation.view, game.hint.answer, (text) => submit(text));
+  status(`Hint ${game.hintLevel} of 3.`);
+}
+
+function resign() {
+  if (!confirmResign()) return;
+  game.resigned = true;
+  stopWatching();
+  render();
+  status("You resigned. The game stays unfinished on the server (a review needs a finished game); save the record to keep it.");
+}
+
+function confirmResign() { return $("resign").dataset.armed === "1" || (arm($("resign")), false); }
+function arm(button) {
+  button.dataset.armed = "1"; button.textContent = "Resign? Click again";
+  setTimeout(() => { button.dataset.armed = ""; button.textContent = "Resign"; }, 4000);
+}
+
+// ------------------------------------------------------------------------------------ records, review, watching
+async function exportRecord() {
+  if (game.practice) return parseRecord(game.practice.record());
+  const out = await call("ExportSession", { sessionId: game.sessionId }, opts());
+  return parseRecord(out.recordJson);
+}
+
+async function saveRecord() {
+  const record = await exportRecord();
+  const blob = new Blob([record.text + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `spellbook-${game.practice ? "practice" : game.sessionId.slice(0, 8)}.json` });
+  document.body.append(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  status("Record saved (docs/records.md, version 2).");
+}
+
+async function review(record) {
+  record = record || await exportRecord();
+  $("game").hidden = true; $("setup").hidden = true;
+  const me = game.spectator ? 0 : game.seat;
+  const names = record.seats.map((s, i) => ((game.sessionId || game.practice) && !game.spectator && i === game.seat ? "You"
+    : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Seat ${i + 1}`));
+  await showReview(record, me, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
+  $("review-title").focus?.();
+}
+
+async function loadRecord() {
+  const file = $("load-file").files[0];
+  if (!file) return;
+  let record;
+  try { record = parseRecord(await file.text()); } catch { status(`${file.name} is not JSON.`); return; }
+  if (record.format !== "spellbook-record" && !record.events && !record.moves) { status(`${file.name} is not a SpellBook game record.`); return; }
+  if (record.status && record.status !== "finished") { status(`${file.name}: the game is not finished, and a review needs a finished game.`); return; }
+  status(`Loaded ${file.name}; reviewing it…`);
+  $("load-file").value = "";
+  await review(record);
+}
+
+async function spectate() {
+  const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
+  if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
+  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false });
+  $("spectate-token").value = "";
+  const view = await call("GetSession", { sessionId, seat: 0 }, opts());
+  game.players = view.players;
+  game.names = view.seats.map((s, i) => (s.kind === "SEAT_KIND_BOT" ? `Bot ${i + 1} (level ${s.level})` : `Player ${i + 1}`));
+  remember();
+  $("log").replaceChildren();
+  showGame();
+  await refresh();
+  watch();
+  status("Watching (read-only).");
+}
+
+function shortcut(e) {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "h" && !$("game").hidden) { e.preventDefault(); hint().catch(failure); }
+  else if (e.key === "u" && !$("game").hidden && game.practice) { e.preventDefault(); undo().catch(failure); }
+  else if (/^[1-9]$/.test(e.key) && !$("game").hidden) {
+    const b = $("move-list").querySelectorAll("button")[Number(e.key) - 1];
+    if (b && !b.disabled) { e.preventDefault(); b.click(); }
+  }
+}
+
+init().catch(failure);

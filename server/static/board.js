@@ -1,0 +1,95 @@
+// The board as one seat sees it (a GetSession observation's StateView): the Altar, the spells in play with
+// their points by level, every seat's pool, familiar, learned spells and score. Built with DOM calls
+// (no HTML strings), so nothing from the server is ever parsed as markup.
+export const COLORS = { R: "Red", P: "Purple", G: "Green", K: "Black", W: "White", B: "Blue", Y: "Yellow" };
+export const RUNES = { c: "circle", t: "triangle", s: "square" };
+const RUNE_MARK = { c: "●", t: "▲", s: "■" };
+const COLOR_ORDER = "RPGKWBY";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export const spellTitle = (name) => name.replace(/([a-z])([A-Z])/g, "$1 $2");
+export const isToken = (w) => w.length === 2 && COLORS[w[0]] && RUNES[w[1]];
+export const tokenName = (t) => `${COLORS[t[0]]} ${RUNES[t[1]]}`;
+
+/** A token chip: its color and rune mark, named in words for screen readers. */
+export function chip(token, count = 1) {
+  const label = tokenName(token) + (count > 1 ? ` ×${count}` : "");
+  return el("span", { class: `chip c-${token[0]}`, title: label, "aria-label": label, role: "img" },
+    `${token[0]}${RUNE_MARK[token[1]]}` + (count > 1 ? `×${count}` : ""));
+}
+
+function chips(counts) {
+  if (!counts || counts.length === 0) return el("span", { class: "empty", text: "empty" });
+  return el("span", { class: "chips" }, counts.map((tc) => chip(tc.token, tc.count)));
+}
+
+const total = (counts) => (counts || []).reduce((n, tc) => n + tc.count, 0);
+const familiarValue = (n) => (n >= 16 ? 18 : n + 1);
+
+/** Move text with its tokens as chips and spell names spaced ("learn Time Travel 4 W● : …"). */
+export function moveLabel(text) {
+  const words = text.split(" ");
+  const out = [];
+  words.forEach((w, i) => {
+    if (i) out.push(" ");
+    out.push(isToken(w) ? chip(w) : /^[A-Z][a-z]+[A-Z]/.test(w) ? spellTitle(w) : w);
+  });
+  return out;
+}
+
+let SPELL_HELP = {};
+/** What each spell does at levels 3-5 with its points (GET /spells.json), shown in the spell table. */
+export function setSpellHelp(help) { SPELL_HELP = help; }
+
+export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = SPELL_HELP, toMove = -3 } = {}) {
+  const n = view.players;
+  const round = Math.floor((view.day || 0) / n) + 1;
+  const learnedBy = {};
+  for (const s of view.seats) for (const l of s.spells || []) (learnedBy[l.spell] ||= []).push(`${names[s.seat] || "seat " + s.seat}: level ${l.level}`);
+  const spellRows = view.spells.map((name, i) => {
+    const help = spellHelp[name];
+    const pts = help ? help.levels.map((l) => `${l.points}`).join(" / ") : "";
+    return el("tr", {},
+      el("th", { scope: "row" }, el("span", { class: `swatch c-${COLOR_ORDER[i]}`, "aria-hidden": "true" }), ` ${spellTitle(name)}`),
+      el("td", { text: pts }),
+      el("td", { text: help ? help.action : "" }),
+      el("td", { text: (learnedBy[name] || []).join(", ") || "—" }));
+  });
+  tableNode.replaceChildren(
+    el("p", { class: "daybar" },
+      el("strong", { text: view.over ? "Game over" : `Round ${round} · Day of ${names[view.activePlayer] || "seat " + view.activePlayer}` }),
+      view.over ? "" : ` · ${view.phase}` + (view.endTriggered ? " · last round (the end is triggered)" : "")),
+    el("div", { class: "zone altar" }, el("h4", { text: `Altar (${total(view.altar)})` }), chips(view.altar)),
+    el("p", { class: "pouch", text: `Pouch: ${view.pouchSize || total(view.pouch)} tokens` +
+      (view.discard && view.discard.length ? "" : "") }),
+    el("table", { class: "spells" },
+      el("caption", { text: "Spells in play: points at levels 3 / 4 / 5" }),
+      el("thead", {}, el("tr", {}, ["Spell", "Points", "Action", "Learned by"].map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, spellRows)));
+  seatsNode.replaceChildren(...view.seats.map((s) => {
+    const stored = total(s.familiar);
+    const score = s.score || { total: 0 };
+    const mine = s.seat === me;
+    const deciding = s.seat === toMove;
+    return el("article", { class: `seat${mine ? " mine" : ""}${deciding ? " deciding" : ""}`, "aria-label": names[s.seat] || `seat ${s.seat}` },
+      el("h4", {}, `${names[s.seat] || "seat " + s.seat}`, deciding ? el("span", { class: "badge", text: "to move" }) : "",
+        el("span", { class: "score", text: `${score.total} pts` })),
+      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `${mine ? "Your pool" : "Pool"} (${total(s.pool)}/9)` }), chips(s.pool)),
+      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Familiar (${stored}/16, worth ${familiarValue(stored)})` }), chips(s.familiar)),
+      el("ul", { class: "learned" }, (s.spells || []).length ? s.spells.map((l) => el("li", {},
+        `${spellTitle(l.spell)} level ${l.level} `, chip(l.color + l.rune),
+        ` · ${score.spells ? score.spells[l.spell] || 0 : 0} pts`)) : el("li", { class: "empty", text: "no spell learned" })));
+  }));
+}

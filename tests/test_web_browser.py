@@ -1,0 +1,308 @@
+"""The page in a real browser: Debian's Chromium (/usr/bin/chromium, installed by `make test`), driven
+headless by Playwright (which never downloads a browser here). A whole game against a level-3 bot by
+clicking legal moves, every hint level, the review, the record saved and loaded again, a screenshot of
+every state; and the security of the page: seat tokens stay in their tab, out of URLs and logs.
+
+Screenshots are written under build/web-screenshots/ (the test prints the path)."""
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from server.main import JsonFormatter, ServerConfig, ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the networking flags Chromium waits on services this closed network does not reach.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parent.parent / "build" / "web-screenshots"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the dev extra installs playwright")
+if not os.path.exists(CHROMIUM):
+    pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium", pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def logs():
+    """Everything the server logs while this module runs."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("spellbook")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    yield stream
+    logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+@pytest.fixture(scope="module")
+def server(logs):
+    with ServerThread(ServerConfig(address="127.0.0.1:0", web_address="127.0.0.1:0")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+            headless=True, viewport={"width": 1200, "height": 900}, accept_downloads=True)
+        yield context
+        context.close()
+
+
+class Tab:
+    """A page with its console and the URLs it requested recorded."""
+
+    def __init__(self, context, url: str):
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.urls: list[str] = []
+        # nothing but info lines in the console (Chromium's own verbose hints included)
+        self.page.on("console", lambda m: m.type != "info" and self.errors.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("request", lambda r: self.urls.append(r.url))
+        self.page.goto(url)
+        self.page.wait_for_selector("#level option", state="attached")
+
+    def start(self, players: int = 2, level: int = 3, hint_iterations: int = 100, review_iterations: int = 300,
+              practice: bool = False) -> None:
+        self.page.fill("#review-iterations", str(review_iterations))
+        self.page.set_checked("#practice", practice)
+        self.page.select_option("#players", str(players))
+        self.page.select_option("#level", str(level))
+        self.page.fill("#hint-iterations", str(hint_iterations))
+        self.page.click("#start")
+        self.page.wait_for_selector("#move-list button.move:not([disabled])")
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        assert not_blank(path), f"{path} is blank"
+        return path
+
+
+def not_blank(path: Path) -> bool:
+    """A screenshot with text and color in it: many distinct colors, and no single one covering it all."""
+    from PIL import Image
+
+    image = Image.open(path).convert("RGB")
+    colors = image.getcolors(maxcolors=1 << 20) or []
+    most = max(count for count, _ in colors)
+    return len(colors) > 50 and most < 0.95 * image.width * image.height
+
+
+CONTRAST_JS = """() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const bg = (node) => { for (; node && node.nodeType === 1; node = node.parentElement) {
+      const c = rgb(getComputedStyle(node).backgroundColor); if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); }
+    return [255, 255, 255]; };
+  const worst = [];
+  for (const node of document.querySelectorAll("body *")) {
+    if (!node.offsetParent && node.tagName !== "BODY") continue;
+    if (![...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
+    const fg = rgb(getComputedStyle(node).color).slice(0, 3), back = bg(node);
+    const [a, b] = [lum(fg), lum(back)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    if (ratio < 4.5) worst.push(`${node.tagName}.${node.className}: ${ratio.toFixed(2)} '${node.textContent.trim().slice(0, 30)}'`);
+  }
+  return worst;
+}"""
+
+
+def click_a_legal_move(page, rng: random.Random) -> bool:
+    """Clicks one of the shown legal moves (not the learning chooser's groups); False when none is shown
+    yet or the board changed under the click."""
+    buttons = page.locator("#move-list button[data-move]:not([disabled])")
+    count = buttons.count()
+    if count == 0:
+        return False
+    try:
+        buttons.nth(rng.randrange(count)).click(timeout=2000)
+    except sync_api.Error:          # the board changed under the click (a bot moved): look again
+        return False
+    return True
+
+
+def play_one(page, rng: random.Random) -> None:
+    """Clicks one legal move, waiting for our decision (the bots and the board may move meanwhile)."""
+    for _ in range(200):
+        page.wait_for_selector("#move-list button[data-move]:not([disabled])", timeout=30000)
+        if click_a_legal_move(page, rng):
+            return
+        page.wait_for_timeout(15)
+    raise AssertionError("no legal move could be clicked")
+
+
+def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, browser, logs, capsys, tmp_path):
+    with capsys.disabled():
+        print(f"\n[screenshots: {SHOTS}]")
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    tab.shot("1-setup")
+    tab.start(players=2, level=3)
+    assert page.locator("#seats article").count() == 2 and page.locator("#table .altar .chip").count() >= 1
+    for level in (1, 2, 3):                                            # the hint ladder: nudge, reason, move
+        page.keyboard.press("h") if level == 2 else page.click("#hint")
+        page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
+        if level == 1:
+            assert "Look at" in page.inner_text("#hint-box") or "Consider" in page.inner_text("#hint-box")
+    hinted = page.locator("#hint-box table.top tbody tr").count()
+    assert hinted >= 1
+    tab.shot("2-hints")
+    rng, clicks, learned, started = random.Random(5), 0, False, time.monotonic()
+    while not page.locator("#review-button").is_visible():
+        assert time.monotonic() - started < 150, "the game did not end"
+        chooser = page.locator("#move-list button.learn")
+        if not learned and chooser.count():                           # a guided learning: spell, level, payment
+            try:
+                chooser.first.click(timeout=2000)
+                page.locator("#move-list button.learn[data-level]").first.click(timeout=2000)
+                page.locator("#move-list button[data-move]").first.click(timeout=2000)
+                learned, clicks = True, clicks + 1
+            except sync_api.Error:      # the board changed under a click (a refresh): look again
+                pass
+            continue
+        if click_a_legal_move(page, rng):
+            clicks += 1
+        else:
+            page.wait_for_timeout(15)
+    assert clicks >= 10
+    assert "Game over" in page.inner_text("#turn")
+    page.wait_for_selector("#log li.end", state="attached")             # the stream's last event
+    assert page.locator("#log li.bot").count() >= 5 and page.locator("#log li.end").count() == 1
+    tab.shot("3-game-over")
+    assert page.evaluate(CONTRAST_JS) == []
+
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    assert record["format"] == "spellbook-record" and record["version"] == 2 and record["status"] == "finished"
+
+    page.click("#review-button")
+    page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
+    assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 2
+    tab.shot("4-review")
+    assert page.evaluate(CONTRAST_JS) == []
+    marked = page.locator("#graph circle.dot").count()
+    assert marked >= 1 and marked >= page.locator("button.mistake").count()
+    page.locator("button.mistake, button.moment").first.click()       # a mistake opens its position
+    page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
+    assert page.locator("#position-seats article").count() == 2
+    page.click("#analyze")                                              # Analyze's stream, live in the page
+    page.wait_for_selector("#analysis:has-text('Done')", timeout=30000)
+    assert page.locator("#analysis li").count() >= 1
+    assert int(page.get_attribute("#analysis", "data-updates")) >= 3    # progress every 250 ms, then the final
+    tab.shot("5-mistake-position")
+
+    page.click("#review-back")
+    page.click("#new")
+    page.locator("#setup details summary").click()
+    page.set_input_files("#load-file", str(saved))                     # the saved record, loaded again
+    page.wait_for_selector("#review:not([hidden]) #review-status:has-text('Review done')", timeout=120000)
+    assert page.locator("#graph polyline").count() == 1
+    tab.shot("6-loaded-record")
+    assert tab.errors == []                                             # nothing but info lines in the console
+
+
+def test_a_phone_sized_screen_and_the_keyboard_alone(server, browser):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.focus("#players")
+    for _ in range(6):                                # level, seat, hint search, review search, practice, start
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "start"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#move-list button.move:not([disabled])")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390    # nothing wider than the phone
+    seq = page.locator("#log li").count()
+    page.keyboard.press("1")                                            # the first legal move, by its number
+    page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached")   # (CSP: no eval for wait_for_function)
+    for _ in range(100):            # our next decision: the keyboard's focus is on its first move
+        page.wait_for_selector("#move-list button[data-move]:not([disabled])")
+        if page.evaluate("document.activeElement.closest('#move-list') !== null"):
+            break
+        page.wait_for_timeout(20)
+    else:
+        raise AssertionError("the keyboard's focus did not come back to the moves")
+    seq = page.locator("#log li").count()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached")
+    tab.shot("7-phone")
+    assert tab.errors == []
+
+
+def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser, logs):
+    url = f"http://127.0.0.1:{server.web_port}/"
+    a, b = Tab(browser, url), Tab(browser, url)
+    a.start()
+    b.start()
+    stored = lambda tab: json.loads(tab.page.evaluate("sessionStorage.getItem('spellbook.game')"))
+    game_a, game_b = stored(a), stored(b)
+    assert game_a["token"] != game_b["token"] and game_a["sessionId"] != game_b["sessionId"]
+    for tab in (a, b):
+        assert tab.page.evaluate("localStorage.length") == 0 and tab.page.evaluate("document.cookie") == ""
+    # tab A's token against tab B's game, and against the other seat of its own: refused by the server
+    attempt = """async ([sid, seat, token]) => {
+        const r = await fetch('/spellbook.v1.SpellBookService/SubmitMove', {method: 'POST',
+          headers: {'Content-Type': 'application/json', 'spellbook-session-token': token},
+          body: JSON.stringify({sessionId: sid, seat, move: {text: 'draw'}})});
+        return [r.status, (await r.json()).code]; }"""
+    assert a.page.evaluate(attempt, [game_b["sessionId"], 0, game_a["token"]]) == [403, "permission_denied"]
+    assert a.page.evaluate(attempt, [game_a["sessionId"], 1, game_a["token"]])[0] in (400, 403)   # the bot's seat
+    assert b.page.locator("#move-list button.move:not([disabled])").count() >= 1     # B's game is untouched
+    secrets = [game_a["token"], game_b["token"], game_a["spectatorToken"], game_b["spectatorToken"]]
+    assert not any(s in u for s in secrets for u in a.urls + b.urls)
+    assert not any(s in logs.getvalue() for s in secrets)
+    # the spectator token watches, read-only, in a third tab
+    c = Tab(browser, url)
+    c.page.locator("#setup details summary").click()
+    c.page.fill("#spectate-id", game_a["sessionId"])
+    c.page.fill("#spectate-token", game_a["spectatorToken"])
+    c.page.click("#spectate button")
+    c.page.wait_for_selector("#status:has-text('Watching')")
+    assert c.page.locator("#seats article").count() == 2 and c.page.locator("#moves").is_hidden()
+    watched = c.page.locator("#log li").count()
+    play_one(a.page, random.Random(1))                                  # the spectator sees it live
+    c.page.wait_for_selector(f"#log li:nth-child({watched + 1})", state="attached")
+    assert not any(s in u for s in secrets for u in c.urls)
+    assert c.errors == []
+
+
+def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    tab.start(players=3, level=2, practice=True)
+    assert page.locator("#seats article").count() == 3 and page.is_visible("#undo")
+    assert page.is_disabled("#undo")                                   # nothing to take back yet
+    rng = random.Random(2)
+    for _ in range(6):                                                 # a few of our decisions, bots in between
+        before = page.locator("#log li").count()
+        play_one(page, rng)
+        page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached")
+    board = page.inner_text("#seats")
+    logged = page.locator("#log li").count()
+    page.keyboard.press("u")
+    page.wait_for_selector("#status:has-text('Move taken back')")
+    assert page.locator("#log li").count() < logged and page.inner_text("#seats") != board
+    page.click("#hint")                                                # hints on the practice position
+    page.wait_for_selector("#hint-box:has-text('Hint 1')", timeout=30000)
+    play_one(page, rng)
+    page.wait_for_selector("#move-list button.move:not([disabled])")
+    tab.shot("8-practice")
+    assert tab.errors == []
