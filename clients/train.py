@@ -56,6 +56,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--parent", default="", help="the version of the model whose games these are")
     p.add_argument("--epochs", type=int, default=None, help="training epochs (default: search.train)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hidden", type=int, nargs=2, default=None, metavar=("H1", "H2"),
+                   help="hidden layer widths (default: search.train's 64 64)")
+    p.add_argument("--td-lambda", type=float, default=None,
+                   help="value target of tree-less rows: their TD(lambda) return at this lambda (1: the result)")
+    p.add_argument("--rollout-weight", type=float, default=0.0,
+                   help="> 0: also train a rollout head on the playouts' means (p_win), with this loss weight")
     p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
                    help="run (or continue) the whole expert-iteration pipeline in RUN_DIR")
     p.add_argument("--ship", default=None, help="with --pipeline: copy the final model here")
@@ -71,7 +77,15 @@ def main(args: argparse.Namespace) -> int:
         if not args.data:
             print("train: give --data DIR ... (self-play shards) or --pipeline RUN_DIR", file=sys.stderr)
             return 2
-        train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs)
+        if args.hidden is not None and min(args.hidden) < 1:
+            raise ValueError(f"--hidden: widths must be at least 1, got {args.hidden}")
+        if args.td_lambda is not None and not 0.0 <= args.td_lambda <= 1.0:
+            raise ValueError(f"--td-lambda: must be within [0, 1], got {args.td_lambda}")
+        if args.rollout_weight < 0:
+            raise ValueError(f"--rollout-weight: must not be negative, got {args.rollout_weight}")
+        train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs,
+                  hidden=tuple(args.hidden) if args.hidden else None, td_lambda=args.td_lambda,
+                  rollout_weight=args.rollout_weight)
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)
@@ -79,7 +93,9 @@ def main(args: argparse.Namespace) -> int:
 
 
 def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
-              epochs: int | None = None, log=None, q_weight: float | None = None) -> dict:
+              epochs: int | None = None, log=None, q_weight: float | None = None,
+              hidden: tuple[int, int] | None = None, td_lambda: float | None = None,
+              rollout_weight: float = 0.0) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
@@ -91,6 +107,9 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
         cfg.epochs = epochs
     if q_weight is not None:
         cfg.q_weight = q_weight
+    if hidden is not None:
+        cfg.hidden = hidden
+    cfg.td_lambda, cfg.rollout_weight = td_lambda, rollout_weight
     model, report = train(paths, cfg, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)

@@ -196,3 +196,23 @@ def test_a_rollout_head_trains_on_playout_means_and_replaces_the_leaf_rollout(tm
     assert e.value.field == "rollout_head"
     with pytest.raises(ValueError, match="rollout head"):
         random_model(seed=4).network(SPELLBOOK).rollout_estimate(SPELLBOOK.vtable, raw, observer)
+
+
+def test_train_command_takes_a_td_target_a_width_and_a_rollout_head(tmp_path):
+    from clients.cli import main
+    from search.model import Model
+
+    model = str(tmp_path / "m.npz")
+    random_model(seed=5).save(model)
+    data = str(tmp_path / "t")
+    assert main(["selfplay", "--generator", "treeless", "--model", model, "--out", data, "--games", "8",
+                 "--games-per-shard", "4", "--players", "2", "--value-playouts", "2", "--no-progress"]) == 0
+    out = str(tmp_path / "trained.npz")
+    assert main(["train", "--data", data, "--out", out, "--epochs", "1", "--hidden", "8", "8",
+                 "--td-lambda", "1.0", "--rollout-weight", "0.5"]) == 0
+    trained = Model.load(out)
+    assert trained.meta["hidden"] == [8, 8] and trained.has_rollout_head
+    assert trained.meta["training"]["config"]["td_lambda"] == 1.0
+    assert main(["train", "--data", data, "--out", out, "--td-lambda", "1.5"]) == 2
+    assert main(["train", "--data", data, "--out", out, "--td-lambda", "0.3"]) == 2    # not recorded
+    assert main(["train", "--data", data, "--out", out, "--hidden", "0", "8"]) == 2
