@@ -42,12 +42,14 @@ serve: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m server.protogen
 
-# Engine speed (~20 s), search speed and strength table (~40 min), gRPC load (~1 min), fair share (~2 min).
+# Engine speed (~20 s), search speed and strength table (~40 min), gRPC load (~1 min), fair share (~2 min),
+# tree-less self-play against search self-play (~1 min).
 bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/search.py
 	$(PY) bench/grpc_load.py
 	$(PY) bench/fairness.py
+	$(PY) bench/selfplay.py
 
 # The page in headless Chromium: load time and a move's round trip (~30 s).
 bench-web: $(STAMP) $(CHROMIUM)
