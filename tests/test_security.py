@@ -7,9 +7,7 @@ and what the logs hold. Servers listen on 127.0.0.1, port 0; every loop is bound
 from __future__ import annotations
 
 import datetime
-import io
 import json
-import logging
 import math
 
 import grpc
@@ -19,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from clients.client import ServiceError, SpellBookClient
 from engine_c import State
 from engine_c.insight import pouch_beliefs
-from server.main import JsonFormatter, ServerConfig, ServerThread, parse_args
+from server.main import ServerConfig, ServerThread, parse_args
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
 
@@ -150,26 +148,16 @@ def test_a_seat_token_moves_and_reads_only_its_own_seat(client, server):
     assert client.submit_move(sid, 0, "draw", expected_seq=0).seq >= 1     # the owner of seat 0 still moves
 
 
-def test_logs_hold_no_token_and_no_full_session_id(server):
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("spellbook.server")
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
-        with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as c:
-            sid = c.create_session(["client", "client"])
-            view = c.get_session(sid, 0)
-            c.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
-            c.export_session(sid)
-            with pytest.raises(ServiceError):
-                c.get_session(str(sid), 1, token="sbt_wrong")
-        seed = server.servicer.sessions.sessions[sid].seed
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+def test_logs_hold_no_token_and_no_full_session_id(server, server_log):
+    stream = server_log
+    with SpellBookClient(f"127.0.0.1:{server.port}", timeout=10) as c:
+        sid = c.create_session(["client", "client"])
+        view = c.get_session(sid, 0)
+        c.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
+        c.export_session(sid)
+        with pytest.raises(ServiceError):
+            c.get_session(str(sid), 1, token="sbt_wrong")
+    seed = server.servicer.sessions.sessions[sid].seed
     text = stream.getvalue()
     assert "SubmitMove" in text and sid[:4] in text
     assert str(sid) not in text and str(seed) not in text

@@ -3,9 +3,7 @@ the same handlers, interceptors, credentials, errors and metrics as gRPC. The pa
 real browser by tests/test_web_browser.py."""
 from __future__ import annotations
 
-import io
 import json
-import logging
 import struct
 import time
 import urllib.error
@@ -15,7 +13,7 @@ import pytest
 
 from clients.client import SpellBookClient
 from server import metrics
-from server.main import JsonFormatter, ServerConfig, ServerThread, parse_args
+from server.main import ServerConfig, ServerThread, parse_args
 
 SERVICE = "spellbook.v1.SpellBookService"
 KEY = "web-test-key-0123456789"
@@ -166,25 +164,15 @@ def test_every_answer_sets_a_content_security_policy_and_other_origins_are_refus
         urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/static/..%2fweb.py", timeout=10)
 
 
-def test_browser_calls_are_counted_logged_and_shared_fairly_like_grpc_ones(server):
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("spellbook.server")
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.INFO)
+def test_browser_calls_are_counted_logged_and_shared_fairly_like_grpc_ones(server, server_log):
+    stream = server_log
     before = metrics.RPC_TOTAL.labels("GetSession", "PERMISSION_DENIED")._value.get()
-    try:
-        created = new_session(server)
-        secret = token(created, 0)["spellbook-session-token"]
-        post(server, "GetSession", {"sessionId": created["sessionId"], "seat": 1}, headers=token(created, 0))
-        post(server, "GetSession", {"sessionId": created["sessionId"], "seat": 0},
-             headers={**token(created, 0), "X-Request-Id": "web-req-1"})
-        time.sleep(0.2)                 # a successful call's line is written on the loop's next turn
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+    created = new_session(server)
+    secret = token(created, 0)["spellbook-session-token"]
+    post(server, "GetSession", {"sessionId": created["sessionId"], "seat": 1}, headers=token(created, 0))
+    post(server, "GetSession", {"sessionId": created["sessionId"], "seat": 0},
+         headers={**token(created, 0), "X-Request-Id": "web-req-1"})
+    time.sleep(0.2)                 # a successful call's line is written on the loop's next turn
     assert metrics.RPC_TOTAL.labels("GetSession", "PERMISSION_DENIED")._value.get() == before + 1
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     calls = [line for line in lines if line.get("method") == "GetSession"]
