@@ -61,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the learned search's leaf blend with one rollout (self-play: 0, eight times faster)")
     p.add_argument("--explore-decisions", type=int, default=6,
                    help="each seat's first N decisions sample moves by visit counts")
+    p.add_argument("--full-share", type=float, default=1.0,
+                   help="playout-cap randomization: share of decisions searched with --iterations and recorded; "
+                        "the others get --cheap-iterations and are not recorded")
+    p.add_argument("--cheap-iterations", type=int, default=100,
+                   help="playout-cap randomization: iterations of an unrecorded cheap search")
     p.add_argument("--value-playouts", type=int, default=0, metavar="N",
                    help="also record p_win, the mean of N random playouts per decision (a value target)")
     p.add_argument("--generator", default="search", choices=["search", "treeless"],
@@ -92,6 +97,9 @@ def main(args: argparse.Namespace) -> int:
     if args.value_playouts < 0:
         print("selfplay: --value-playouts must be 0 or more", file=sys.stderr)
         return 2
+    if not 0.0 < args.full_share <= 1.0 or args.cheap_iterations < 1:
+        print("selfplay: --full-share must be in (0, 1] and --cheap-iterations at least 1", file=sys.stderr)
+        return 2
     if treeless:
         problem = _treeless_problem(args)
         if problem:
@@ -115,7 +123,8 @@ def main(args: argparse.Namespace) -> int:
     config = SelfPlayConfig(options=opts, explore_decisions=args.explore_decisions, model_path=args.model or None,
                             value_playouts=args.value_playouts, generator=args.generator, mode=args.mode,
                             temperature=args.temperature, epsilon=args.epsilon, keep=args.keep,
-                            chance_samples=args.chance_samples, td_lambdas=tuple(args.td_lambdas))
+                            chance_samples=args.chance_samples, td_lambdas=tuple(args.td_lambdas),
+                            full_share=args.full_share, cheap_iterations=args.cheap_iterations)
     os.makedirs(args.out, exist_ok=True)
     tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, FACTORY,
                         {"players": args.players, "spells": args.spells})

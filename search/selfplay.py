@@ -72,6 +72,12 @@ class SelfPlayConfig:
     keep: int = 4                     # decisions kept per game (uniformly chosen)
     chance_samples: int = 1           # value mode: chance continuations averaged per move
     td_lambdas: tuple[float, ...] = (0.0, 0.5, 0.7, 0.9, 1.0)
+    # Playout-cap randomization (KataGo, Wu 2019; search generator only): each decision is a full search
+    # (`options.iterations`) with probability `full_share`, else a cheap one of `cheap_iterations`; only
+    # full searches are recorded, so every policy target is a full search's visits while the games cost
+    # a fraction of full searches everywhere. 1.0: every decision full and recorded (as before).
+    full_share: float = 1.0
+    cheap_iterations: int = 0
 
     def describe(self) -> dict:
         d = asdict(self)
@@ -79,11 +85,15 @@ class SelfPlayConfig:
         if self.generator == "search":     # a search run's meta stays what it was before the tree-less one
             for k in TREELESS_FIELDS:
                 d.pop(k)
+        if self.full_share >= 1.0:         # and so does one without playout-cap randomization
+            for k in PLAYOUT_CAP_FIELDS:
+                d.pop(k)
         return d
 
 
 # SelfPlayConfig's fields that only the tree-less generator reads
 TREELESS_FIELDS = ("generator", "mode", "temperature", "epsilon", "keep", "chance_samples", "td_lambdas")
+PLAYOUT_CAP_FIELDS = ("full_share", "cheap_iterations")
 
 
 def _relative(values: Sequence[float], seat: int, n: int) -> list[float]:
@@ -119,19 +129,14 @@ def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: Sel
             continue
         opts = SearchOptions(**{**asdict(config.options), "seed": rng.getrandbits(63), "temperature": 0.0,
                                 "stop_early": False, "threads": 1})
+        # a cheap search plays the move and records nothing (no draw without playout-cap randomization,
+        # so those runs replay as before)
+        full = config.full_share >= 1.0 or rng.random() < config.full_share
+        if not full:
+            opts.iterations = config.cheap_iterations
         result = ismcts(game, state, opts, reuse=reuse[seat], network=network)
-        visits = {game.code(s.move): s.visits for s in result.moves}
-        total = sum(visits.values()) or 1
-        codes = [game.code(m) for m in legal]
-        raw = game.state_bytes(state)
-        root_wins = _root_win_estimate(result, n)
-        playout_wins = _playout_mean(game, state, config.value_playouts, rng.getrandbits(63), n) \
-            if config.value_playouts > 0 else [math.nan] * n
-        rows.append({"x": _mcts.state_features(game.vtable, raw, seat),
-                     "move_x": _mcts.move_features(game.vtable, raw, codes),
-                     "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
-                     "seat": seat, "q_win": _relative(root_wins, seat, n),
-                     "p_win": _relative(playout_wins, seat, n)})
+        if full:
+            rows.append(_decision_row(game, state, seat, n, legal, result, config, rng))
         move = result.move
         if seat_decisions[seat] < config.explore_decisions:
             # another move than the searched best: the kept tree no longer matches, and TreeReuse
@@ -143,6 +148,21 @@ def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: Sel
     winners = state.winners()
     wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
     return _to_arrays(rows, n, wins, scores)
+
+
+def _decision_row(game, state, seat: int, n: int, legal: list, result, config: SelfPlayConfig,
+                  rng: random.Random) -> dict:
+    """One recorded decision (module docstring): features, the root's visit shares, its estimates."""
+    visits = {game.code(s.move): s.visits for s in result.moves}
+    total = sum(visits.values()) or 1
+    codes = [game.code(m) for m in legal]
+    raw = game.state_bytes(state)
+    root_wins = _root_win_estimate(result, n)
+    playout_wins = _playout_mean(game, state, config.value_playouts, rng.getrandbits(63), n) \
+        if config.value_playouts > 0 else [math.nan] * n
+    return {"x": _mcts.state_features(game.vtable, raw, seat), "move_x": _mcts.move_features(game.vtable, raw, codes),
+            "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
+            "seat": seat, "q_win": _relative(root_wins, seat, n), "p_win": _relative(playout_wins, seat, n)}
 
 
 def _root_win_estimate(result, n: int) -> list[float]:

@@ -262,10 +262,12 @@ def test_the_shipped_model_loads_and_is_the_default():
 
 
 # ---------------------------------------------------------------------------------------------- self-play and training
-def _tiny_run(out_dir: str, games: int = 2, model: str | None = None, value_playouts: int = 0):
+def _tiny_run(out_dir: str, games: int = 2, model: str | None = None, value_playouts: int = 0,
+              full_share: float = 1.0):
     cfg = SelfPlayConfig(options=SearchOptions(iterations=12, evaluator="network" if model else "rollout",
                                                model=model or ""),
-                         explore_decisions=2, model_path=model, value_playouts=value_playouts)
+                         explore_decisions=2, model_path=model, value_playouts=value_playouts,
+                         full_share=full_share, cheap_iterations=3)
     tasks = plan_shards(out_dir, games, 1, 7, cfg, "clients.selfplay:spellbook_game", {"players": [2, 3]})
     return [run_shard(vars(t)) for t in tasks]
 
@@ -287,6 +289,26 @@ def test_selfplay_shards_hold_consistent_decisions_and_resume(tmp_path):
     n = int(arrays["players"][0])
     assert np.allclose(arrays["z_win"].sum(1), 1.0) and set(arrays["players"]) == {n} and n in (2, 3)
     assert np.all(arrays["z_win"][:, n:] == 0) and np.all(arrays["z_score"][:, n:] == 0)   # absent seats
+
+
+def test_playout_cap_randomization_records_only_the_full_searches(tmp_path):
+    """Issue 22 item 4 (KataGo's playout-cap randomization): about full_share of the decisions are full
+    searches and recorded; the cheap ones play on unrecorded, and the run is as reproducible as before."""
+    full, capped, again = (str(tmp_path / name) for name in ("full", "capped", "again"))
+    for d in (full, capped, again):
+        os.makedirs(d)
+    _tiny_run(full, games=1)
+    _tiny_run(capped, games=1, full_share=0.25)
+    _tiny_run(again, games=1, full_share=0.25)
+    every, meta_full = read_shard(list_shards(full)[0])
+    some, meta = read_shard(list_shards(capped)[0])
+    assert meta["config"]["full_share"] == 0.25 and meta["config"]["cheap_iterations"] == 3
+    assert "full_share" not in meta_full["config"]            # runs without it keep their meta
+    assert 0 < len(some["seat"]) < 0.5 * len(every["seat"])
+    twin = read_shard(list_shards(again)[0])[0]
+    assert all(np.array_equal(some[k], twin[k]) for k in ("x", "visits", "move_code", "z_win"))
+    sums = np.add.reduceat(some["visits"], some["move_offset"][:-1])
+    assert np.allclose(sums, 1.0, atol=1e-5)                  # every recorded decision is a searched one
 
 
 def test_selfplay_records_the_playouts_mean_as_a_value_target(tmp_path):
