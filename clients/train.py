@@ -46,6 +46,25 @@ MODEL_PLAN = {4: {"window": 3, "epochs": 4}}
 # on (seeds far from self-play's and from bench/strength.py's), each decision searched as a hint is at
 # the server's default level, whose reported probabilities it corrects. 2, 3 and 4 players by turns.
 CALIBRATION = {"games": 90, "seed": 800_000, "level": None}      # level None: the server's default
+# Tree-less generations (issue 22; docs/learned.md, "Tree-less data"): the value's data volume. The
+# first plays the best search model's policy prior; each later one plays greedily on the value model
+# trained on the one before (TD-Gammon's way). Value models are 128x128, trained for 4 epochs.
+TREELESS = [
+    {"mode": "policy", "games": 60_000, "value_playouts": 16, "td_lambda": 0.7},
+    {"mode": "value", "games": 60_000, "value_playouts": 0, "td_lambda": 1.0},
+    {"mode": "value", "games": 60_000, "value_playouts": 0, "td_lambda": 1.0},
+]
+VALUE_MODEL = {"hidden": (128, 128), "epochs": 4, "games_per_shard": 2000}
+# The final model: its value from the last VALUE_WINDOW tree-less generations (their results: TD(1)),
+# its policy from playout-cap-randomized search self-play by the best search model (a full search on a
+# quarter of the decisions, the only ones recorded).
+VALUE_WINDOW = 2
+POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
+# Its search leaves are the network's value alone (no rollout), and it searches three times the
+# iterations of a blended search for about the same time (CPU-time rates: a value-only iteration of the
+# 128x128 network costs about a third of a blended one, docs/learned.md). Its gate plays so, and the
+# shipped model carries this in its meta ("search"), which the strength levels follow (search/levels.py).
+FINAL_SEARCH = {"rollout_mix": 0.0, "iteration_scale": 3.0}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -211,17 +230,31 @@ def _log(run_dir: str, entry: dict) -> None:
 
 
 def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, model: str, jobs: int,
-              executor: str | None, value_playouts: int = 0) -> float:
+              executor: str | None, value_playouts: int = 0, extra: tuple[str, ...] = ()) -> float:
+    """Search self-play into run_dir/name (resumes by shard); `extra`: more of the command's flags."""
+    return _run_selfplay(name, ["--out", os.path.join(run_dir, name), "--games", str(games), "--games-per-shard", "8",
+                                "--players", "2", "3", "4", "--spells", "classic", "--iterations", str(iterations),
+                                "--evaluator", "network" if model else "rollout", "--model", model,
+                                "--rollout-mix", "0", "--explore-decisions", "6", "--value-playouts",
+                                str(value_playouts), "--seed", str(seed), "-j", str(jobs), *extra], executor)
+
+
+def _treeless(run_dir: str, name: str, plan: dict, seed: int, model: str, jobs: int, executor: str | None) -> float:
+    """Tree-less self-play (search/treeless.pxi) into run_dir/name by `model`, as `plan` says."""
+    return _run_selfplay(name, ["--generator", "treeless", "--mode", plan["mode"], "--model", model,
+                                "--out", os.path.join(run_dir, name), "--games", str(plan["games"]),
+                                "--games-per-shard", str(VALUE_MODEL["games_per_shard"]), "--players", "2", "3", "4",
+                                "--spells", "classic", "--value-playouts", str(plan["value_playouts"]),
+                                "--seed", str(seed), "-j", str(jobs)], executor)
+
+
+def _run_selfplay(name: str, argv: list[str], executor: str | None) -> float:
     from clients import selfplay
 
     # through the command's own parser, so every flag not named here keeps the command's default
     parser = argparse.ArgumentParser()
     selfplay.add_arguments(parser)
-    ns = parser.parse_args(["--out", os.path.join(run_dir, name), "--games", str(games), "--games-per-shard", "8",
-                            "--players", "2", "3", "4", "--spells", "classic", "--iterations", str(iterations),
-                            "--evaluator", "network" if model else "rollout", "--model", model,
-                            "--rollout-mix", "0", "--explore-decisions", "6", "--value-playouts", str(value_playouts),
-                            "--seed", str(seed), "-j", str(jobs)])
+    ns = parser.parse_args(argv)
     ns.executor = executor
     start = time.monotonic()
     if selfplay.main(ns) != 0:
@@ -229,16 +262,24 @@ def _selfplay(run_dir: str, name: str, games: int, iterations: int, seed: int, m
     return time.monotonic() - start
 
 
-def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor: str | None) -> dict:
+def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor: str | None,
+         new_search: dict | None = None) -> dict:
     """An SPRT match of the new model against the best accepted one (None: the rollout search, also how
     every generation is rated), seat-swapped pairs at two seats, fixed seeds. Accepted when the SPRT
     accepts H1 (elo1), or when it has not decided after GATE['pairs'] pairs and the new model scored
-    above 50%; rejected otherwise."""
+    above 50%; rejected otherwise. `new_search`: the new model's own search ("rollout_mix", and
+    "iteration_scale" of GATE['network_iterations']) where it differs from the default blended search."""
     from clients import ratings as R
     from clients.tournament import make_executor, run_tournament, schedule
 
-    new_spec = f"ismcts:iterations={GATE['network_iterations']},evaluator=network,model={new}"
-    old_spec = (f"ismcts:iterations={GATE['network_iterations']},evaluator=network,model={old}" if old else
+    def network_spec(model: str, search: dict | None) -> str:
+        search = search or {}
+        iterations = round(GATE["network_iterations"] * search.get("iteration_scale", 1.0))
+        leaves = f",rollout_mix={search['rollout_mix']}" if "rollout_mix" in search else ""
+        return f"ismcts:iterations={iterations}{leaves},evaluator=network,model={model}"
+
+    new_spec = network_spec(new, new_search)
+    old_spec = (network_spec(old, None) if old else
                 f"ismcts:iterations={GATE['rollout_iterations']},evaluator=rollout")
     test = R.SPRT(GATE["elo0"], GATE["elo1"])
     tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic")
@@ -255,6 +296,52 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
             "elo_95": [round(elo.lo, 1), round(elo.hi, 1)] if elo else None,
             "los": round(elo.los, 4) if elo else None,
             "opponent": old_spec, "challenger": new_spec}
+
+
+def _value_generations(run_dir: str, source: str, jobs: int, executor: str | None) -> list[str]:
+    """The tree-less generations t1, t2, ... (TREELESS) and their value models v1, v2, ...: t1 played by
+    `source`'s policy, each later one greedily on the previous value. Their directories, in order."""
+    dirs = []
+    for k, plan in enumerate(TREELESS, 1):
+        name, value_path = f"t{k}", os.path.join(run_dir, f"v{k}.npz")
+        seconds = _treeless(run_dir, name, plan, SEED + 10_000 + k, source, jobs, executor)
+        _log(run_dir, {"stage": f"tree-less {name}", "model": os.path.basename(source), "seconds": round(seconds, 1)})
+        dirs.append(os.path.join(run_dir, name))
+        if not os.path.exists(value_path):
+            t0 = time.monotonic()
+            info = train_one([dirs[-1]], value_path, generation=0, parent=os.path.basename(source),
+                             seed=SEED + 10_000 + k, epochs=VALUE_MODEL["epochs"], hidden=VALUE_MODEL["hidden"],
+                             td_lambda=plan["td_lambda"])
+            _log(run_dir, {"stage": f"train v{k}", "seconds": round(time.monotonic() - t0, 1),
+                           "version": info["version"], "winner_brier": info["held"].get("winner_brier")})
+        source = value_path
+    return dirs
+
+
+def _final_generation(run_dir: str, gen: int, search_model: str, best: str | None, best_version: str,
+                      jobs: int, executor: str | None) -> dict:
+    """The model trained on tree-less value rows and playout-cap-randomized search self-play (policy),
+    gated at about equal time against the best accepted model (its leaves: the value alone)."""
+    value_dirs = _value_generations(run_dir, search_model, jobs, executor)[-VALUE_WINDOW:]
+    plan = POLICY_SELFPLAY
+    seconds = _selfplay(run_dir, "p", plan["games"], plan["iterations"], SEED + 20_000, search_model, jobs,
+                        executor, extra=("--full-share", str(plan["full_share"]),
+                                         "--cheap-iterations", str(plan["cheap_iterations"])))
+    _log(run_dir, {"stage": "selfplay p (playout-cap randomization)", "model": os.path.basename(search_model),
+                   "seconds": round(seconds, 1)})
+    data = value_dirs + [os.path.join(run_dir, "p")]
+    model_path = os.path.join(run_dir, f"m{gen}.npz")
+    t0 = time.monotonic()
+    info = train_one(data, model_path, gen, parent=best_version, seed=SEED + gen, epochs=VALUE_MODEL["epochs"],
+                     hidden=VALUE_MODEL["hidden"], td_lambda=1.0)
+    train_s = time.monotonic() - t0
+    _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
+    g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor, new_search=FINAL_SEARCH)
+    _log(run_dir, {"stage": f"gate m{gen}", **g})
+    return {"generation": gen, "version": info["version"], "trained_on": [os.path.basename(d) for d in data],
+            "games": info["games"], "decisions": info["decisions"], "train_seconds": round(train_s, 1),
+            "held_out": info["held"], "calibration_bins": info["bins"], "gate": g, "accepted": g["accepted"],
+            "search": dict(FINAL_SEARCH)}
 
 
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None) -> dict:
@@ -305,6 +392,16 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             seconds = _selfplay(run_dir, f"g{gen}", selfplay_plan["games"], selfplay_plan["iterations"],
                                 SEED + 100 * gen, src, jobs, executor)
             _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
+    if TREELESS:
+        final = len(GENERATIONS) + 2
+        if final not in done:
+            entry = _final_generation(run_dir, final, best or model_path, best, best_version, jobs, executor)
+            table["generations"].append(entry)
+            save()
+        else:
+            entry = done[final]
+        if entry["accepted"]:
+            best, best_gen, best_version = os.path.join(run_dir, f"m{final}.npz"), final, entry["version"]
     # Ship the last accepted generation as the default evaluation; when no generation passed its gate,
     # ship the one that came closest, used only when a search asks for evaluator=network.
     entries = table["generations"]
@@ -317,7 +414,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             gen = entry["generation"]
             entry["vs_rollout"] = (entry["gate"] if gen == 1 else
                                    gate(run_dir, f"rate{gen}", os.path.join(run_dir, f"m{gen}.npz"), None, jobs,
-                                        executor))
+                                        executor, new_search=entry.get("search")))
             _log(run_dir, {"stage": f"rate m{gen} against the rollout search", **entry["vs_rollout"]})
             save()
     calibration = None
@@ -334,6 +431,8 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
         entry = next(e for e in entries if e["generation"] == best_gen)
         model.meta["use_by_default"] = bool(entry["accepted"])
         model.meta["training"]["gate"] = entry["gate"]
+        if entry.get("search"):
+            model.meta["search"] = entry["search"]          # the leaves and budget it was gated with
         if calibration:
             model.meta["calibration"] = calibration
         os.makedirs(os.path.dirname(os.path.abspath(ship)), exist_ok=True)

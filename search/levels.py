@@ -77,13 +77,30 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
     cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
     if kind == "network":
         iterations, temperature = NETWORK_LEVELS[level]
-        return SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
+        opts = SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
                              stop_early=temperature == 0, reuse_tree=level == 10,
                              evaluator="auto" if evaluator == "auto" else "network")
+        return _models_own_search(opts, game)
     iterations, temperature, rollout, cutoff = ROLLOUT_LEVELS[level]
     return SearchOptions(iterations=iterations, temperature=temperature, rollout=rollout, cutoff=cutoff,
                          time_ms=cap, seed=seed, stop_early=temperature == 0, reuse_tree=level == 10,
                          evaluator="rollout")
+
+
+def _models_own_search(opts: SearchOptions, game: Any) -> SearchOptions:
+    """A level as the game's default model was gated to search (its meta's "search", written by the
+    training pipeline): its leaves ("rollout_mix") and "iteration_scale" times the table's iterations,
+    about the same time per move. A model without one searches as the table says."""
+    if game is None:
+        return opts
+    from search.model import default_model
+
+    model = default_model(game)
+    search = (model.meta.get("search") or {}) if model is not None else {}
+    if "rollout_mix" in search:
+        opts.rollout_mix = float(search["rollout_mix"])
+    opts.iterations = max(1, round(opts.iterations * float(search.get("iteration_scale", 1.0))))
+    return opts
 
 
 def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:

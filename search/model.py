@@ -105,6 +105,10 @@ class Model:
                 isinstance(v, (int, float)) and not isinstance(v, bool) and -0.5 < v < 0.5 for v in lean.values())):
             raise ValueError(f"{where}: mover_bias must map player counts to numbers within (-0.5, 0.5), "
                              f"got {lean!r}")
+        search = self.meta.get("search")
+        if search is not None and not _valid_search(search):
+            raise ValueError(f"{where}: search must be {{'rollout_mix': 0..1, 'iteration_scale': 0.1..100}}, "
+                             f"got {search!r}")
 
     # ------------------------------------------------------------------ evaluation
     def network(self, game: Any) -> "_mcts.Network":
@@ -176,6 +180,16 @@ def load_cached(path: str) -> Model:
     with _cache_lock:
         _cache[path] = (mtime, model)
     return model
+
+
+def _valid_search(search: Any) -> bool:
+    """The model's own search settings (levels follow them: search/levels.py) are within range."""
+    def number(v: Any, lo: float, hi: float) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and lo <= v <= hi
+
+    return (isinstance(search, dict) and set(search) <= {"rollout_mix", "iteration_scale"}
+            and number(search.get("rollout_mix", 0.5), 0.0, 1.0)
+            and number(search.get("iteration_scale", 1.0), 0.1, 100.0))
 
 
 def default_model(game: Any) -> Model | None:

@@ -386,10 +386,21 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
                                     "elo1": 50.0})
     monkeypatch.setattr(T, "CALIBRATION", {"games": 2, "seed": 5, "level": 1})
     monkeypatch.setattr(T, "MODEL_PLAN", {2: {"window": 1, "epochs": 1}})
+    monkeypatch.setattr(T, "TREELESS", [{"mode": "policy", "games": 12, "value_playouts": 2, "td_lambda": 0.7},
+                                        {"mode": "value", "games": 12, "value_playouts": 0, "td_lambda": 1.0}])
+    monkeypatch.setattr(T, "VALUE_MODEL", {"hidden": (8, 8), "epochs": 1, "games_per_shard": 6})
+    monkeypatch.setattr(T, "VALUE_WINDOW", 1)
+    monkeypatch.setattr(T, "POLICY_SELFPLAY", {"games": 2, "iterations": 12, "full_share": 0.5, "cheap_iterations": 3})
     run, ship = str(tmp_path / "run"), str(tmp_path / "ship" / "model.npz")
     table = T.run_pipeline(run, ship, jobs=1, executor="inline")
     gens = table["generations"]
-    assert [g["generation"] for g in gens] == [1, 2]
+    assert [g["generation"] for g in gens] == [1, 2, 3]
+    # generation 3: its value from the last tree-less generation, its policy from playout-capped self-play,
+    # gated and rated with its own search (value-only leaves, three times the iterations)
+    assert gens[2]["trained_on"] == ["t2", "p"] and gens[2]["search"] == T.FINAL_SEARCH
+    assert "rollout_mix=0.0" in gens[2]["gate"]["challenger"] and "iterations=30," in gens[2]["gate"]["challenger"]
+    assert "rollout_mix" in gens[2]["vs_rollout"]["challenger"]
+    assert all(os.path.exists(os.path.join(run, f)) for f in ("v1.npz", "v2.npz"))
     # model 2's plan: only the last generation's games, one epoch; its parent named by version
     assert gens[0]["trained_on"] == ["g0"] and gens[1]["trained_on"] == ["g1"]
     m2 = Model.load(os.path.join(run, "m2.npz")).meta["training"]
@@ -399,6 +410,7 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     assert gens[0]["vs_rollout"] == gens[0]["gate"]        # generation 1's gate is its rating
     shipped = Model.load(ship)
     assert shipped.version == gens[table["shipped"]["generation"] - 1]["version"]
+    assert shipped.meta.get("search") == (T.FINAL_SEARCH if table["shipped"]["generation"] == 3 else None)
     assert shipped.meta["calibration"]["model"] == shipped.version
     assert shipped.meta["calibration"]["decisions"] > 0 and shipped.meta["calibration"]["level"] == 1
     assert json.load(open(os.path.join(os.path.dirname(ship), "generations.json")))["generations"] == gens
