@@ -165,7 +165,7 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     rec["events"] = [dict(e) for e in events]
     result = None
     if final is not None and (over or unfinished):
-        scores = _totals(final)
+        scores = totals(final)
         result = {"scores": scores, "winners": list(range(players)) if unfinished and not over else final.winners()}
     rec["result"] = result
     rec.update(extra)
@@ -300,9 +300,22 @@ def _variants(obj: dict) -> list[str]:
     return sorted({v.lower() for v in variants})
 
 
-def _totals(state) -> list[int]:
+def totals(state) -> list[int]:
     """Each seat's score as an integer (SpellBook's Score.total; Abracada…What?'s points)."""
     return [s if isinstance(s, int) else s.total for s in state.scores()]
+
+
+
+
+
+def new_game(game: str, players: int, setup: Any, seed: int):
+    """A new game of `game` set up with `seed`: SpellBook's State.new(players, spells=setup, seed) or
+    Abracada…What?'s State.new(players, seed, variants=setup). ValueError names what is wrong (players,
+    seed, spells or variants)."""
+    g = get_game(game)
+    if g.name == SPELLBOOK:
+        return g.State.new(players=players, spells=setup, seed=seed)
+    return g.State.new(players=players, seed=seed, variants=setup or ())
 
 
 def validate(obj: dict) -> dict:
@@ -444,7 +457,7 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
         raise RecordError("events", f"the record says finished, but the game is not over after its "
                                     f"{len(rec['events'])} events")
     if rec["result"] is not None and st.is_terminal():
-        scores = _totals(st)
+        scores = totals(st)
         if list(rec["result"]["scores"]) != scores:
             raise RecordError("result", f"the events replay to scores {scores}, the record says "
                                         f"{list(rec['result']['scores'])}")

@@ -1,0 +1,332 @@
+"""Abracada…What? over gRPC (issue 23, item 4): the second game's service on the same server, used by a
+client written from proto/abracadawhat/v1/*.proto alone (stubs generated here with protoc, no project client
+code or generated code). A client seat plays a level-5 bot to the end with hints and a review; a seat sees
+every hand but its own and a spectator no hand while the game runs (XI1-XI3), in views, watched events and
+exports; a PlayMatch whose server is killed resumes to the same record; bad input gets INVALID_ARGUMENT
+naming the field. Fixed seeds; small searches."""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from server.main import ServerConfig, ServerThread
+from server.service import ServiceConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "spellbook-session-token"
+SEED = 21
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    """The generated modules of proto/abracadawhat/v1 (types, service, stubs), from the .proto files only."""
+    from grpc_tools import protoc
+    import grpc_tools
+
+    out = tmp_path_factory.mktemp("stubs")
+    include = str(Path(grpc_tools.__file__).parent / "_proto")
+    files = [str(p.relative_to(ROOT / "proto")) for p in sorted((ROOT / "proto" / "abracadawhat" / "v1").glob("*.proto"))]
+    assert protoc.main(["protoc", f"-I{ROOT / 'proto'}", f"-I{include}", f"--python_out={out}",
+                        f"--grpc_python_out={out}", *files]) == 0
+    sys.path.insert(0, str(out))
+    try:
+        mods = [importlib.import_module(f"abracadawhat.v1.{m}") for m in ("types_pb2", "service_pb2", "service_pb2_grpc")]
+    finally:
+        sys.path.remove(str(out))
+    return mods
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("aw") / "sessions.db")
+    srv = ServerThread(ServerConfig(address="127.0.0.1:0", db=db,
+                                    service=ServiceConfig(workers=2, queue_size=8, bot_workers=1)))
+    srv.start()
+    yield srv
+    srv.stop(grace=1.0)
+
+
+@pytest.fixture(scope="module")
+def stub(server, api):
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        yield api[2].AbracadaWhatServiceStub(ch)
+
+
+def field_of(err: grpc.RpcError) -> str:
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+    status = rpc_status.from_call(err)
+    bad = error_details_pb2.BadRequest()
+    status.details[0].Unpack(bad)
+    return bad.field_violations[0].field
+
+
+def token(t: str) -> tuple:
+    return ((TOKEN, t),)
+
+
+def create(stub, api, seats, seed=SEED, players=0, variants=()):
+    types, svc, _ = api
+    kinds = {"client": types.SEAT_KIND_CLIENT}
+    req = svc.CreateSessionRequest(players=players, seed=seed, variants=list(variants), seats=[
+        types.SessionSeat(kind=kinds.get(s, types.SEAT_KIND_BOT), level=0 if s == "client" else int(s[4:]))
+        for s in seats])
+    return stub.CreateSession(req, timeout=30)
+
+
+def wait_turn(stub, api, sid, tok, seat):
+    """The seat's view once it decides or the game is over (the bot moves meanwhile)."""
+    for _ in range(2000):
+        view = stub.GetSession(api[1].GetSessionRequest(session_id=sid), metadata=token(tok), timeout=30)
+        if view.over or view.state.view.to_move == seat:
+            return view
+        time.sleep(0.005)
+    raise AssertionError("the bot did not move")
+
+
+def test_a_client_seat_plays_a_level_5_bot_to_the_end_with_hints_and_a_review(stub, api):
+    types, svc, _ = api
+    created = create(stub, api, ["client", "bot:5"])
+    sid, tok = created.session_id, created.seat_tokens[0].token
+    hinted = moves = 0
+    while True:
+        view = wait_turn(stub, api, sid, tok, 0)
+        if view.over:
+            break
+        hands = view.state.view.hands
+        assert not hands[0].visible and not hands[0].stones and hands[0].size == hands[0].size   # XI2: not its own
+        assert hands[1].visible and len(hands[1].stones) == hands[1].size                          # ...the other's
+        assert "rng=" not in view.state.text and view.state.text.startswith("aw1 ")
+        holding = {c.spell: c.probability for c in view.insight.holding}
+        assert set(holding) == set(range(1, 9)) and all(0 <= p <= 1 + 1e-9 for p in holding.values())
+        legal = [m.text for m in view.legal_moves]
+        move = legal[0]
+        if hinted < 3:       # hints on the seat's observation: the server determinizes (XC6)
+            hints = stub.GetHints(svc.GetHintsRequest(state=types.StateInput(observation=view.state.text), seat=0,
+                                                      level=1, seed=moves, top_k=3), timeout=30)
+            assert hints.hints and hints.hints[0].move.text in legal
+            for a in hints.insight.announcements:
+                assert a.success_probability == pytest.approx(holding[a.move.value])
+                assert a.expected_life_loss >= 0 and 0 <= a.self_knockout_probability <= 1
+            move, hinted = hints.hints[0].move.text, hinted + 1
+        sub = stub.SubmitMove(svc.SubmitMoveRequest(session_id=sid, seat=0, move=types.Move(text=move),
+                                                    expected_seq=view.seq), metadata=token(tok), timeout=30)
+        assert sub.events[0].kind == "move" and sub.events[0].seat == 0
+        for ev in sub.events[1:]:
+            if ev.kind in ("refill", "deal") and ev.to == 0:
+                assert ev.hidden and not ev.HasField("move")          # its own stones stay hidden from it
+        moves += 1
+    assert moves >= 3 and view.state.view.winners
+    export = stub.ExportSession(svc.ExportSessionRequest(session_id=sid), metadata=token(tok), timeout=30)
+    record = json.loads(export.record_json)
+    assert record["game"] == "abracadawhat" and record["status"] == "finished" and "view" not in record
+    assert record["result"]["scores"] == list(view.state.view.points)
+    review = stub.AnalyzeGame(svc.AnalyzeGameRequest(record_json=export.record_json, level=1,
+                                                     limits=types.SearchLimits(iterations=60)), timeout=60)
+    assert review.total_decisions == sum(e["kind"] == "move" for e in record["events"])
+    assert review.decisions and list(review.result.scores) == record["result"]["scores"]
+    assert {d.seat for d in review.decisions} <= {0, 1}
+    again = stub.AnalyzeGame(svc.AnalyzeGameRequest(record=export.record, level=1,
+                                                    limits=types.SearchLimits(iterations=60)), timeout=60)
+    assert again.total_decisions == review.total_decisions
+
+
+def test_a_seat_never_sees_its_own_hand_and_a_spectator_sees_none(stub, api):
+    types, svc, _ = api
+    created = create(stub, api, ["client", "client", "bot:1"], seed=5)
+    sid, spectator = created.session_id, created.spectator_token
+    seat0, seat1 = (t.token for t in created.seat_tokens)
+    # the spectator: public information only (XI1), and no seat's view through its token
+    public = stub.GetSession(svc.GetSessionRequest(session_id=sid), metadata=token(spectator), timeout=30)
+    assert public.seat == -1 and public.state.text == "" and not public.legal_moves
+    assert all(not h.visible and not h.stones for h in public.state.view.hands)
+    assert len(public.state.view.removed) == 6                        # the removed stones are public (XS2)
+    for seat in (0, 1):
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetSession(svc.GetSessionRequest(session_id=sid, seat=seat), metadata=token(spectator), timeout=30)
+        assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.RpcError) as e:           # a seat's token reads its own seat only
+        stub.GetSession(svc.GetSessionRequest(session_id=sid, seat=1), metadata=token(seat0), timeout=30)
+    assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    mine = stub.GetSession(svc.GetSessionRequest(session_id=sid), metadata=token(seat1), timeout=30)
+    assert mine.seat == 1 and [h.visible for h in mine.state.view.hands] == [True, False, True]
+    # a few moves, so that refills happen; then what each role is shown of every stone
+    tokens = {0: seat0, 1: seat1}
+    for _ in range(8):
+        for _ in range(2000):
+            to_move = stub.GetSession(svc.GetSessionRequest(session_id=sid), metadata=token(spectator),
+                                      timeout=30).state.view.to_move
+            if to_move in tokens or to_move == -2:
+                break
+            time.sleep(0.005)
+        if to_move == -2:
+            break
+        view = stub.GetSession(svc.GetSessionRequest(session_id=sid), metadata=token(tokens[to_move]), timeout=30)
+        stub.SubmitMove(svc.SubmitMoveRequest(session_id=sid, seat=to_move, move=view.legal_moves[-1]),
+                        metadata=token(tokens[to_move]), timeout=30)
+    for role, tok in (("spectator", spectator), ("seat 1", seat1)):
+        record = json.loads(stub.ExportSession(svc.ExportSessionRequest(session_id=sid), metadata=token(tok),
+                                               timeout=30).record_json)
+        assert record["view"] == role and "seed" not in record
+        for e in record["events"]:
+            if e["kind"] in ("move", "roll") or e.get("zone") == "removed":
+                assert e["move"] != "stone ?"
+            elif e.get("zone") == "hand":
+                assert (e["move"] == "stone ?") == (role == "spectator" or e["to"] == 1), e
+            else:
+                assert e["move"] == "stone ?" or (e.get("zone") == "taken" and role == "seat 1" and e["to"] == 1)
+        watched = stub.WatchSession(svc.WatchSessionRequest(session_id=sid, from_seq=1), metadata=token(tok),
+                                    timeout=5)
+        events = []
+        try:
+            for item in watched:
+                events.append(item.event)
+                if len(events) >= 3:
+                    break
+        finally:
+            watched.cancel()
+        for ev in events:
+            if ev.zone == "hand":
+                assert ev.hidden == (role == "spectator" or ev.to == 1)
+
+
+def test_bad_input_names_the_field(stub, api, server):
+    types, svc, _ = api
+    cases = [
+        (lambda: create(stub, api, ["client"] * 6), "players"),
+        (lambda: create(stub, api, ["client", "bot:1"], variants=["xv9"]), "variants[0]"),
+        (lambda: create(stub, api, ["client", "bot:11"]), "seats[1].level"),
+        (lambda: stub.NewGame(svc.NewGameRequest(players=1), timeout=10), "players"),
+        (lambda: stub.GetBestMove(svc.GetBestMoveRequest(state=types.StateInput(text="aw1 n=9")), timeout=10),
+         "state.text"),
+        (lambda: stub.GetHints(svc.GetHintsRequest(state=types.StateInput(observation="nonsense")), timeout=10),
+         "state.observation"),
+        (lambda: stub.GetBestMove(svc.GetBestMoveRequest(), timeout=10), "state"),
+        (lambda: stub.GetBestMove(svc.GetBestMoveRequest(state=types.StateInput(text=new_text(stub, api)),
+                                                         limits=types.SearchLimits(iterations=-1)), timeout=10),
+         "limits.iterations"),
+        (lambda: stub.ApplyMove(svc.ApplyMoveRequest(state=new_text(stub, api), move=types.Move(text="cast 9")),
+                                timeout=10), "move.text"),
+        (lambda: stub.AnalyzeGame(svc.AnalyzeGameRequest(record_json='{"format": "spellbook-record"'), timeout=10),
+         "record_json"),
+        (lambda: list(stub.PlayMatch(svc.PlayMatchRequest(bots=["random"] * 6), timeout=10)), "bots"),
+        (lambda: list(stub.PlayMatch(svc.PlayMatchRequest(bots=["random", "nonsense"]), timeout=10)), "bots[1]"),
+    ]
+    for call, field in cases:
+        with pytest.raises(grpc.RpcError) as e:
+            call()
+        assert field_of(e.value) == field
+    # a SpellBook record is not this service's to review
+    sb = json.dumps({"format": "spellbook-record", "version": 2, "players": 2, "spells": "set1", "events": [],
+                     "status": "active", "result": None})
+    with pytest.raises(grpc.RpcError) as e:
+        stub.AnalyzeGame(svc.AnalyzeGameRequest(record_json=sb), timeout=10)
+    assert field_of(e.value) == "record_json.game"
+    created = create(stub, api, ["client", "bot:1"])
+    from server._gen.spellbook.v1 import service_pb2 as sb, service_pb2_grpc as sb_grpc
+
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:      # no way round the hidden hands
+        spellbook = sb_grpc.SpellBookServiceStub(ch)                     # through the SpellBook API
+        for call in (lambda: spellbook.ExportSession(sb.ExportSessionRequest(session_id=created.session_id),
+                                                     metadata=token(created.spectator_token), timeout=10),
+                     lambda: spellbook.GetSession(sb.GetSessionRequest(session_id=created.session_id, seat=1),
+                                                  metadata=token(created.spectator_token), timeout=10)):
+            with pytest.raises(grpc.RpcError) as e:
+                call()
+            assert field_of(e.value) == "session_id"
+    with pytest.raises(grpc.RpcError) as e:
+        stub.SubmitMove(svc.SubmitMoveRequest(session_id=created.session_id, seat=0, move=types.Move(text="cast 9")),
+                        metadata=token(created.seat_tokens[0].token), timeout=10)
+    assert field_of(e.value) == "move.text"
+
+
+def new_text(stub, api) -> str:
+    return stub.NewGame(api[1].NewGameRequest(players=3, seed=4), timeout=10).state.text
+
+
+def test_rules_calls_agree_with_the_engine(stub, api):
+    from engine_c.abracadawhat import State
+
+    types, svc, _ = api
+    rules = stub.GetRules(svc.GetRulesRequest(), timeout=10)
+    assert (rules.min_players, rules.max_players) == (2, 5) and [s.stones for s in rules.spells] == list(range(1, 9))
+    game = stub.NewGame(svc.NewGameRequest(players=3, seed=4, variants=["xv1"]), timeout=10)
+    st = State.new(players=3, seed=4, variants=["xv1"])
+    assert game.state.text == st.to_text() and game.state.view.viewer == -2
+    legal = stub.ListLegalMoves(svc.ListLegalMovesRequest(state=types.StateInput(text=game.state.text)), timeout=10)
+    assert [m.text for m in legal.moves] == [str(m) for m in st.legal_moves()]
+    applied = stub.ApplyMove(svc.ApplyMoveRequest(state=game.state.text, move=types.Move(text="cast 8"),
+                                                  resolve_chance=True), timeout=10)
+    outcomes = st.play("cast 8")
+    assert applied.state.text == st.to_text() and [m.text for m in applied.chance] == [str(m) for m in outcomes]
+    best = stub.GetBestMove(svc.GetBestMoveRequest(state=types.StateInput(observation=st.observation(st.current_player)),
+                                                   level=2, seed=3), timeout=30)
+    assert best.move.text in [str(m) for m in st.legal_moves()] and best.stats.player == st.current_player
+    reports = list(stub.Analyze(svc.AnalyzeRequest(state=types.StateInput(text=st.to_text()), level=1, seed=1,
+                                                   report_every_ms=50), timeout=30))
+    assert reports[-1].final and reports[-1].insight.holding and reports[-1].best_move.text
+
+
+BOTS = ["ismcts:iterations=300,threads=1", "greedy", "ismcts:iterations=200,threads=1,temperature=0.5"]
+
+
+def _match_record(stub, api, sid, tok) -> dict:
+    svc = api[1]
+    for _ in stub.WatchSession(svc.WatchSessionRequest(session_id=sid, from_seq=1), metadata=token(tok), timeout=120):
+        pass
+    record = json.loads(stub.ExportSession(svc.ExportSessionRequest(session_id=sid), metadata=token(tok),
+                                           timeout=30).record_json)
+    assert record["status"] == "finished"
+    record.pop("session_id")
+    return record
+
+
+def test_a_match_killed_midway_resumes_to_the_same_record(api, tmp_path):
+    from test_service_sessions_process import ServerProcess
+
+    svc = api[1]
+
+    def run(db: str, kill_after: int | None):
+        srv = ServerProcess(db, env={"SPELLBOOK_BOT_LEASE_S": "1"})
+        try:
+            with grpc.insecure_channel(srv.address()) as ch:
+                stub = api[2].AbracadaWhatServiceStub(ch)
+                stream = stub.PlayMatch(svc.PlayMatchRequest(bots=BOTS, seed=SEED), timeout=120)
+                head = next(stream)
+                sid, tok = head.session_id, head.spectator_token
+                if kill_after is None:
+                    end = [m for m in stream if m.HasField("end")][0].end
+                    return sid, tok, end, _match_record(stub, api, sid, tok)
+                for _ in range(kill_after):
+                    next(stream)
+                srv.proc.kill()
+                srv.proc.wait(timeout=10)
+                return sid, tok, None, None
+        finally:
+            srv.stop()
+
+    _, _, end, reference = run(str(tmp_path / "ref.db"), None)
+    assert end.finished and json.loads(end.record_json)["events"] == reference["events"]
+    db = str(tmp_path / "killed.db")
+    sid, tok, _, _ = run(db, 12)
+    from server.store import SqliteStore
+
+    store = SqliteStore(db)
+    try:
+        assert store.session(sid).status == "active", "the match ended before the kill: nothing to resume"
+    finally:
+        store.close()
+    second = ServerProcess(db, env={"SPELLBOOK_BOT_LEASE_S": "1"})
+    try:
+        with grpc.insecure_channel(second.address()) as ch:
+            resumed = _match_record(api[2].AbracadaWhatServiceStub(ch), api, sid, tok)
+    finally:
+        second.stop()
+    assert resumed == reference
