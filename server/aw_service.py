@@ -8,7 +8,6 @@ and its searches' input (a full state, or a seat's observation the server determ
 from __future__ import annotations
 
 import secrets
-import time
 
 from engine_c import records
 from engine_c.abracadawhat.insight import EFFECTS, hand_insight
@@ -184,12 +183,10 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
         state, opts, level = self._aw_search_setup(request, context)
         opts.stop_early = False
         token = self._cancel_on_done(context)
-        start = time.monotonic()
 
         def work(emit):
             for result, final in ismcts_progress(self.game.adapter, state, opts, every / 1000.0, token):
-                cut = result.cut_short or token.cancelled or (bool(opts.deadline) and time.monotonic() >= opts.deadline
-                                                              and time.monotonic() - start < opts.time_ms / 1000.0)
+                cut = result.cut_short or token.cancelled
                 hints, insight = self._aw_hints(state, result, top_k, False)
                 emit(aspb.AnalyzeResponse(final=final, best_move=conv.move_pb(result.move), hints=hints,
                                           insight=insight if final else None,

@@ -330,3 +330,41 @@ def test_a_match_killed_midway_resumes_to_the_same_record(api, tmp_path):
     finally:
         second.stop()
     assert resumed == reference
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_abracada_session_is_stored_and_resumed_by_either_store(backend, tmp_path, request):
+    """One SessionManager for both games: the session's game is stored with it (schema 4), a manager on the
+    same database resumes it as that game, and its record replays to the same state."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine_c import records
+    from server.sessions import SeatSpec, SessionManager
+    from server.store import open_store
+
+    url = str(tmp_path / "s.db") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+
+    async def play():
+        store = open_store(url)
+        mgr = SessionManager(store, ThreadPoolExecutor(1))
+        sid = await mgr.create(3, ["xv1"], 8, [SeatSpec("client")] * 3, game="abracadawhat")
+        for _ in range(10):
+            state, seq, game = mgr.snapshot(sid)
+            await mgr.submit(sid, state.current_player, str(state.legal_moves()[0]), seq)
+        await mgr.close()
+        store.close()
+        store = open_store(url)       # another manager, as after a restart
+        again = SessionManager(store, ThreadPoolExecutor(1))
+        state, seq, game = again.snapshot(sid)
+        record = again.export(sid)
+        await again.close()
+        store.close()
+        return state, seq, game, record
+
+    state, seq, game, record = asyncio.run(play())
+    assert game == "abracadawhat" and state.variants == ("xv1",) and seq >= 10
+    assert record["game"] == "abracadawhat" and record["variants"] == ["xv1"] and "seed" not in record
+    assert records.replay(record, rng_seed=1)[0].observation(0) == state.observation(0)
+    kinds = {e["kind"] for e in record["events"]}
+    assert {"deal", "move", "refill"} <= kinds
