@@ -132,17 +132,11 @@ def record_pb(rec: dict) -> apb.GameRecord:
                          game=rec.get("game", records.ABRACADAWHAT), session_id=rec.get("session_id") or "",
                          players=rec["players"], variants=rec.get("variants", []), status=rec.get("status", ""),
                          view=rec.get("view", ""))
-    if rec.get("seed") is not None:
-        out.seed = rec["seed"]
-    for s in rec.get("seats") or []:
-        out.seats.add(kind=s.get("kind", ""), level=s.get("level", 0), spec=s.get("spec", ""))
-    for e in rec.get("events", []):
-        ev = out.events.add(seq=e.get("seq", 0), kind=e.get("kind", ""), seat=e.get("seat", -1), move=e["move"],
-                            zone=e.get("zone", ""))
+    convert.fill_record(out, rec)
+    for ev, e in zip(out.events, rec.get("events", [])):     # where each chance outcome went
+        ev.zone = e.get("zone", "")
         if e.get("to") is not None:
             ev.to = e["to"]
-    if rec.get("result"):
-        out.result.CopyFrom(apb.GameResult(scores=rec["result"]["scores"], winners=rec["result"]["winners"]))
     return out
 
 

@@ -99,8 +99,9 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}")
 
     def _new_state(self, players: int, seed: int, variants):
+        variants = _variants(variants)
         try:
-            return records.new_game(self.game.name, players, _variants(variants), seed)
+            return records.new_game(self.game.name, players, variants, seed)
         except ValueError as e:
             raise FieldError("players" if "players" in str(e) else "seed", str(e)) from None
 

@@ -431,6 +431,13 @@ def record_pb(rec: dict) -> pb.GameRecord:
     out = pb.GameRecord(format=rec.get("format", records.FORMAT), version=rec.get("version", records.VERSION),
                         session_id=rec.get("session_id") or "", players=rec["players"], spells=rec["spells"],
                         status=rec.get("status", ""))
+    fill_record(out, rec)
+    return out
+
+
+def fill_record(out, rec: dict) -> None:
+    """The seed, seats, events and result of a record dict into a GameRecord message of any game's package
+    (they share these fields)."""
     if rec.get("seed") is not None:
         out.seed = rec["seed"]
     for s in rec.get("seats") or []:
@@ -438,8 +445,8 @@ def record_pb(rec: dict) -> pb.GameRecord:
     for e in rec.get("events", []):
         out.events.add(seq=e.get("seq", 0), kind=e.get("kind", ""), seat=e.get("seat", -1), move=e["move"])
     if rec.get("result"):
-        out.result.CopyFrom(pb.GameResult(scores=rec["result"]["scores"], winners=rec["result"]["winners"]))
-    return out
+        out.result.scores.extend(rec["result"]["scores"])
+        out.result.winners.extend(rec["result"]["winners"])
 
 
 def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:

@@ -46,12 +46,10 @@ def api(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("aw") / "sessions.db")
-    srv = ServerThread(ServerConfig(address="127.0.0.1:0", db=db,
-                                    service=ServiceConfig(workers=2, queue_size=8, bot_workers=1)))
-    srv.start()
-    yield srv
-    srv.stop(grace=1.0)
+    config = ServerConfig(address="127.0.0.1:0", db=str(tmp_path_factory.mktemp("aw") / "sessions.db"),
+                          service=ServiceConfig(workers=2, queue_size=8, bot_workers=1))
+    with ServerThread(config) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +202,7 @@ def test_bad_input_names_the_field(stub, api, server):
         (lambda: create(stub, api, ["client", "bot:1"], variants=["xv9"]), "variants[0]"),
         (lambda: create(stub, api, ["client", "bot:11"]), "seats[1].level"),
         (lambda: stub.NewGame(svc.NewGameRequest(players=1), timeout=10), "players"),
+        (lambda: stub.NewGame(svc.NewGameRequest(players=3, variants=["xv1", "hard"]), timeout=10), "variants[1]"),
         (lambda: stub.GetBestMove(svc.GetBestMoveRequest(state=types.StateInput(text="aw1 n=9")), timeout=10),
          "state.text"),
         (lambda: stub.GetHints(svc.GetHintsRequest(state=types.StateInput(observation="nonsense")), timeout=10),
@@ -368,3 +367,74 @@ def test_an_abracada_session_is_stored_and_resumed_by_either_store(backend, tmp_
     assert records.replay(record, rng_seed=1)[0].observation(0) == state.observation(0)
     kinds = {e["kind"] for e in record["events"]}
     assert {"deal", "move", "refill"} <= kinds
+
+
+REFUSALS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE,
+            grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED}
+
+
+def test_mutated_requests_get_an_answer_or_a_refusal_never_internal(server, stub, api):
+    """Every RPC, with valid requests' bytes flipped, cut or extended (seeded): a result or a refusal."""
+    import random
+
+    from server.aw_service import SERVICE_DESCRIPTOR
+    from test_service_fuzz import mutated
+
+    types, svc, _ = api
+    created = create(stub, api, ["client", "bot:1"], seed=2)
+    state = types.StateInput(text=new_text(stub, api))
+    limits = types.SearchLimits(iterations=30)
+    valid = {
+        "GetRules": svc.GetRulesRequest(), "NewGame": svc.NewGameRequest(players=4, seed=1, variants=["xv2"]),
+        "ListLegalMoves": svc.ListLegalMovesRequest(state=state),
+        "ApplyMove": svc.ApplyMoveRequest(state=state.text, move=types.Move(text="cast 3"), resolve_chance=True),
+        "GetBestMove": svc.GetBestMoveRequest(state=state, limits=limits, level=1),
+        "GetHints": svc.GetHintsRequest(state=state, limits=limits, level=1, top_k=2),
+        "Analyze": svc.AnalyzeRequest(state=state, limits=limits, level=1, report_every_ms=50),
+        "CreateSession": svc.CreateSessionRequest(seats=[types.SessionSeat(kind=types.SEAT_KIND_CLIENT)] * 2),
+        "SubmitMove": svc.SubmitMoveRequest(session_id=created.session_id, seat=0, move=types.Move(text="cast 2")),
+        "GetSession": svc.GetSessionRequest(session_id=created.session_id),
+        "WatchSession": svc.WatchSessionRequest(session_id=created.session_id, from_seq=1),
+        "ExportSession": svc.ExportSessionRequest(session_id=created.session_id),
+        "PlayMatch": svc.PlayMatchRequest(bots=["random", "greedy"], seed=3),
+        "AnalyzeGame": svc.AnalyzeGameRequest(record_json="{}", limits=limits),
+    }
+    assert set(valid) == {m.name for m in SERVICE_DESCRIPTOR.methods}, "a new RPC needs a request here"
+    rng = random.Random(23)
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        for method in SERVICE_DESCRIPTOR.methods:
+            blob = valid[method.name].SerializeToString()
+            path = f"/{SERVICE_DESCRIPTOR.full_name}/{method.name}"
+            for _ in range(6):
+                b = mutated(blob, rng)
+                meta = token(created.seat_tokens[0].token)
+                try:
+                    if method.server_streaming:
+                        call = ch.unary_stream(path)(bytes(b), timeout=10, metadata=meta)
+                        for n, _ in enumerate(call):
+                            if n >= 3:
+                                call.cancel()
+                                break
+                    else:
+                        ch.unary_unary(path)(bytes(b), timeout=10, metadata=meta)
+                except grpc.RpcError as e:
+                    assert e.code() in REFUSALS or e.code() == grpc.StatusCode.CANCELLED, \
+                        (method.name, bytes(b)[:24], e.code(), e.details()[:200])
+
+
+def test_api_keys_and_metrics_cover_the_second_service(api):
+    """The API-key interceptor guards every game's service (no way round a key through the second API), and
+    its calls are counted under their own label."""
+    from server import metrics
+
+    types, svc, grpc_mod = api
+    with ServerThread(ServerConfig(address="127.0.0.1:0", api_keys=frozenset({"k-aw-test"}))) as srv:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            stub = grpc_mod.AbracadaWhatServiceStub(ch)
+            with pytest.raises(grpc.RpcError) as e:
+                stub.GetRules(svc.GetRulesRequest(), timeout=10)
+            assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            before = metrics.RPC_TOTAL.labels("AbracadaWhatService/GetRules", "OK")._value.get()
+            assert stub.GetRules(svc.GetRulesRequest(), metadata=(("authorization", "Bearer k-aw-test"),),
+                                 timeout=10).game == "abracadawhat"
+            assert metrics.RPC_TOTAL.labels("AbracadaWhatService/GetRules", "OK")._value.get() == before + 1
