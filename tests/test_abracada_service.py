@@ -438,3 +438,22 @@ def test_api_keys_and_metrics_cover_the_second_service(api):
             assert stub.GetRules(svc.GetRulesRequest(), metadata=(("authorization", "Bearer k-aw-test"),),
                                  timeout=10).game == "abracadawhat"
             assert metrics.RPC_TOTAL.labels("AbracadaWhatService/GetRules", "OK")._value.get() == before + 1
+
+
+def test_the_log_never_holds_a_hand_a_stone_or_the_seed(stub, api, server_log):
+    types, svc, _ = api
+    seed = 987_654_321_987
+    created = create(stub, api, ["client", "bot:2", "bot:1"], seed=seed)
+    sid, tok = created.session_id, created.seat_tokens[0].token
+    for _ in range(4):
+        view = wait_turn(stub, api, sid, tok, 0)
+        if view.over:
+            break
+        stub.GetHints(svc.GetHintsRequest(state=types.StateInput(observation=view.state.text), level=1), timeout=30)
+        stub.SubmitMove(svc.SubmitMoveRequest(session_id=sid, seat=0, move=view.legal_moves[0]), metadata=token(tok),
+                        timeout=30)
+    stub.ExportSession(svc.ExportSessionRequest(session_id=sid), metadata=token(created.spectator_token), timeout=30)
+    lines = [json.loads(line) for line in server_log.getvalue().splitlines()]
+    assert any(line.get("method") == "SubmitMove" for line in lines)
+    text = server_log.getvalue()
+    assert str(seed) not in text and "hands=" not in text and "stone " not in text and sid not in text
