@@ -102,10 +102,15 @@ def key_id(key: str) -> str:
     return "key:" + hashlib.sha256(key.encode()).hexdigest()[:10]
 
 
-class ApiKeyInterceptor(grpc.aio.ServerInterceptor):
-    """Refuses SpellBookService calls without a known `authorization: Bearer KEY` (UNAUTHENTICATED)."""
+# The method paths of the server's own APIs (every game's service; not health or reflection).
+API_PREFIXES = ("/spellbook.", "/abracadawhat.")
 
-    def __init__(self, keys: frozenset[str], protected_prefix: str = "/spellbook."):
+
+class ApiKeyInterceptor(grpc.aio.ServerInterceptor):
+    """Refuses calls of the server's APIs (every game's service) without a known `authorization: Bearer
+    KEY` (UNAUTHENTICATED)."""
+
+    def __init__(self, keys: frozenset[str], protected_prefix: str | tuple[str, ...] = API_PREFIXES):
         self.keys = keys
         self.digests = [hashlib.sha256(k.encode()).digest() for k in keys]
         self.prefix = protected_prefix

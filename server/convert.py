@@ -219,12 +219,14 @@ _OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout"
                   "knows_discard", "max_nodes", "c_puct", "root_halving")
 
 
-def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[SearchOptions, int]:
+def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPELLBOOK) -> tuple[SearchOptions, int]:
     """SearchOptions of a GetBestMove/GetHints/Analyze request, and the strength level used (0: none).
 
     Level first (or the default search options when only explicit options are given, or the server's
     default level when neither), then the explicit options, then the limits. `limits.time_ms` without
     `limits.iterations` makes the search time-bound. Every search is capped at `caps.max_time_ms`.
+    `game`: the search adapter whose levels and model apply (another game's request may lack options
+    that make no sense for it, e.g. knows_discard).
     """
     lim = req.limits
     for name in _LIMIT_FIELDS:
@@ -240,14 +242,15 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
         raise FieldError("level", f"must be 1 to 10 (0: the server's default), got {req.level}")
     has_options = req.HasField("options")
     level = req.level or (0 if has_options else caps.default_level)
-    evaluator = _evaluator(req.options) if has_options else "auto"
-    opts = level_options(level, req.seed, evaluator=evaluator, game=SPELLBOOK) if level else None
+    evaluator = _evaluator(req.options, game) if has_options else "auto"
+    opts = level_options(level, req.seed, evaluator=evaluator, game=game) if level else None
     changes = {}
     if knows_discard is False:
         changes["knows_discard"] = False
     if has_options:
         o = req.options
-        for name in _OPTION_FIELDS:
+        names = _OPTION_FIELDS if game is SPELLBOOK else [n for n in _OPTION_FIELDS if n in o.DESCRIPTOR.fields_by_name]
+        for name in names:
             if o.HasField(name):
                 changes[name] = getattr(o, name)
         if o.HasField("max_nodes") and o.max_nodes > caps.max_nodes:
@@ -278,30 +281,39 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None) -> tuple[
     return opts, level
 
 
-def _evaluator(o) -> str:
+def _evaluator(o, game=SPELLBOOK) -> str:
     """The request's evaluator ("auto" when not given); FieldError when unknown or not available."""
     if not o.HasField("evaluator") or o.evaluator == "":
         return "auto"
     if o.evaluator not in ("network", "rollout"):
         raise FieldError("options.evaluator", f"must be network or rollout, got {o.evaluator[:40]!r}")
-    if o.evaluator == "network" and default_model(SPELLBOOK) is None:
+    if o.evaluator == "network" and default_model(game) is None:
         raise FieldError("options.evaluator", "this server has no learned model (GetServerInfo.model); use rollout")
     return o.evaluator
 
 
-def effective_options(opts: SearchOptions, level: int, result: SearchResult | None = None) -> pb.EffectiveOptions:
+def effective_options(opts: SearchOptions, level: int, result: SearchResult | None = None, out=None,
+                      game=SPELLBOOK) -> pb.EffectiveOptions:
+    """The options a search used. `out`: an EffectiveOptions message to fill instead (another game's
+    package's, with the fields it has)."""
     if result is not None:
         evaluator, model = result.evaluator, result.model
     else:
-        m = default_model(SPELLBOOK) if opts.evaluator != "rollout" else None
+        m = default_model(game) if opts.evaluator != "rollout" else None
         use = m is not None and (opts.evaluator == "network" or m.use_by_default)
         evaluator, model = ("network", m.version) if use else ("rollout", "")
-    return pb.EffectiveOptions(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
-                               exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
-                               margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
-                               temperature=opts.temperature, knows_discard=opts.knows_discard,
-                               max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
-                               model=model, c_puct=opts.c_puct, root_halving=opts.root_halving)
+    fields = dict(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
+                  exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
+                  margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
+                  temperature=opts.temperature, knows_discard=opts.knows_discard,
+                  max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
+                  model=model, c_puct=opts.c_puct, root_halving=opts.root_halving)
+    if out is None:
+        return pb.EffectiveOptions(**fields)
+    for name, value in fields.items():
+        if name in out.DESCRIPTOR.fields_by_name:
+            setattr(out, name, value)
+    return out
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
@@ -312,7 +324,10 @@ def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_shor
     stats.iterations, stats.elapsed_ms, stats.seed = result.iterations, result.elapsed_s * 1000.0, result.seed
     stats.player, stats.threads, stats.nodes = result.player, result.threads, result.nodes
     stats.mean_decisions, stats.cut_short, stats.stopped_early = result.mean_decisions, cut_short, result.stopped_early
-    stats.options.CopyFrom(effective_options(opts, level, result))
+    if isinstance(stats, pb.SearchStats):
+        stats.options.CopyFrom(effective_options(opts, level, result))
+    else:       # another game's package's SearchStats: the same fields
+        effective_options(opts, level, result, out=stats.options)
     if not hide_moves:
         for s in result.moves:
             set_move(stats.moves.add(visits=s.visits, availability=s.availability, mean_reward=s.mean_reward,
@@ -416,6 +431,13 @@ def record_pb(rec: dict) -> pb.GameRecord:
     out = pb.GameRecord(format=rec.get("format", records.FORMAT), version=rec.get("version", records.VERSION),
                         session_id=rec.get("session_id") or "", players=rec["players"], spells=rec["spells"],
                         status=rec.get("status", ""))
+    fill_record(out, rec)
+    return out
+
+
+def fill_record(out, rec: dict) -> None:
+    """The seed, seats, events and result of a record dict into a GameRecord message of any game's package
+    (they share these fields)."""
     if rec.get("seed") is not None:
         out.seed = rec["seed"]
     for s in rec.get("seats") or []:
@@ -423,8 +445,8 @@ def record_pb(rec: dict) -> pb.GameRecord:
     for e in rec.get("events", []):
         out.events.add(seq=e.get("seq", 0), kind=e.get("kind", ""), seat=e.get("seat", -1), move=e["move"])
     if rec.get("result"):
-        out.result.CopyFrom(pb.GameResult(scores=rec["result"]["scores"], winners=rec["result"]["winners"]))
-    return out
+        out.result.scores.extend(rec["result"]["scores"])
+        out.result.winners.extend(rec["result"]["winners"])
 
 
 def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
@@ -438,6 +460,12 @@ def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
                "seats": [{k: v for k, v in (("kind", s.kind), ("spec", s.spec), ("level", s.level)) if v}
                          for s in r.seats],
                "events": events}
+    return loaded_record(r, rec, field)
+
+
+def loaded_record(r, rec: dict, field: str) -> dict:
+    """`rec` (a record dict made from the GameRecord `r` of any game's package) with r's seed and result,
+    loaded and checked (FieldError names the bad field)."""
     if r.HasField("seed"):
         rec["seed"] = r.seed
     if r.HasField("result"):

@@ -103,6 +103,7 @@ from server import auth, metrics
 from server._gen.spellbook.v1 import service_pb2
 from server.rpc_base import service_handler
 from server.service import ServiceConfig, SpellBookServicer
+from server.aw_service import SERVICE_DESCRIPTOR as AW_SERVICE_DESCRIPTOR, AbracadaWhatServicer
 from server.sessions import Coordination, SessionManager
 from server.store import DEFAULT_DB, StoreError, open_store
 
@@ -298,6 +299,8 @@ class Server:
                                        config.coordination)
         config.service.keyed_clients = bool(config.api_keys)
         self.servicer = SpellBookServicer(config.service, self.sessions)
+        # the second game's API on the same server: the same config, SearchPool and sessions (D55)
+        self.aw_servicer = AbracadaWhatServicer(self.servicer)
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
@@ -310,9 +313,11 @@ class Server:
                                     interceptors=self.interceptors)
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
         self.service_handler = service_handler(self.servicer, SERVICE_DESCRIPTOR)
-        self.grpc.add_generic_rpc_handlers((self.service_handler,))
+        self.aw_service_handler = service_handler(self.aw_servicer, AW_SERVICE_DESCRIPTOR)
+        self.grpc.add_generic_rpc_handlers((self.service_handler, self.aw_service_handler))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
-        reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
+        reflection.enable_server_reflection([SERVICE_NAME, AW_SERVICE_DESCRIPTOR.full_name, health.SERVICE_NAME,
+                                             reflection.SERVICE_NAME], self.grpc)
         self.port = 0
         self.web = None             # server/web.py's gateway when config.web_address is set
         self.web_port = 0
@@ -329,7 +334,7 @@ class Server:
         await self.grpc.start()
         if self.config.web_address:
             await self._start_web()
-        for name in ("", SERVICE_NAME):
+        for name in ("", SERVICE_NAME, AW_SERVICE_DESCRIPTOR.full_name):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.group_health is not None:
             self.group_health.start(self.health)
@@ -347,7 +352,7 @@ class Server:
         from server.web import WebGateway
 
         self.web = WebGateway(self, self.config.web_address, SERVICE_DESCRIPTOR, self.service_handler,
-                              self.interceptors)
+                              self.interceptors, more_services=((AW_SERVICE_DESCRIPTOR, self.aw_service_handler),))
         self.web_port = await self.web.start(reuse_port=self.config.reuse_port)
         host = self.config.web_address.rpartition(":")[0]
         scheme = "https" if self.config.tls.enabled else "http"

@@ -2,7 +2,8 @@
 
 Served by `spellbook-ai serve --metrics-address HOST:PORT` at /metrics:
 
-    spellbook_rpc_total{method,code}            calls finished, by status code (errors by code: code != "OK")
+    spellbook_rpc_total{method,code}            calls finished, by status code (errors by code: code != "OK");
+                                                method: "GetHints" (SpellBookService), "AbracadaWhatService/GetHints"
     spellbook_rpc_seconds{method}               call latency (histogram)
     spellbook_search_queue_depth                searches admitted and waiting for a worker
     spellbook_search_queue_wait_seconds         time a search waited for a worker (histogram)
@@ -110,12 +111,19 @@ def _request_id(context) -> str:
     return f"{random.getrandbits(64):016x}"     # an id for the logs, not a secret
 
 
+def method_label(path: str) -> str:
+    """A call's `method` label: the method's name for SpellBookService ("GetHints"), the service's name and
+    the method's for another game's ("AbracadaWhatService/GetHints")."""
+    service, _, method = path.lstrip("/").rpartition("/")
+    return method if service.endswith(".SpellBookService") else f"{service.rpartition('.')[2]}/{method}"
+
+
 class ServerInterceptor(grpc.aio.ServerInterceptor):
     """Counts and times the calls of services whose full name starts with `prefix` (health checks and
     reflection are left bare) and sets each call's request id. The wrapped handler of a method is made
     once and reused: the per-call cost is one extra coroutine frame."""
 
-    def __init__(self, prefix: str = "/spellbook."):
+    def __init__(self, prefix: str | tuple[str, ...] = ("/spellbook.", "/abracadawhat.")):   # auth.API_PREFIXES
         self.prefix = prefix
         self._wrapped: dict[str, tuple] = {}     # method -> (its handler, the wrapped handler)
         self._calls: dict[str, _Call] = {}
@@ -129,7 +137,7 @@ class ServerInterceptor(grpc.aio.ServerInterceptor):
             return cached[1]
         call = self._calls.get(details.method)
         if call is None:
-            call = self._calls[details.method] = _Call(details.method.rsplit("/", 1)[-1])
+            call = self._calls[details.method] = _Call(method_label(details.method))
         if handler.unary_unary is not None:
             wrapped = handler._replace(unary_unary=_unary(handler.unary_unary, call))
         elif handler.unary_stream is not None:

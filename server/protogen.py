@@ -1,4 +1,5 @@
-"""Generates the Python code of proto/spellbook/v1/*.proto into server/_gen (`make proto`).
+"""Generates the Python code of proto/*/v1/*.proto (spellbook.v1, abracadawhat.v1) into server/_gen
+(`make proto`).
 
 protoc writes absolute imports that follow the .proto paths (`from spellbook.v1 import types_pb2`); they
 are rewritten to the package the code lives in (`server._gen.spellbook.v1`), so the generated modules
@@ -15,11 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
 OUT_DIR = ROOT / "server" / "_gen"
 PACKAGE = "server._gen"
+PACKAGES = ("spellbook", "abracadawhat")      # proto/<name>/v1: one API package per game
 INIT_TEXT = '"""Generated from proto/ by `make proto` (server/protogen.py). Do not edit."""\n'
 
 
 def proto_files() -> list[Path]:
-    return sorted(PROTO_DIR.glob("spellbook/v1/*.proto"))
+    return sorted(p for name in PACKAGES for p in PROTO_DIR.glob(f"{name}/v1/*.proto"))
 
 
 def generate(out_dir: Path = OUT_DIR) -> list[Path]:
@@ -37,12 +39,13 @@ def generate(out_dir: Path = OUT_DIR) -> list[Path]:
     written = []
     for path in sorted(out_dir.rglob("*_pb2*.py*")):
         text = path.read_text()
-        fixed = re.sub(r"^from spellbook\.v1 import", f"from {PACKAGE}.spellbook.v1 import", text, flags=re.M)
-        fixed = re.sub(r"^import spellbook\.v1\.", f"import {PACKAGE}.spellbook.v1.", fixed, flags=re.M)
+        names = "|".join(PACKAGES)
+        fixed = re.sub(rf"^from ({names})\.v1 import", rf"from {PACKAGE}.\1.v1 import", text, flags=re.M)
+        fixed = re.sub(rf"^import ({names})\.v1\.", rf"import {PACKAGE}.\1.v1.", fixed, flags=re.M)
         if fixed != text:
             path.write_text(fixed)
         written.append(path)
-    for d in (out_dir, out_dir / "spellbook", out_dir / "spellbook" / "v1"):
+    for d in (out_dir, *(out_dir / name for name in PACKAGES), *(out_dir / name / "v1" for name in PACKAGES)):
         init = d / "__init__.py"
         init.write_text(INIT_TEXT)
         written.append(init)

@@ -1,7 +1,8 @@
 """Harness and review RPCs: PlayMatch (a streamed bot-vs-bot game) and AnalyzeGame (a finished record).
 
 Both are requested work and go through the SearchPool like any search (one admission for the whole match
-or review).
+or review). One implementation for every game's service: the servicer's `game`, `spb`, `pb` and `conv`
+(server/rpc_sessions.py) say which.
 """
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-import engine_c
-from engine_c.game import SPELLBOOK
 from engine_c import records
 from engine_c.records import RecordError, replay_indexed
 from search import CancelToken
@@ -22,8 +21,6 @@ from search.model import default_model
 from search.review import review_game
 from search.search import pause_point
 from server import convert
-from server._gen.spellbook.v1 import service_pb2 as spb
-from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
 from server import auth
 from server.fairshare import current_client
@@ -32,12 +29,12 @@ from server.sessions import SeatSpec, bot_seed, secret_seed
 
 
 class MatchRpcs(RpcBase):
-    def match_bot(self, spec: str, seed: int):
+    def match_bot(self, spec: str, seed: int, adapter=None):
         """The bot `spec` plays with for one decision, seeded `seed` (sessions.bot_seed of the match's seed and
         the event number), its search held to the server's caps. A match makes a new one for every decision,
         and so does the session manager carrying a match on after a restart: the bots keep nothing from one
         decision to the next (no tree reuse, no generator state), so a resumed match plays the same game."""
-        bot = make_bot(spec, SPELLBOOK, seed=seed)
+        bot = make_bot(spec, adapter or self.game.adapter, seed=seed)
         opts = getattr(bot, "options", None)
         if opts is not None:
             c = self.config
@@ -54,7 +51,7 @@ class MatchRpcs(RpcBase):
         for i, spec in enumerate(request.bots):
             f = f"bots[{i}]"
             try:
-                bot = make_bot(spec, SPELLBOOK, seed=0)
+                bot = make_bot(spec, self.game.adapter, seed=0)
             except (ValueError, TypeError) as e:
                 raise FieldError(f, str(e)) from None
             opts = getattr(bot, "options", None)
@@ -62,7 +59,7 @@ class MatchRpcs(RpcBase):
                 # a file path on the server: never the caller's to choose (nor to probe for)
                 raise FieldError(f, "model: a match's bots use the server's model (GetServerInfo.model); "
                                     "choose evaluator=network or evaluator=rollout")
-            if opts is not None and opts.evaluator == "network" and default_model(SPELLBOOK) is None:
+            if opts is not None and opts.evaluator == "network" and default_model(self.game.adapter) is None:
                 raise FieldError(f, "evaluator: this server has no learned model; use evaluator=rollout")
             if opts is not None:
                 for name, cap in (("iterations", c.max_iterations), ("threads", c.max_threads),
@@ -77,15 +74,18 @@ class MatchRpcs(RpcBase):
     @rpc
     async def PlayMatch(self, request, context, log_extra):
         specs = list(request.bots)
-        if not 2 <= len(specs) <= 4:
-            raise FieldError("bots", f"give one bot spec per seat, 2 to 4, got {len(specs)}")
-        spells = request.spells or "set1"
+        game = self.game
+        if not game.min_players <= len(specs) <= game.max_players:
+            raise FieldError("bots", f"give one bot spec per seat, {game.min_players} to {game.max_players}, "
+                                     f"got {len(specs)}")
+        setup_field, spells = self._match_setup(request)
         fixed = request.HasField("seed")
         seed = request.seed if fixed else secret_seed()
         try:
-            state = engine_c.State.new(players=len(specs), spells=spells, seed=seed)
+            state = records.new_game(game.name, len(specs), spells, seed)
         except ValueError as e:
-            raise FieldError("seed" if str(e).startswith("seed") else "spells", str(e)) from None
+            raise FieldError("seed" if str(e).startswith("seed") else setup_field, str(e)) from None
+        names, variants = getattr(state, "spells", ()), getattr(state, "variants", ())
         levels = self._match_bots(request)
         log_extra.update(bots=specs, fixed_seed=fixed)
         token = self._cancel_on_done(context)
@@ -123,38 +123,42 @@ class MatchRpcs(RpcBase):
             return move, info, bot
 
         def work(emit):
-            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in records.setup_events(len(specs), state.spells, seed)], 0
+            setup = records.setup_events(len(specs), names, seed, game=game.name, variants=variants)
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in setup], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
                 pause_point()      # the worker may go to another job between moves (server/fairshare.py)
                 seat = st.current_player
                 t0 = time.monotonic()
                 move, info, bot = decide(st, seq)
                 think = (time.monotonic() - t0) * 1000.0
-                draws = st.play(move)
                 seq += 1
                 moves += 1
-                item = spb.MatchMove(seq=seq, seat=seat, bot=specs[seat], move=convert.move_pb(move),
-                                     draws=[convert.move_pb(d) for d in draws], forced=bool(info.get("forced")),
-                                     think_ms=think)
+                events.append(records.event("move", seat, move, seq=seq))
+                st.apply(move)
+                draws = []
+                while st.is_chance():      # each chance event recorded before it is applied (where it goes)
+                    draws.append(st.sample_chance())
+                    seq += 1
+                    events.append(records.chance_event(st, draws[-1], seq=seq))
+                    st.apply(draws[-1])
+                item = self.spb.MatchMove(seq=seq - len(draws), seat=seat, bot=specs[seat],
+                                          move=self.conv.move_pb(move), draws=[self.conv.move_pb(d) for d in draws],
+                                          forced=bool(info.get("forced")), think_ms=think)
                 result = info.get("result")
                 if result is not None:
                     used = replace(bot.options, seed=result.seed)
-                    convert.search_stats(result, used, levels[seat], result.cut_short, out=item.stats)
+                    self.conv.search_stats(result, used, levels[seat], result.cut_short, out=item.stats)
                     if not fixed:          # the bots' seeds derive from the secret seed: kept until the end
                         item.stats.seed = 0
-                events.append(records.event("move", seat, move, seq=seq))
-                for d in draws:
-                    seq += 1
-                    events.append(records.event("draw", -1, d, seq=seq))
-                emit(spb.PlayMatchResponse(move=item))
+                emit(self.spb.PlayMatchResponse(move=item))
             over = st.is_terminal()
-            scores = [s.total for s in st.scores()]
+            scores = records.totals(st)
             winners = st.winners() if over else []
             # a fixed seed is the caller's own: shown even when the game stops early; a secret one only at the end
-            record = records.build(len(specs), st.spells, [records.seat("bot", sp) for sp in specs], events, st,
-                                   seed=seed, seed_shown=fixed or over)
-            emit(spb.PlayMatchResponse(end=spb.MatchEnd(
-                finished=over, scores=scores, winners=winners, record=convert.record_pb(record),
+            record = records.build(len(specs), names, [records.seat("bot", sp) for sp in specs], events, st,
+                                   seed=seed, seed_shown=fixed or over, game=game.name, variants=variants)
+            emit(self.spb.PlayMatchResponse(end=self.spb.MatchEnd(
+                finished=over, scores=scores, winners=winners, record=self.conv.record_pb(record),
                 record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
 
         sid, spectator = await self._match_session(specs, spells, seed, fixed, levels)
@@ -176,7 +180,11 @@ class MatchRpcs(RpcBase):
             if sid:
                 self.sessions.end_external(sid, keep=self.draining and not finished)
 
-    async def _match_session(self, specs: list[str], spells: str, seed: int, fixed: bool,
+    def _match_setup(self, request) -> tuple[str, object]:
+        """The request's game setup: (its field's name, its value). SpellBook: the spells."""
+        return "spells", request.spells or "set1"
+
+    async def _match_session(self, specs: list[str], spells, seed: int, fixed: bool,
                              levels: list[int]) -> tuple[str, str]:
         """The session a match is stored in (bot seats with their specs; the match's seed, `fixed` or secret):
         (id, spectator token), or ("", "") when the server runs without sessions."""
@@ -185,7 +193,7 @@ class MatchRpcs(RpcBase):
         _, spectator, roles = auth.issue_session_tokens([])
         seats = [SeatSpec("bot", level, spec) for spec, level in zip(specs, levels)]
         sid = await self.sessions.create(len(specs), spells, seed, seats, roles, owner=current_client.get(),
-                                         external=True, fixed_seed=fixed)
+                                         external=True, fixed_seed=fixed, game=self.game.name)
         return sid, spectator
 
     async def _stream_job(self, work: Callable, token: CancelToken, cost_ms: float = 0.0, deadline: float = 0.0):
@@ -222,10 +230,15 @@ class MatchRpcs(RpcBase):
     def _record_request(self, request) -> tuple[dict, str]:
         form = request.WhichOneof("game")
         if form == "record":
-            return convert.record_from_pb(request.record), "record"
-        if form == "record_json":
-            return convert.record_from_json(request.record_json), "record_json"
-        raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
+            rec, field = self.conv.record_from_pb(request.record), "record"
+        elif form == "record_json":
+            rec, field = self.conv.record_from_json(request.record_json), "record_json"
+        else:
+            raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
+        if rec.get("game", records.SPELLBOOK) != self.game.name:
+            raise FieldError(f"{field}.game", f"this is the {self.game.title} service; the record is of "
+                                              f"{rec.get('game', records.SPELLBOOK)!r}")
+        return rec, field
 
     @rpc
     async def AnalyzeGame(self, request, context, log_extra):
@@ -239,8 +252,8 @@ class MatchRpcs(RpcBase):
         if not final.is_terminal():
             raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
                                                 "AnalyzeGame reviews finished games")
-        scores = [s.total for s in final.scores()]
-        opts, level = convert.search_options(request, self.config.caps())
+        scores = records.totals(final)
+        opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
         opts.stop_early = False   # a review compares every decision's moves: full statistics
         forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
         # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
@@ -263,7 +276,7 @@ class MatchRpcs(RpcBase):
         # answers with the decisions reviewed so far, marked cut_short.
         timer = asyncio.get_running_loop().call_later(budget_ms / 1000.0, token.cancel)
         try:
-            review = await self.pool.run(lambda: review_game(SPELLBOOK, steps, scores, opts,
+            review = await self.pool.run(lambda: review_game(self.game.adapter, steps, scores, opts,
                                                              request.key_moments or 5, token), token,
                                          cost_ms=budget_ms, deadline=opts.deadline)
         finally:
@@ -273,20 +286,20 @@ class MatchRpcs(RpcBase):
         log_extra.update(decisions=len(review.decisions), cut_short=cut)
 
         def dr(d):
-            return spb.DecisionReview(decision=d.index, event_index=decision_events[d.index], seat=d.seat,
-                                      played=convert.move_pb(d.played), best=convert.move_pb(d.best), loss=d.loss_win,
+            return self.spb.DecisionReview(decision=d.index, event_index=decision_events[d.index], seat=d.seat,
+                                      played=self.conv.move_pb(d.played), best=self.conv.move_pb(d.best), loss=d.loss_win,
                                       loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
                                       win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
                                       loss_margin=d.loss_margin, win_probabilities=d.win_probabilities,
                                       accuracy=d.accuracy)
 
-        return spb.AnalyzeGameResponse(
+        return self.spb.AnalyzeGameResponse(
             decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],
-            players=[spb.PlayerReview(seat=p.seat, expected_start=p.expected_start, final_score=p.final, luck=p.luck,
+            players=[self.spb.PlayerReview(seat=p.seat, expected_start=p.expected_start, final_score=p.final, luck=p.luck,
                                       decisions=p.decisions, others=p.others,
                                       **({} if p.accuracy is None else {"accuracy": p.accuracy}))
                      for p in review.players],
-            result=pb.GameResult(scores=scores, winners=final.winners()), total_decisions=len(steps),
-            forced_decisions=forced, options=convert.effective_options(opts, level), cut_short=cut,
+            result=self.pb.GameResult(scores=scores, winners=final.winners()), total_decisions=len(steps),
+            forced_decisions=forced, options=self.conv.effective_options(opts, level), cut_short=cut,
             elapsed_ms=(time.monotonic() - started) * 1000.0)
 

@@ -78,16 +78,20 @@ class SearchRpcs(RpcBase):
         opts, level = convert.search_options(request, self.config.caps(),
                                              knows_discard=False if not parsed.knows_discard else None)
         opts.stop_early = opts.stop_early and settle_early
+        self._set_deadline(opts, context)
+        return parsed, opts, level
+
+    def _set_deadline(self, opts: SearchOptions, context) -> None:
+        """The search's deadline: the call's, less the safety margin (none when the call has none)."""
         remaining = context.time_remaining()
         if remaining is not None:
             margin = min(self.config.deadline_margin_ms / 1000.0, remaining / 2)
             opts.deadline = time.monotonic() + max(remaining - margin, 0.001)
-        return parsed, opts, level
 
     def _run_search(self, state, opts, token):
         start = time.monotonic()
         requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")
-        result = ismcts(SPELLBOOK, state, opts, cancel=token)
+        result = ismcts(self.game.adapter, state, opts, cancel=token)
         metrics.observe_search(result.iterations, result.elapsed_s)
         by_deadline = bool(opts.deadline) and opts.deadline < requested_end and time.monotonic() >= opts.deadline
         return result, result.cut_short or by_deadline or token.cancelled

@@ -1,7 +1,10 @@
 """Session RPCs: CreateSession, SubmitMove, GetSession, WatchSession, ExportSession.
 
 The SessionManager (server/sessions.py) runs the sessions; this module turns requests into its calls and
-its events into messages.
+its events into messages. One implementation for every game's service: a servicer names its game
+(`game`), its message modules (`spb`, `pb`) and its conversions (`conv`, as server/convert.py), and a game
+whose players see different things overrides `_event_pb` and `_record_for` (what a role may see) and
+CreateSession/GetSession (its own setup and view).
 """
 from __future__ import annotations
 
@@ -19,11 +22,14 @@ from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
 from server.sessions import SeatSpec, SessionError, SessionManager
 from server.store import MAX_SEQ
+from engine_c.registry import Game, get_game
 
 
 class SessionRpcs(RpcBase):
     sessions: SessionManager | None
     _stopping: asyncio.Event
+    game: Game = get_game("spellbook")
+    spb, pb, conv = spb, pb, convert
 
     def _manager(self) -> SessionManager:
         if self.sessions is None:
@@ -33,10 +39,15 @@ class SessionRpcs(RpcBase):
     def _authorize(self, context, sid: str, seat: int | None = None, moves: bool = False) -> str:
         """The caller's role in session `sid` from its token (server/auth.py): NOT_FOUND for an unknown
         session, INVALID_ARGUMENT for a seat that does not exist (or a bot seat, when the call `moves`),
-        UNAUTHENTICATED without a token, PERMISSION_DENIED for a token of another session, another
+        INVALID_ARGUMENT for a session of another game, UNAUTHENTICATED without a token, PERMISSION_DENIED
+        for a token of another session, another
         seat's (when `seat` is given) or the spectator's when the call `moves`."""
         mgr = self._manager()
         seats = mgr.seats(sid)
+        if mgr.game_of(sid) != self.game.name:     # each game's views and records go through its own service
+            raise SessionError("INVALID_ARGUMENT", "session_id",
+                               f"session {sid} is a game of {get_game(mgr.game_of(sid)).title}, not {self.game.title}: "
+                               "call that game's service")
         if seat is not None:     # a request that can never succeed says so whoever asks
             if not 0 <= seat < len(seats):
                 raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {len(seats) - 1}, got {seat}")
@@ -58,33 +69,51 @@ class SessionRpcs(RpcBase):
         return role
 
     @staticmethod
-    def _event_pb(ev) -> pb.SessionEvent:
+    def _event_pb(ev, role: str = auth.SPECTATOR) -> pb.SessionEvent:
+        """A session event as `role` sees it (SpellBook: everyone sees every event)."""
         out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
                               winners=ev.winners)
         if ev.move:
             out.move.CopyFrom(convert.move_pb(engine_c.Move.from_text(ev.move)))
         return out
 
-    @rpc
-    async def CreateSession(self, request, context, log_extra):
-        mgr = self._manager()
+    @staticmethod
+    def _record_for(record: dict, role: str) -> dict:
+        """The exported record as `role` may see it (SpellBook: whole; the seed is the export's business)."""
+        return record
+
+    async def _create_session(self, request, log_extra, setup, seats: list[SeatSpec]):
+        """Issues the tokens and creates the session of this servicer's game: (session id, seat tokens,
+        spectator token)."""
+        seat_tokens, spectator, roles = auth.issue_session_tokens(
+            [i for i, s in enumerate(seats) if s.kind == "client"])
+        seed = request.seed if request.HasField("seed") else None
+        sid = await self._manager().create(request.players or len(seats), setup, seed, seats, roles,
+                                           owner=current_client.get(), game=self.game.name)
+        log_extra.update(session=auth.redact(sid), fixed_seed=seed is not None)
+        return sid, seat_tokens, spectator
+
+    def _session_seats(self, request) -> list[SeatSpec]:
+        """The request's seats (FieldError naming seats[i].kind for an unknown kind)."""
         seats = []
         for i, seat in enumerate(request.seats):
-            if seat.kind == pb.SEAT_KIND_CLIENT:
+            if seat.kind == self.pb.SEAT_KIND_CLIENT:
                 seats.append(SeatSpec("client"))
-            elif seat.kind == pb.SEAT_KIND_BOT:
+            elif seat.kind == self.pb.SEAT_KIND_BOT:
                 seats.append(SeatSpec("bot", seat.level))
             else:
                 raise FieldError(f"seats[{i}].kind", "must be SEAT_KIND_CLIENT or SEAT_KIND_BOT")
         if request.players < 0:
-            raise FieldError("players", f"must be 2 to 4 (0: the number of seats), got {request.players}")
-        seat_tokens, spectator, roles = auth.issue_session_tokens(
-            [i for i, s in enumerate(seats) if s.kind == "client"])
-        seed = request.seed if request.HasField("seed") else None
-        sid = await mgr.create(request.players or len(seats), request.spells or "set1", seed, seats, roles,
-                               owner=current_client.get())
+            raise FieldError("players", f"must be {self.game.min_players} to {self.game.max_players} (0: the "
+                                        f"number of seats), got {request.players}")
+        return seats
+
+    @rpc
+    async def CreateSession(self, request, context, log_extra):
+        mgr = self._manager()
+        sid, seat_tokens, spectator = await self._create_session(request, log_extra, request.spells or "set1",
+                                                                 self._session_seats(request))
         view = mgr.view(sid, 0)
-        log_extra.update(session=auth.redact(sid), fixed_seed=seed is not None)
         return spb.CreateSessionResponse(
             session_id=sid, spells=view["spells"], to_move=view["to_move"], fixed_seed=view["fixed_seed"],
             seat_tokens=[spb.SeatToken(seat=s, token=t) for s, t in sorted(seat_tokens.items())],
@@ -94,7 +123,7 @@ class SessionRpcs(RpcBase):
     async def SubmitMove(self, request, context, log_extra):
         mgr = self._manager()
         log_extra.update(session=auth.redact(request.session_id), seat=request.seat)
-        self._authorize(context, request.session_id, request.seat, moves=True)
+        role = self._authorize(context, request.session_id, request.seat, moves=True)
         text = request.move.text.strip()
         if not text:
             raise FieldError("move.text", "give the move text, e.g. 'take Rc' (GetSession lists the legal moves)")
@@ -109,13 +138,12 @@ class SessionRpcs(RpcBase):
             if replayed is None:
                 raise
             log_extra.update(replayed=True)
-            return spb.SubmitMoveResponse(events=[self._event_pb(ev) for ev in replayed], seq=replayed[-1].seq,
-                                          to_move=replayed[-1].to_move, replayed=True)
-        return spb.SubmitMoveResponse(events=[self._event_pb(ev) for ev in events], seq=events[-1].seq,
-                                      to_move=events[-1].to_move)
+            return self.spb.SubmitMoveResponse(events=[self._event_pb(ev, role) for ev in replayed],
+                                               seq=replayed[-1].seq, to_move=replayed[-1].to_move, replayed=True)
+        return self.spb.SubmitMoveResponse(events=[self._event_pb(ev, role) for ev in events], seq=events[-1].seq,
+                                           to_move=events[-1].to_move)
 
-    @staticmethod
-    def _replayed(mgr: SessionManager, request, text: str, expected: int):
+    def _replayed(self, mgr: SessionManager, request, text: str, expected: int):
         """A retried submission: when the event right after `expected` is this seat's very same move, the
         stored events of that submission (the move and its draws); otherwise None."""
         history = mgr.history(request.session_id, expected + 1)
@@ -123,13 +151,13 @@ class SessionRpcs(RpcBase):
                 or history[0].seat != request.seat:
             return None
         try:
-            if engine_c.Move.from_text(text).code != engine_c.Move.from_text(history[0].move).code:
+            if self.game.Move.from_text(text).code != self.game.Move.from_text(history[0].move).code:
                 return None
         except (engine_c.NotationError, engine_c.IllegalMoveError, ValueError):
             return None
         events = [history[0]]
         for ev in history[1:]:
-            if ev.kind != "draw":
+            if not ev.is_chance:
                 break
             events.append(ev)
         return events
@@ -159,7 +187,7 @@ class SessionRpcs(RpcBase):
         if request.from_seq < 0:
             raise FieldError("from_seq", f"must not be negative, got {request.from_seq}")
         log_extra.update(session=auth.redact(request.session_id))
-        self._authorize(context, request.session_id)
+        role = self._authorize(context, request.session_id)
         end = mgr.last_seq(request.session_id) + 1
         if request.from_seq > end:
             raise SessionError("OUT_OF_RANGE", "from_seq", f"the session's next event is {end}; from_seq "
@@ -183,7 +211,7 @@ class SessionRpcs(RpcBase):
                     break
                 if ev.kind != "end":
                     last = ev.seq
-                yield spb.WatchSessionResponse(event=self._event_pb(ev))
+                yield self.spb.WatchSessionResponse(event=self._event_pb(ev, role))
         finally:   # also when the client cancels: stop the pending read first, then close the generator
             stopping.cancel()
             if nxt is not None and not nxt.done():
@@ -194,7 +222,7 @@ class SessionRpcs(RpcBase):
     @rpc
     async def ExportSession(self, request, context, log_extra):
         log_extra.update(session=auth.redact(request.session_id))
-        self._authorize(context, request.session_id)
-        record = self._manager().export(request.session_id)
-        return spb.ExportSessionResponse(record_json=json.dumps(record), record=convert.record_pb(record),
-                                         fixed_seed=bool(record.get("fixed_seed")))
+        role = self._authorize(context, request.session_id)
+        record = self._record_for(self._manager().export(request.session_id), role)
+        return self.spb.ExportSessionResponse(record_json=json.dumps(record), record=self.conv.record_pb(record),
+                                              fixed_seed=bool(record.get("fixed_seed")))

@@ -9,6 +9,8 @@ engine_c/reasons.py, message conversion in server/convert.py. The RPCs are group
 - server/rpc_matches.py   PlayMatch, AnalyzeGame
 - server/rpc_base.py      the `@rpc` wrapper (status mapping, one log line per call)
 - server/fairshare.py     admission of CPU-bound work (`SearchPool`)
+- server/aw_service.py   AbracadaWhatService, the second game's API on the same server: the session and
+                         match RPCs above are one implementation, given its game and message modules
 
 CPU-bound work (searches) runs in the bounded `SearchPool`. Sessions (`server/sessions.py`): a
 SessionManager owned by the Server (server/main.py) runs them. Bot seats search in the manager's own

@@ -5,6 +5,11 @@ The server runs the Pouch (draws use the session's seeded generator), bot seats 
 the same way after a restart), and every event is stored before it changes the session in memory, is
 acknowledged or published.
 
+One implementation for every game of engine_c.registry: a session knows its game (stored with it) and
+reaches its rules, bots and record through it. Chance events are stored with their kind ('draw' for a
+SpellBook Pouch draw; Abracada…What?'s 'deal', 'refill', 'secret', 'roll' with the zone and seat a stone
+went to), so the RPCs can hide from each caller what it may not see.
+
 The seed is secret: unless the creator fixes it (replay / tournament mode, `fixed_seed`, shown to every
 seat), it is drawn from the OS's secure generator, and neither it nor anything derived from it (the bots'
 search seeds) leaves the server before the game is over: `export` gives the seed only then.
@@ -34,8 +39,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
-from engine_c.game import SPELLBOOK
+from engine_c import IllegalMoveError, NotationError, records
+from engine_c.registry import Game, get_game
 from search import ismcts
 from search.bots import make_bot
 from search.levels import level_options
@@ -73,18 +78,43 @@ class SeatSpec:
 @dataclass
 class Event:
     seq: int
-    kind: str                 # move | draw | end
-    seat: int                 # deciding seat; -1 for draws and the end
-    move: str                 # engine notation ("drawn Rc" for a draw)
+    kind: str                 # move | end | a chance event: draw (SpellBook), deal | refill | secret | roll
+    seat: int                 # deciding seat; -1 for chance events and the end
+    move: str                 # engine notation ("drawn Rc", "stone 3", "roll 4" for a chance outcome)
     to_move: int              # who decides next (-2 when over)
     scores: list[int] = field(default_factory=list)   # by seat, after the event
     winners: list[int] = field(default_factory=list)
+    zone: str = ""            # Abracada…What?'s chance events: removed | hand | secret | taken ("" for a roll)
+    to: int = -1              # ... and the seat the stone went to
+
+    @property
+    def is_chance(self) -> bool:
+        return self.kind not in ("move", "end")
+
+
+def _chance_row(state, outcome) -> tuple[str, int]:
+    """How a chance outcome pending in `state` is stored: (kind, seat column). The kind carries the zone
+    ('deal:hand'), the seat column the seat the stone went to (-1: none)."""
+    ev = records.chance_event(state, outcome)
+    return (f"{ev['kind']}:{ev['zone']}" if ev.get("zone") else ev["kind"]), ev.get("to", -1)
+
+
+def _resolve(state) -> list[tuple[object, str, int]]:
+    """Resolves the pending chance events of `state` with its own generator: (outcome, kind, seat) each."""
+    out = []
+    while state.is_chance():
+        outcome = state.sample_chance()
+        kind, to = _chance_row(state, outcome)
+        state.apply(outcome)
+        out.append((outcome, kind, to))
+    return out
 
 
 class _Session:
     def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
-                 state: State, seq: int, fixed_seed: bool = True):
+                 state, seq: int, fixed_seed: bool = True, game: Game | None = None):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
+        self.game = game or get_game("spellbook")     # spells: the game's setup options (Abracada: variants)
         self.fixed_seed = fixed_seed
         self.owner = ""                       # the fair-share client that created it
         self.external = False                 # a live PlayMatch plays it (holding its bot lease), not the bots
@@ -113,12 +143,13 @@ class _StaleSeq(Exception):
     """A bot's move was searched at an event another replica has since moved past: not stored."""
 
 
-def _applied(state: State, draws: list[str]) -> list[Move]:
-    """Resolves the pending draws of `state` with its own seeded generator, which must give `draws` (those a
-    live PlayMatch made on its copy of the same state): so the stored state's generator is where the live
-    game's is, and a match carried on after a restart draws what the live one would have. Returns them."""
-    made = state.resolve_chance()
-    if [str(d) for d in made] != list(draws):
+def _applied(state, draws: list[str]) -> list[tuple[object, str, int]]:
+    """Resolves the pending chance events of `state` with its own seeded generator, which must give `draws`
+    (those a live PlayMatch made on its copy of the same state): so the stored state's generator is where the
+    live game's is, and a match carried on after a restart draws what the live one would have. Returns them
+    as _resolve() does."""
+    made = _resolve(state)
+    if [str(d) for d, _, _ in made] != list(draws):
         raise SessionError("FAILED_PRECONDITION", "session_id", "the match's draws differ from the session's Pouch")
     return made
 
@@ -157,7 +188,7 @@ class SessionManager:
         self.coord = coordination or Coordination()
         # (spec, seed) -> the bot of a PlayMatch seat for one decision; the servicer sets its own (MatchRpcs
         # .match_bot, with the server's caps), so a match carried on after a restart plays as it would have
-        self.bot_factory = lambda spec, seed: make_bot(spec, SPELLBOOK, seed=seed)
+        self.bot_factory = lambda spec, seed, game=get_game("spellbook").adapter: make_bot(spec, game, seed=seed)
         self._next_expiry = 0.0
         self.sessions: dict[str, _Session] = {}
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -240,11 +271,13 @@ class SessionManager:
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
                      credentials: dict[str, str] | None = None, owner: str = "", external: bool = False,
-                     fixed_seed: bool | None = None) -> str:
+                     fixed_seed: bool | None = None, game: str = "spellbook") -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction. `external`: a PlayMatch plays it (record_external) while it
         holds the session's bot lease; end_external hands it back. `fixed_seed` False: `seed` is a secret
-        the caller drew (a PlayMatch without a seed), kept as a drawn one is."""
+        the caller drew (a PlayMatch without a seed), kept as a drawn one is. `game`: a name of
+        engine_c.registry; `spells` is its setup (Abracada…What?: the variants)."""
+        g = get_game(game)
         open_now = self.store.count_active()
         if open_now >= self.max_sessions:
             raise SessionError("RESOURCE_EXHAUSTED", "",
@@ -263,16 +296,17 @@ class SessionManager:
         if seed is None:
             seed = secret_seed()
         try:
-            state = State.new(players=players, spells=spells, seed=seed)
+            state = records.new_game(g.name, players, spells, seed)
         except ValueError as e:
-            field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else "spells"
+            setup = "spells" if g.name == "spellbook" else "variants"
+            field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else setup
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
-        names = state.spells
-        session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed)
+        names = state.spells if g.name == "spellbook" else list(state.variants)
+        session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed, g)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,
-                          credentials=credentials, owner=owner)
+                          credentials=credentials, owner=owner, game=g.name)
         session.owner, session.external = owner, external
         if external:
             self.store.take_lease(sid, self.holder, self.coord.lease_s)
@@ -286,7 +320,7 @@ class SessionManager:
         """A client seat's own move; the draws it causes follow. Returns the events stored."""
         session = self._get(sid)
         async with session.lock:
-            def check(state: State, seq: int):
+            def check(state, seq: int):
                 if expected_seq is not None and expected_seq != seq:
                     raise SessionError("FAILED_PRECONDITION", "expected_seq",
                                        f"the session is at event {seq}, not {expected_seq} (a move was already made)")
@@ -297,8 +331,9 @@ class SessionManager:
                 if state.is_terminal():
                     raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
                 if state.current_player != seat:
+                    what = f" ({state.decision})" if hasattr(state, "decision") else ""
                     raise SessionError("FAILED_PRECONDITION", "seat",
-                                       f"it is seat {state.current_player}'s decision ({state.decision}), not seat {seat}'s")
+                                       f"it is seat {state.current_player}'s decision{what}, not seat {seat}'s")
                 try:
                     return state.parse_move(move_text)
                 except (IllegalMoveError, NotationError) as e:
@@ -318,10 +353,16 @@ class SessionManager:
         return {"session_id": sid, "seq": session.seq, "seat": seat, "observation": st.observation(seat),
                 "to_move": st.current_player, "phase": st.phase, "decision": st.decision,
                 "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
-                "scores": [s.total for s in st.scores()], "over": st.is_terminal(),
+                "scores": records.totals(st), "over": st.is_terminal(),
                 "winners": st.winners() if st.is_terminal() else [],
                 "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells,
                 "fixed_seed": session.fixed_seed}
+
+    def snapshot(self, sid: str) -> tuple[object, int, str]:
+        """The session's current state (a copy: the whole truth, for the RPCs to show each caller only its
+        view), its last event's number and its game's name; NOT_FOUND for an unknown session."""
+        session = self._get(sid, fresh=True)
+        return session.state.clone(), session.seq, session.game.name
 
     async def watch(self, sid: str, from_seq: int = 1) -> AsyncIterator[Event]:
         """Stored events from `from_seq`, then live ones (from any replica) until the game ends."""
@@ -332,7 +373,7 @@ class SessionManager:
             last = from_seq - 1
             for row in self.store.events(sid, from_seq):
                 if row.kind != "setup":
-                    yield self._event_from_row(row)
+                    yield self._event_from_row(row, session.game)
                     last = row.seq
             if session.state.is_terminal():
                 yield self._end_event(session)
@@ -345,7 +386,7 @@ class SessionManager:
                     for row in self.store.events(sid, last + 1):
                         if row.seq > (ev.seq if ev.kind == "end" else ev.seq - 1):
                             break
-                        yield self._event_from_row(row)
+                        yield self._event_from_row(row, session.game)
                         last = row.seq
                 if ev.kind != "end" and ev.seq <= last:
                     continue
@@ -366,28 +407,46 @@ class SessionManager:
         """The session's seats; NOT_FOUND for an unknown session."""
         return list(self._get(sid).seats)
 
+    def game_of(self, sid: str) -> str:
+        """The registry name of the session's game; NOT_FOUND for an unknown session."""
+        return self._get(sid).game.name
+
     def last_seq(self, sid: str) -> int:
         """The number of the session's last stored event (by any replica)."""
         return self._get(sid, fresh=True).seq
 
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
-        self._get(sid)
-        return [self._event_from_row(r) for r in self.store.events(sid, from_seq) if r.kind != "setup"]
+        game = self._get(sid).game
+        return [self._event_from_row(r, game) for r in self.store.events(sid, from_seq) if r.kind != "setup"]
 
     def export(self, sid: str) -> dict:
-        """The game record (engine_c.records, docs/records.md): the setup draws, every move and draw in
-        order, and the result when finished. The seed only once the game is over: before, it would reveal
-        the Pouch's order (D18; the setup draws are events, so the record replays without it)."""
+        """The whole game record (engine_c.records, docs/records.md): the setup's chance events, every move
+        and chance event in order, and the result when finished. The seed only once the game is over: before,
+        it would reveal the Pouch's order or the hands (D18; the setup is events, so the record replays
+        without it). An Abracada…What? record holds every hand: callers show it through
+        records.for_viewer()."""
         row = self.store.session(sid)
         if row is None or row.status == "expired":
             raise SessionError("NOT_FOUND", "session_id", _EXPIRED if row else f"no session {sid!r}")
-        events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed)]
-        events += [records.event(e.kind, e.seat, e.move, seq=e.seq) for e in self.store.events(sid) if e.kind != "setup"]
+        game = row.game
+        events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed, game=game,
+                                                               variants=row.spells)]
+        for e in self.store.events(sid):
+            if e.kind == "setup":
+                continue
+            kind, _, zone = e.kind.partition(":")
+            chance = kind != "move"
+            events.append(records.event(kind, -1 if chance else e.seat, e.move, seq=e.seq, zone=zone,
+                                        to=e.seat if chance and e.seat >= 0 else None))
         finished = row.status == "finished"
-        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, "players": row.players,
-               "spells": row.spells, "seats": [records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
-               "status": "finished" if finished else "active", "fixed_seed": row.fixed_seed}
+        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid}
+        if game != records.SPELLBOOK:
+            rec.update(game=game, players=row.players, variants=row.spells)
+        else:
+            rec.update(players=row.players, spells=row.spells)
+        rec.update(seats=[records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
+                   status="finished" if finished else "active", fixed_seed=row.fixed_seed)
         if finished:           # secret until the game is over, even a fixed one (D18)
             rec["seed"] = row.seed
         rec.update(events=events, result=row.result if finished else None)
@@ -400,8 +459,9 @@ class SessionManager:
         last = self.store.last_event(sid) if row else None
         if row is None or last is None:
             return None
+        game = get_game(row.game)
         session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
-                           State.from_text(last.state_after), last.seq, row.fixed_seed)
+                           game.State.from_text(last.state_after), last.seq, row.fixed_seed, game)
         session.owner, session.status = row.owner, row.status
         if row.status == "active":
             self.sessions[sid] = session
@@ -432,9 +492,9 @@ class SessionManager:
         rows = [r for r in rows if r.seq > session.seq]
         if not rows:
             return
-        session.state, session.seq = State.from_text(rows[-1].state_after), rows[-1].seq
+        session.state, session.seq = session.game.State.from_text(rows[-1].state_after), rows[-1].seq
         for r in rows:
-            self._publish(session, self._event_from_row(r))
+            self._publish(session, self._event_from_row(r, session.game))
         if session.state.is_terminal():
             self._finished(session)
 
@@ -445,17 +505,17 @@ class SessionManager:
 
         def step(seq: int, text: str) -> Advance:
             # Another replica moved on: continue from the stored state (its events are published after).
-            state = session.state.clone() if seq == session.seq else State.from_text(text)
+            state = session.state.clone() if seq == session.seq else session.game.State.from_text(text)
             if seq != session.seq:
                 behind.append(seq)
             move = choose(state, seq)
             state.apply(move)
             rows = [(seq + 1, "move", seat, str(move), state.to_text())]
-            for draw in state.resolve_chance() if draws is None else _applied(state, draws):
-                rows.append((rows[-1][0] + 1, "draw", -1, str(draw), state.to_text()))
+            for outcome, kind, to in _resolve(state) if draws is None else _applied(state, draws):
+                rows.append((rows[-1][0] + 1, kind, to, str(outcome), state.to_text()))
             result = None
             if state.is_terminal():
-                result = {"scores": [s.total for s in state.scores()], "winners": state.winners()}
+                result = {"scores": records.totals(state), "winners": state.winners()}
             bot_turn = not state.is_terminal() and session.seats[state.current_player].kind == "bot"
             return Advance(rows, result, bot_turn, value=state)
 
@@ -470,9 +530,9 @@ class SessionManager:
             if behind:
                 self._catch_up(session)
         if session.seq >= out.events[-1][0]:    # (caught up past them: already published)
-            return [self._event_from_row(_Row(*r)) for r in out.events]
+            return [self._event_from_row(_Row(*r), session.game) for r in out.events]
         session.state, session.seq = out.value, out.events[-1][0]
-        events = [self._event_from_row(_Row(*r)) for r in out.events]
+        events = [self._event_from_row(_Row(*r), session.game) for r in out.events]
         for ev in events:
             self._publish(session, ev)
         if session.state.is_terminal():
@@ -485,11 +545,14 @@ class SessionManager:
 
     def _end_event(self, session: _Session) -> Event:
         st = session.state
-        return Event(session.seq, "end", -1, "", -2, [s.total for s in st.scores()], st.winners())
+        return Event(session.seq, "end", -1, "", -2, records.totals(st), st.winners())
 
-    def _event_from_row(self, row) -> Event:
-        st = State.from_text(row.state_after)
-        return Event(row.seq, row.kind, row.seat, row.move, st.current_player, [s.total for s in st.scores()])
+    def _event_from_row(self, row, game: Game) -> Event:
+        st = game.State.from_text(row.state_after)
+        kind, _, zone = row.kind.partition(":")
+        if kind == "move":
+            return Event(row.seq, kind, row.seat, row.move, st.current_player, records.totals(st))
+        return Event(row.seq, kind, -1, row.move, st.current_player, records.totals(st), zone=zone, to=row.seat)
 
     def _publish(self, session: _Session, ev: Event) -> None:
         for q in session.subscribers:
@@ -528,7 +591,7 @@ class SessionManager:
         session = self._get(sid)
         seq0 = session.seq
 
-        def same_position(state: State, seq: int):
+        def same_position(state, seq: int):
             if seq != seq0:
                 raise SessionError("FAILED_PRECONDITION", "session_id", "the match's session moved on elsewhere")
             return state.parse_move(move)
@@ -599,20 +662,21 @@ class SessionManager:
                 if len(legal) == 1:
                     move = legal[0]
                 elif spec:     # a PlayMatch bot whose match the server carries on, made as the match made it
-                    bot = self.bot_factory(spec, bot_seed(session.seed, seq))
+                    bot = self.bot_factory(spec, bot_seed(session.seed, seq), session.game.adapter)
                     move, _ = await loop.run_in_executor(self.executor, bot.choose, st.clone())
                 else:
                     opts = level_options(session.seats[seat].level, seed=bot_seed(session.seed, seq),
-                                         game=SPELLBOOK)
+                                         game=session.game.adapter)
                     metrics.SEARCHES_RUNNING.inc()
                     try:
-                        result = await loop.run_in_executor(self.executor, ismcts, SPELLBOOK, st.clone(), opts)
+                        result = await loop.run_in_executor(self.executor, ismcts, session.game.adapter,
+                                                            st.clone(), opts)
                     finally:
                         metrics.SEARCHES_RUNNING.dec()
                     metrics.observe_search(result.iterations, result.elapsed_s)
                     move = result.move
 
-                def same_decision(state: State, stored_seq: int):
+                def same_decision(state, stored_seq: int):
                     if stored_seq != seq:      # moved on elsewhere (a lease that ran out): search again
                         raise _StaleSeq()
                     return move

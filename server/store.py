@@ -17,7 +17,7 @@ Several server processes, on one machine or many, may share one database (`open_
   poll `seqs()`.
 
 The schema is versioned (`schema_version` table, `SCHEMA_VERSION`; 1: sessions and events, 2: shared
-serving, 3: secret seeds, session credentials and owners); opening a store runs the migrations it lacks, in one
+serving, 3: secret seeds, session credentials and owners, 4: the game of a session); opening a store runs the migrations it lacks, in one
 transaction. A database from before versioning counts as version 1 (the columns of version 3 that it may
 already have are kept).
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 DEFAULT_DB = os.path.join(os.path.expanduser("~"), ".spellbook-ai", "sessions.db")
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_SEQ = 2**63 - 1        # event numbers are signed 64-bit integers in both stores: seq < MAX_SEQ
 NOTIFY_CHANNEL = "spellbook_events"
 
@@ -46,7 +46,7 @@ class SessionRow:
     id: str
     created: float
     players: int
-    spells: list[str]
+    spells: list[str]         # SpellBook: the 7 spells; Abracada…What?: its variants (the game's setup options)
     seed: int
     seats: list[dict]
     status: str               # active | finished | expired
@@ -56,6 +56,7 @@ class SessionRow:
     seq: int = 0              # the last event's seq
     updated: float = 0.0      # when the last event was stored
     bot_turn: bool = False    # a bot seat decides next
+    game: str = "spellbook"   # the game's name in engine_c.registry
 
 
 @dataclass
@@ -104,9 +105,9 @@ class SessionStore(ABC):
     @abstractmethod
     def create(self, sid: str, players: int, spells: list[str], seed: int, seats: list[dict],
                initial_state: str, bot_turn: bool = False, fixed_seed: bool = True,
-               credentials: dict[str, str] | None = None, owner: str = "") -> None:
+               credentials: dict[str, str] | None = None, owner: str = "", game: str = "spellbook") -> None:
         """The session row, its seq-0 'setup' event (the state after setup) and its credentials (token hash
-        -> role) in one transaction."""
+        -> role) in one transaction. `game`: the game's registry name (`spells` holds its setup options)."""
 
     @abstractmethod
     def credential_role(self, sid: str, token_hash: str) -> str | None:
@@ -227,12 +228,16 @@ CREATE TABLE IF NOT EXISTS credentials (
 );
 ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 """,
+    4: """
+ALTER TABLE sessions ADD COLUMN game TEXT NOT NULL DEFAULT 'spellbook';
+""",
 }
 # Migration 3 also adds sessions.fixed_seed (1: the creator chose the seed; 0: drawn, secret) where missing:
 # SQLite has no ADD COLUMN IF NOT EXISTS, and databases of the first credentials release already have it.
 _FIXED_SEED_COLUMN = "fixed_seed INTEGER NOT NULL DEFAULT 1"
 
-_SESSION_COLS = "id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn, fixed_seed, owner"
+_SESSION_COLS = ("id, created, players, spells, seed, seats, status, result, seq, updated, bot_turn, fixed_seed, owner, "
+                 "game")
 
 
 class SqliteStore(SessionStore):
@@ -283,12 +288,12 @@ class SqliteStore(SessionStore):
             return self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None, owner="") -> None:
+               credentials=None, owner="", game="spellbook") -> None:
         now = time.time()
         with self._lock, self._tx():
-            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?,?)",
+            self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?,?,?)",
                              (sid, now, players, json.dumps(spells), _signed64(seed), json.dumps(seats), "active",
-                              now, int(bot_turn), int(fixed_seed), owner))
+                              now, int(bot_turn), int(fixed_seed), owner, game))
             self._db.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?)",
                              (sid, 0, "setup", -1, "", initial_state, now))
             self._db.executemany("INSERT INTO credentials VALUES (?,?,?)",
@@ -445,6 +450,9 @@ CREATE TABLE IF NOT EXISTS credentials (
     PRIMARY KEY (session_id, token_hash)
 );
 """,
+    4: """
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS game TEXT NOT NULL DEFAULT 'spellbook';
+""",
 }
 _PG_NOW = "extract(epoch from clock_timestamp())"   # the database's clock: one clock for every machine
 
@@ -497,13 +505,13 @@ class PostgresStore(SessionStore):
         return self._query("SELECT MAX(version) FROM schema_version", one=True)[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None, owner="") -> None:
+               credentials=None, owner="", game="spellbook") -> None:
         now = time.time()
         with self._lock, self._db.transaction():
             self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES "
-                             f"(%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s,%s,%s)",
+                             f"(%s,%s,%s,%s,%s,%s,%s,NULL,0,%s,%s,%s,%s,%s)",
                              (sid, now, players, json.dumps(spells), seed, json.dumps(seats), "active", now,
-                              bool(bot_turn), bool(fixed_seed), owner))
+                              bool(bot_turn), bool(fixed_seed), owner, game))
             self._db.execute("INSERT INTO events VALUES (%s,%s,%s,%s,%s,%s,%s)",
                              (sid, 0, "setup", -1, "", initial_state, now))
             if credentials:
@@ -652,4 +660,5 @@ def _signed64(seed: int) -> int:
 def _session_row(r) -> SessionRow:
     return SessionRow(id=r[0], created=r[1], players=r[2], spells=json.loads(r[3]), seed=int(r[4]) % 2**64,
                       seats=json.loads(r[5]), status=r[6], result=json.loads(r[7]) if r[7] else None,
-                      seq=r[8], updated=r[9], bot_turn=bool(r[10]), fixed_seed=bool(r[11]), owner=r[12])
+                      seq=r[8], updated=r[9], bot_turn=bool(r[10]), fixed_seed=bool(r[11]), owner=r[12],
+                      game=r[13])

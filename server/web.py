@@ -6,6 +6,8 @@ own port and on the server's own event loop:
     GET  /                                        the page (server/static/index.html) and its assets
     GET  /spells.json                             what each spell does at levels 3-5, with its points
     POST /spellbook.v1.SpellBookService/METHOD    any RPC of proto/spellbook/v1/service.proto
+    POST /abracadawhat.v1.AbracadaWhatService/METHOD   any RPC of proto/abracadawhat/v1/service.proto
+                                                  (the second game's API; the page plays SpellBook only)
 
 The RPCs speak the Connect protocol (connectrpc.com/docs/protocol), in JSON (`application/json`; server
 streams `application/connect+json`, 5-byte envelopes) or binary (`application/proto`,
@@ -179,15 +181,28 @@ def connect_error(failed: CallFailed) -> tuple[dict, int, dict]:
 
 
 # ------------------------------------------------------------------------------------------ the gateway
+class _Route:
+    """One service the gateway routes: its descriptor, its generic handler, its methods and request classes."""
+
+    def __init__(self, service, handler):
+        self.service, self.handler = service, handler
+        self.methods = {m.name: m for m in service.methods}
+        self.request_classes = {m.name: message_factory.GetMessageClass(m.input_type) for m in service.methods}
+
+
 class WebGateway:
     """The page and the Connect endpoints of one Server (server/main.py), on its event loop."""
 
-    def __init__(self, server, address: str, service_descriptor, generic_handler, interceptors: list):
+    def __init__(self, server, address: str, service_descriptor, generic_handler, interceptors: list,
+                 more_services: tuple = ()):
+        """`more_services`: (descriptor, handler) of further services to route as the first (the server's
+        other games: POST /abracadawhat.v1.AbracadaWhatService/METHOD); the page uses the first only."""
         self.server, self.address = server, address
         self.service = service_descriptor
         self.generic_handler, self.interceptors = generic_handler, list(interceptors)
-        self.methods = {m.name: m for m in service_descriptor.methods}
-        self.request_classes = {m.name: message_factory.GetMessageClass(m.input_type) for m in service_descriptor.methods}
+        self.routes = {d.full_name: _Route(d, h) for d, h in ((service_descriptor, generic_handler), *more_services)}
+        self.methods = self.routes[service_descriptor.full_name].methods
+        self.request_classes = self.routes[service_descriptor.full_name].request_classes
         self.max_bytes = server.config.service.max_message_bytes
         self.host = address.rpartition(":")[0].strip("[]")
         self.static = _load_static()
@@ -201,7 +216,8 @@ class WebGateway:
         app.router.add_get("/", self._index)
         app.router.add_get("/spells.json", self._spells)
         app.router.add_get("/static/{name}", self._asset)
-        app.router.add_post(f"/{self.service.full_name}/{{method}}", self._call)
+        for name in self.routes:
+            app.router.add_post(f"/{name}/{{method}}", functools.partial(self._call, route=self.routes[name]))
         # no access log: the @rpc line is the call's log; handler_cancellation: a closed tab cancels its search
         self.runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self.runner.setup()
@@ -265,12 +281,12 @@ class WebGateway:
         return web.json_response(spell_help(), headers={"Cache-Control": "max-age=3600"})
 
     # -------------------------------------------------------------- RPCs
-    async def _call(self, request: web.Request) -> web.StreamResponse:
+    async def _call(self, request: web.Request, route: "_Route") -> web.StreamResponse:
         name = request.match_info["method"]
-        method = self.methods.get(name)
+        method = route.methods.get(name)
         if method is None:
             return self._unary_error(CallFailed(grpc.StatusCode.UNIMPLEMENTED, f"no method {name!r} in "
-                                                f"{self.service.full_name}"))
+                                                f"{route.service.full_name}"))
         content_type = request.content_type
         streaming = method.server_streaming
         codec = _codec(content_type, streaming)
@@ -281,40 +297,41 @@ class WebGateway:
         context = BrowserCallContext(_metadata(request), _peer(request), _deadline(request))
         body = await request.read()
         if streaming:
-            return await self._stream(request, name, codec, body, context)
-        return await self._unary(name, codec, body, context)
+            return await self._stream(request, route, name, codec, body, context)
+        return await self._unary(route, name, codec, body, context)
 
-    async def _handler(self, name: str, context: BrowserCallContext):
+    async def _handler(self, route: "_Route", name: str, context: BrowserCallContext):
         """The method handler the gRPC server would run for this call: the service's own, through the same
         interceptors in the same order (the first one outermost, as grpc.aio applies them)."""
-        details = CallDetails(f"/{self.service.full_name}/{name}", context.invocation_metadata())
+        details = CallDetails(f"/{route.service.full_name}/{name}", context.invocation_metadata())
 
         async def lookup(d):
-            return self.generic_handler.service(d)
+            return route.handler.service(d)
 
         continuation = lookup
         for interceptor in reversed(self.interceptors):
             continuation = functools.partial(interceptor.intercept_service, continuation)
         return await continuation(details)
 
-    def _request_bytes(self, name: str, codec: str, body: bytes) -> bytes:
+    def _request_bytes(self, route: "_Route", name: str, codec: str, body: bytes) -> bytes:
         """The request as the gRPC handler receives it (serialized protobuf); CallFailed for bad JSON."""
         if codec == "proto":
             return body
         try:
-            message = json_format.Parse(body or b"{}", self.request_classes[name](), ignore_unknown_fields=False)
+            message = json_format.Parse(body or b"{}", route.request_classes[name](), ignore_unknown_fields=False)
         except (json_format.ParseError, UnicodeDecodeError, RecursionError) as e:
             log.info("rpc", extra={"fields": {"method": name, "code": "INVALID_ARGUMENT", "error": "json",
                                               "web": True}})
-            status = _bad_request([("request", f"not a valid {self.request_classes[name].DESCRIPTOR.full_name} "
+            status = _bad_request([("request", f"not a valid {route.request_classes[name].DESCRIPTOR.full_name} "
                                                f"in JSON: {e}")])
             raise CallFailed(status.code, status.details, status.trailing_metadata) from None
         return message.SerializeToString()
 
-    async def _unary(self, name: str, codec: str, body: bytes, context: BrowserCallContext) -> web.Response:
+    async def _unary(self, route: "_Route", name: str, codec: str, body: bytes,
+                     context: BrowserCallContext) -> web.Response:
         try:
-            raw = self._request_bytes(name, codec, body)
-            handler = await self._handler(name, context)
+            raw = self._request_bytes(route, name, codec, body)
+            handler = await self._handler(route, name, context)
             try:
                 response = await _within(context, handler.unary_unary(_deserialize(handler, raw), context))
             except grpc.aio.AbortError:
@@ -335,7 +352,7 @@ class WebGateway:
         headers["Cache-Control"] = "no-store"
         return web.json_response(error, status=http, headers=headers)
 
-    async def _stream(self, request: web.Request, name: str, codec: str, body: bytes,
+    async def _stream(self, request: web.Request, route: "_Route", name: str, codec: str, body: bytes,
                       context: BrowserCallContext) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": f"application/connect+{codec}",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -343,8 +360,8 @@ class WebGateway:
         await response.prepare(request)
         end: dict = {}
         try:
-            raw = self._request_bytes(name, codec, _unwrap_envelope(body))
-            handler = await self._handler(name, context)
+            raw = self._request_bytes(route, name, codec, _unwrap_envelope(body))
+            handler = await self._handler(route, name, context)
             messages = handler.unary_stream(_deserialize(handler, raw), context)
             try:
                 await _within(context, self._forward(messages, response, codec, handler))

@@ -100,6 +100,20 @@ def _valid_requests(client) -> dict[str, bytes]:
     }
 
 
+def mutated(blob: bytes, rng: random.Random) -> bytes:
+    """`blob` with one to three bytes flipped, a tail cut or a few random bytes inserted."""
+    b = bytearray(blob)
+    for _ in range(rng.randrange(1, 4)):
+        op = rng.randrange(3)
+        if op == 0 and b:
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        elif op == 1 and b:
+            del b[rng.randrange(len(b)):]
+        else:
+            b[rng.randrange(len(b) + 1):0] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 6)))
+    return bytes(b)
+
+
 def test_mutated_requests_get_an_answer_or_a_refusal(client, channel):
     """Valid requests with bytes flipped, cut or appended: each decodes to something or not; either way the
     answer is a result or a refusal."""
@@ -108,15 +122,7 @@ def test_mutated_requests_get_an_answer_or_a_refusal(client, channel):
     for name, request in _valid_requests(client).items():
         blob = request.SerializeToString()
         for _ in range(12):
-            b = bytearray(blob)
-            for _ in range(rng.randrange(1, 4)):
-                op = rng.randrange(3)
-                if op == 0 and b:
-                    b[rng.randrange(len(b))] = rng.randrange(256)
-                elif op == 1 and b:
-                    del b[rng.randrange(len(b)):]
-                else:
-                    b[rng.randrange(len(b) + 1):0] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 6)))
+            b = mutated(blob, rng)
             try:
                 _raw_call(channel, methods[name], bytes(b), timeout=15)
             except grpc.RpcError as e:

@@ -216,3 +216,28 @@ def test_a_draining_server_ends_the_browsers_streams_and_refuses_new_calls():
     srv.stop(grace=1.0)
     watcher.join(10)
     assert envelopes(out["body"])[-1][1]["error"]["code"] == "unavailable"
+
+
+def test_the_gateway_routes_the_second_games_service_too(server):
+    """POST /abracadawhat.v1.AbracadaWhatService/METHOD reaches the same handlers as gRPC (the page stays
+    SpellBook's); a seat's view over it hides the seat's own hand (XI2)."""
+    def aw(method, body, headers=None):
+        req = urllib.request.Request(f"http://127.0.0.1:{server.web_port}/abracadawhat.v1.AbracadaWhatService/{method}",
+                                     data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    status, rules = aw("GetRules", {})
+    assert status == 200 and rules["game"] == "abracadawhat" and len(rules["spells"]) == 8
+    status, created = aw("CreateSession", {"seed": "3", "seats": [{"kind": "SEAT_KIND_CLIENT"},
+                                                                   {"kind": "SEAT_KIND_BOT", "level": 1}]})
+    assert status == 200
+    status, view = aw("GetSession", {"sessionId": created["sessionId"]},
+                      {"spellbook-session-token": created["seatTokens"][0]["token"]})
+    assert status == 200 and [h["visible"] for h in view["state"]["view"]["hands"]] == [False, True]
+    status, error = aw("NewGame", {"players": 9})
+    assert status == 400 and error["details"][0]["debug"]["fieldViolations"][0]["field"] == "players"
