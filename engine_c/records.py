@@ -10,6 +10,13 @@ Schema and examples: docs/records.md. In short (format "spellbook-record", versi
                 {"kind": "move", "seat": 0, "move": "take Rc"}, {"kind": "draw", "seat": -1, "move": "drawn Gt"}],
      "result": {"scores": [..], "winners": [..]} or null}
 
+Abracada…What? records carry `"game": "abracadawhat"` (absent: SpellBook, so every older record
+still reads), `variants` instead of `spells`, and a chance event for every stone dealt, refilled or
+taken and every die roll ("deal", "refill", "secret", "roll", with the `zone` and seat `to` it went to).
+A stone the record's viewer may not see is written "stone ?" and the record says whose view it is
+(`"view": "seat 1"` or `"spectator"`); `for_viewer()` makes such a record. Such a record does not
+replay until the game is over and the full record may be shown.
+
 Every Pouch draw is an event (the setup's too), so a record replays without its seed. The seed fixes
 the Pouch's future, so a record carries it only when it may be shown: after the game, or for a game
 started from a seed the players chose. Writers use `build()`, which applies that rule.
@@ -25,6 +32,7 @@ import json
 import secrets
 from typing import Any, Iterable, Sequence
 
+from engine_c.registry import get_game
 from engine_c.state import IllegalMoveError, Move, NotationError, State, _mix_seed, resolve_spells
 
 FORMAT = "spellbook-record"
@@ -32,6 +40,10 @@ VERSION = 2
 STATUSES = ("finished", "active", "unfinished")   # unfinished: stopped by a harness's decision cap (D15)
 EVENT_KINDS = ("setup", "move", "draw")
 SEAT_KINDS = ("human", "client", "bot")
+SPELLBOOK = "spellbook"                # the game of a record without a "game" field
+ABRACADAWHAT = "abracadawhat"
+AW_EVENT_KINDS = ("deal", "refill", "secret", "roll", "move")
+HIDDEN_STONE = "stone ?"               # a chance outcome hidden from the record's viewer
 LEGACY_SERVER = "spellbook-record/1"
 LEGACY_TERMINAL = "spellbook-ai-game"
 
@@ -72,35 +84,88 @@ def seat_name(entry: dict) -> str:
     return entry.get("kind", "?")
 
 
-def event(kind: str, seat_: int, move: Move | str, seq: int | None = None) -> dict:
+def event(kind: str, seat_: int, move: Move | str, seq: int | None = None, zone: str = "",
+          to: int | None = None) -> dict:
+    """An event. `zone` and `to` (Abracada…What?'s chance events): where the outcome went ('removed',
+    'hand', 'secret', 'taken') and the seat whose hand or secret stones it joined."""
     out: dict[str, Any] = {"kind": kind, "seat": seat_, "move": str(move)}
+    if zone:
+        out["zone"] = zone
+    if to is not None:
+        out["to"] = to
     if seq is not None:
         out["seq"] = seq
     return out
 
 
-def setup_events(players: int, spells: str | Sequence[str], seed: int) -> list[dict]:
-    """The setup draws (S1, S3) of State.new(players, spells, seed), as 'setup' events."""
-    st = _fresh(players, resolve_spells(spells, seed), seed)
-    return [event("setup", -1, d) for d in st.resolve_chance()]
+def chance_event(state, outcome: Any, seq: int | None = None) -> dict:
+    """The event of `outcome`, a chance outcome pending in `state` (before it is applied): a SpellBook
+    Pouch draw ('draw'), or an Abracada…What? stone or roll with its kind, zone and seat."""
+    if _game_of_state(state) == SPELLBOOK:
+        return event("draw", -1, outcome, seq)
+    from engine_c.abracadawhat.state import chance_destination
+
+    kind, zone, to = chance_destination(state)
+    return event(kind, -1, outcome, seq, zone=zone, to=to if to >= 0 else None)
+
+
+def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str = SPELLBOOK,
+                 variants: str | Sequence[str] = ()) -> list[dict]:
+    """The setup's chance events of the game's `State.new(players, ..., seed)`: SpellBook's setup draws
+    (S1, S3) as 'setup' events; Abracada…What?'s deal (XS2 in XC5's order) as 'deal' events (`spells`
+    is ignored for it; `variants` is ignored for SpellBook)."""
+    game = _game_name(game)
+    st = _fresh(players, resolve_spells(spells, seed) if game == SPELLBOOK else list(variants), seed, game)
+    if game == SPELLBOOK:
+        return [event("setup", -1, d) for d in st.resolve_chance()]
+    out = []
+    while st.is_chance():
+        outcome = st.Move(st._sample_chance_code())
+        out.append(chance_event(st, outcome))
+        st._apply_code(outcome.code)
+    return out
+
+
+def for_viewer(record: dict, viewer: int | None) -> dict:
+    """The record as `viewer` (a seat, or None: a spectator) may see it. While the game is not finished,
+    every Abracada…What? chance outcome the viewer may not see (its own hand, others' taken secret
+    stones, the secret stones; a spectator: every hand) is written "stone ?", and `view` says whose view
+    it is; a finished game's record is shown whole, as is every SpellBook record (its draws are public)."""
+    if _game_name(record.get("game", SPELLBOOK)) == SPELLBOOK or record.get("status") == "finished":
+        return dict(record)
+    from engine_c.abracadawhat.state import outcome_visible_to
+
+    out = dict(record)
+    out.pop("seed", None)            # the seed fixes every hand: never in a view of a live game
+    out["events"] = [e if e.get("kind") == "move" or outcome_visible_to(e.get("zone", ""), e.get("to", -1), viewer)
+                     else dict(e, move=HIDDEN_STONE) for e in record["events"]]
+    out["view"] = "spectator" if viewer is None else f"seat {viewer}"
+    return out
 
 
 def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Sequence[dict],
-          final: State | None = None, seed: int | None = None, seed_shown: bool = False,
-          unfinished: bool = False, **extra: Any) -> dict:
+          final: Any = None, seed: int | None = None, seed_shown: bool = False,
+          unfinished: bool = False, game: str = SPELLBOOK, variants: Sequence[str] = (), **extra: Any) -> dict:
     """A record. `final` (the state after the last event) gives the status and the result. The seed is
     kept only if the game is over or `seed_shown` (the players chose it): a live game's seed would
-    reveal the Pouch's order. `extra` adds top-level metadata (e.g. session_id, tournament)."""
+    reveal the Pouch's order (Abracada…What?: the hands). `game` (default SpellBook) and, for
+    Abracada…What?, its `variants` (`spells` is then ignored). `extra` adds top-level metadata (e.g.
+    session_id, tournament)."""
+    game = _game_name(game)
     over = final is not None and final.is_terminal()
     status = "finished" if over else "unfinished" if unfinished else "active"
-    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "players": players, "spells": list(spells),
-                           "seats": [dict(s) for s in seats], "status": status}
+    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if game != SPELLBOOK:
+        rec.update(game=game, players=players, variants=[str(v).lower() for v in variants])
+    else:
+        rec.update(players=players, spells=list(spells))
+    rec.update(seats=[dict(s) for s in seats], status=status)
     if seed is not None and (over or unfinished or seed_shown):
         rec["seed"] = seed
     rec["events"] = [dict(e) for e in events]
     result = None
     if final is not None and (over or unfinished):
-        scores = [s.total for s in final.scores()]
+        scores = _totals(final)
         result = {"scores": scores, "winners": list(range(players)) if unfinished and not over else final.winners()}
     rec["result"] = result
     rec.update(extra)
@@ -214,11 +279,49 @@ def _spells(obj: dict, seed: int | None) -> list[str]:
     return [SPELL_NAMES[i] for i in ids]
 
 
+def _game_name(name: Any) -> str:
+    """The registry's name of a record's game; RecordError('game') for an unknown one."""
+    try:
+        return get_game(name).name
+    except ValueError as e:
+        raise RecordError("game", str(e)) from None
+
+
+def _game_of_state(state) -> str:
+    return SPELLBOOK if isinstance(state, State) else ABRACADAWHAT
+
+
+def _variants(obj: dict) -> list[str]:
+    from engine_c.abracadawhat.state import VARIANTS
+
+    variants = obj.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) and v.lower() in VARIANTS for v in variants):
+        raise RecordError("variants", f"must be a list of variant names ({', '.join(VARIANTS)}), got {variants!r}")
+    return sorted({v.lower() for v in variants})
+
+
+def _totals(state) -> list[int]:
+    """Each seat's score as an integer (SpellBook's Score.total; Abracada…What?'s points)."""
+    return [s if isinstance(s, int) else s.total for s in state.scores()]
+
+
 def validate(obj: dict) -> dict:
-    """A version-2 record, shape-checked and normalized (spells as 7 names). Moves are checked by replay()."""
-    players = _int(obj, "players", 2, 4)
+    """A version-2 record, shape-checked and normalized (SpellBook: spells as 7 names; Abracada…What?:
+    `game` and `variants`). Moves are checked by replay()."""
+    game = _game_name(obj.get("game", SPELLBOOK))
+    g = get_game(game)
+    players = _int(obj, "players", g.min_players, g.max_players)
     seed = _int(obj, "seed", 0, 2**64 - 1, required=False)
-    spells = _spells(obj, seed)
+    if game == SPELLBOOK:
+        spells = _spells(obj, seed)
+        kinds = EVENT_KINDS
+    else:
+        variants = _variants(obj)
+        kinds = AW_EVENT_KINDS
+        view = obj.get("view")
+        if view is not None and not (view == "spectator" or (isinstance(view, str) and view.startswith("seat ")
+                                                              and view[5:].isdigit() and int(view[5:]) < players)):
+            raise RecordError("view", f"must be 'spectator' or 'seat N' (N from 0 to {players - 1}), got {view!r}")
     seats = obj.get("seats", [])
     if not isinstance(seats, list) or (seats and len(seats) != players):
         raise RecordError("seats", f"must list the {players} seats")
@@ -238,8 +341,8 @@ def validate(obj: dict) -> dict:
     for i, e in enumerate(events):
         if not isinstance(e, dict) or not isinstance(e.get("move"), str):
             raise RecordError(f"events[{i}].move", "each event needs a move text")
-        if e.get("kind") not in EVENT_KINDS:
-            raise RecordError(f"events[{i}].kind", f"must be one of {', '.join(EVENT_KINDS)}, got {e.get('kind')!r}")
+        if e.get("kind") not in kinds:
+            raise RecordError(f"events[{i}].kind", f"must be one of {', '.join(kinds)}, got {e.get('kind')!r}")
         if not isinstance(e.get("seat", -1), int) or isinstance(e.get("seat", -1), bool):
             raise RecordError(f"events[{i}].seat", "must be an integer")
     result = obj.get("result")
@@ -250,7 +353,12 @@ def validate(obj: dict) -> dict:
         if len(result["scores"]) != players or not all(isinstance(x, int) for x in result["scores"]):
             raise RecordError("result.scores", f"must be {players} integer scores")
     out = dict(obj)
-    out.update(players=players, spells=spells, seats=seats, status=status, events=events, result=result)
+    out.update(players=players, seats=seats, status=status, events=events, result=result)
+    if game == SPELLBOOK:
+        out.update(spells=spells)
+        out.pop("game", None)
+    else:
+        out.update(game=game, variants=variants)
     if seed is None:
         out.pop("seed", None)
     return out
@@ -259,10 +367,17 @@ def validate(obj: dict) -> dict:
 # ----------------------------------------------------------------------------------------------
 # Replaying
 # ----------------------------------------------------------------------------------------------
-def _fresh(players: int, spell_ids: list[int], seed: int) -> State:
-    """A state before setup (the Altar and pools still to be drawn) whose generator is `seed`'s."""
-    st = State()
-    st._init(players, spell_ids, _mix_seed(seed))
+def _fresh(players: int, spell_ids: list, seed: int, game: str = SPELLBOOK):
+    """A state before setup (SpellBook: the Altar and pools still to be drawn; Abracada…What?: before the
+    deal, `spell_ids` then being its variants) whose generator is `seed`'s."""
+    if game == SPELLBOOK:
+        st = State()
+        st._init(players, spell_ids, _mix_seed(seed))
+        return st
+    from engine_c.abracadawhat.state import variant_bits
+
+    st = get_game(game).State()
+    st._init(players, variant_bits(spell_ids), _mix_seed(seed))
     return st
 
 
@@ -282,30 +397,38 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
     The record must already be version 2 for the indices to refer to its events."""
     rec = record if record.get("format") == FORMAT and record.get("version") == VERSION else load(record)
     rec = validate(rec)
+    game = _game_name(rec.get("game", SPELLBOOK))
     seed = rec.get("seed")
     if seed is None:
         seed = rng_seed if rng_seed is not None else secrets.randbits(63)
-    st = _fresh(rec["players"], resolve_spells(rec["spells"]), seed)
-    steps: list[tuple[State, Move, int]] = []
+    setup = resolve_spells(rec["spells"]) if game == SPELLBOOK else rec["variants"]
+    st = _fresh(rec["players"], setup, seed, game)
+    move_class = st.Move
+    steps: list[tuple[Any, Any, int]] = []
     indices: list[int] = []
     for i, ev in enumerate(rec["events"]):
         kind, text = ev["kind"], ev["move"]
         try:
-            move = Move.from_text(text)
-            if kind in ("setup", "draw"):
+            if text == HIDDEN_STONE:
+                raise RecordError(f"events[{i}].move", f"this stone is hidden from the record's viewer "
+                                                       f"({rec.get('view', 'unknown')}): only the whole record "
+                                                       "replays (shown once the game is over)")
+            move = move_class.from_text(text)
+            if kind != "move":
                 if not move.is_chance:
-                    raise RecordError(f"events[{i}].move", f"a {kind} event is a draw ('drawn Rc'), got {text!r}")
+                    raise RecordError(f"events[{i}].move", f"a {kind} event is a chance outcome, got {text!r}")
                 if not st.is_chance():
-                    raise RecordError(f"events[{i}].kind", "no draw is pending here")
+                    raise RecordError(f"events[{i}].kind", "no chance event is pending here")
+                _check_chance_kind(st, ev, i)
                 move = st.parse_move(move)
                 st._sample_chance_code()          # keeps the generator in step with the recorded game
                 st._apply_code(move.code)
                 continue
             if move.is_chance:
-                raise RecordError(f"events[{i}].kind", f"{text!r} is a draw: its kind is 'draw'")
+                raise RecordError(f"events[{i}].kind", f"{text!r} is a chance outcome, not a move")
             if st.is_chance():
-                raise RecordError(f"events[{i}]", "a Pouch draw is pending here: the record must list it "
-                                                  "(a 'draw' event) before the next move")
+                raise RecordError(f"events[{i}]", "a chance event is pending here: the record must list it "
+                                                  "before the next move")
             if st.is_terminal():
                 raise RecordError(f"events[{i}]", "the game is already over")
             seat_ = st.current_player
@@ -321,11 +444,25 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
         raise RecordError("events", f"the record says finished, but the game is not over after its "
                                     f"{len(rec['events'])} events")
     if rec["result"] is not None and st.is_terminal():
-        scores = [s.total for s in st.scores()]
+        scores = _totals(st)
         if list(rec["result"]["scores"]) != scores:
             raise RecordError("result", f"the events replay to scores {scores}, the record says "
                                         f"{list(rec['result']['scores'])}")
     return st, steps, indices
+
+
+def _check_chance_kind(st, ev: dict, i: int) -> None:
+    """A chance event's kind (and Abracada…What?'s zone and seat, when given) must be the pending one's."""
+    if _game_of_state(st) == SPELLBOOK:
+        if ev["kind"] not in ("setup", "draw"):
+            raise RecordError(f"events[{i}].kind", f"a Pouch draw is a 'setup' or 'draw' event, not {ev['kind']!r}")
+        return
+    want = chance_event(st, "")
+    for key in ("kind", "zone", "to"):
+        if key in ev and ev[key] != want.get(key) or key == "kind" and ev[key] != want[key]:
+            raise RecordError(f"events[{i}].{key}", f"the pending chance event is "
+                                                    f"{dict((k, want[k]) for k in ('kind', 'zone', 'to') if k in want)}"
+                                                    f", not {ev[key]!r}")
 
 
 # ----------------------------------------------------------------------------------------------

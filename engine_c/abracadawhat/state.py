@@ -299,3 +299,39 @@ State.Move = Move
 
 def _stones(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(k + 1 for k, c in enumerate(counts) for _ in range(c))
+
+
+def chance_destination(state: State) -> tuple[str, str, int]:
+    """Where the pending chance outcome of `state` goes, as (kind, zone, seat), for records and views:
+    ('deal', 'removed'|'hand'|'secret', seat or -1) while dealing in XC5's order (the removed stones, 5 to
+    each seat from seat 0 up, the 4 secret stones); ('refill', 'hand', seat) for XT4; ('secret', 'taken',
+    seat) for a Night Singer take (XT1 spell 4); ('roll', '', -1) for the die (XC4). Who may see the
+    outcome follows from the zone (XI1-XI3; `outcome_visible_to`). ValueError when no chance is pending."""
+    if not state.is_chance():
+        raise ValueError(State.NO_CHANCE)
+    raw = state._to_raw()
+    phase, active = PHASES[raw["phase"]], raw["active"]
+    if phase == "deal":
+        n, k, nr = raw["players"], raw["pending"], _E.removed_stones(raw["players"])
+        if k < nr:
+            return ("deal", "removed", -1)
+        if k < nr + 5 * n:
+            return ("deal", "hand", (k - nr) // 5)
+        return ("deal", "secret", -1)
+    if phase == "refill":
+        return ("refill", "hand", active)
+    if phase == "secret":
+        return ("secret", "taken", active)
+    return ("roll", "", -1)
+
+
+def outcome_visible_to(zone: str, seat: int, viewer: int | None) -> bool:
+    """Whether a chance outcome that went to (zone, seat) may be seen by `viewer` (a seat, or None for a
+    spectator, who sees only public information): removed stones and rolls are public (XI1); a stone in a
+    hand is seen by every other seat, never its owner (XI2); a taken secret stone by its taker only (XI3);
+    the secret stones by no one."""
+    if zone in ("removed", ""):
+        return True
+    if viewer is None or zone == "secret":
+        return False
+    return viewer != seat if zone == "hand" else viewer == seat
