@@ -51,7 +51,7 @@ def _mix(*parts: int) -> int:
     return h
 
 
-def _seat_spec(entry: dict) -> str:
+def seat_spec(entry: dict) -> str:
     """A record's seat as the terminal's seat name: "human" for a human or a client, else the bot spec."""
     if entry.get("kind") in ("human", "client"):
         return HUMAN
@@ -226,7 +226,7 @@ class GameSession:
             final, steps, at = records.replay_indexed(rec, rng_seed=seed)
         except records.RecordError as e:
             raise ValueError(f"the record does not replay: {e}") from None
-        seats = [_seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
+        seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
         sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
                    practice=bool(rec.get("practice", False)))
         sess.seed_fixed = sess.seed_is_deal = "seed" in rec
@@ -238,19 +238,32 @@ class GameSession:
         return sess
 
     def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_record(), f, indent=1)
-            f.write("\n")
+        write_record(path, self.to_record())
 
     @classmethod
     def load(cls, path: str) -> "GameSession":
-        try:
-            found = records.load_file(path)
-        except records.RecordError as e:
-            raise ValueError(f"{path}: {e}") from None
-        if len(found) != 1:
-            raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
-        return cls.from_record(found[0])
+        rec = load_record(path)
+        if rec.get("game", "spellbook") != "spellbook":
+            raise ValueError(f"{path} holds a game of {rec['game']}: `spellbook-ai play --load {path}` continues it")
+        return cls.from_record(rec)
+
+
+def write_record(path: str, rec: dict) -> None:
+    """A game record as the terminal saves it (indented JSON); OSError when the file cannot be written."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1)
+        f.write("\n")
+
+
+def load_record(path: str) -> dict:
+    """The one game record in a file (any format engine_c.records reads); ValueError says what is wrong."""
+    try:
+        found = records.load_file(path)
+    except records.RecordError as e:
+        raise ValueError(f"{path}: {e}") from None
+    if len(found) != 1:
+        raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
+    return found[0]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -435,18 +448,29 @@ class Hinter:
     _grown: object = None
     level: int = 0
 
-    def grown(self, state: State):
+    def adapter(self):
+        """The game's search adapter (a game's own Hinter overrides it with its options and hint texts)."""
         from engine_c.game import SPELLBOOK
-        from search import SearchOptions, ismcts
+
+        return SPELLBOOK
+
+    def options(self, state, key: str):
+        """The hint search's first options at `state` (its text is `key`)."""
+        from search import SearchOptions
+
+        return SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
+                             seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
+
+    def grown(self, state):
+        """The search at `state`, grown until its best move is clear (cached while the state stays)."""
+        from search import ismcts
         from search.hints import grow
 
         key = state.to_text()
         if key != self._key:
-            opts = SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
-                                 seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
+            opts, game = self.options(state, key), self.adapter()
             deadline = time.monotonic() + self.max_seconds
-            self._grown = grow(lambda it: ismcts(SPELLBOOK, state, replace(opts, iterations=int(it),
-                                                                             deadline=deadline)),
+            self._grown = grow(lambda it: ismcts(game, state, replace(opts, iterations=int(it), deadline=deadline)),
                                self.iterations, deadline=deadline)
             self._key, self.level = key, 0
         return self._grown
@@ -487,22 +511,30 @@ class Hinter:
                  f"(games end within ± {best.score_spread:.1f} of it about two times in three: "
                  f"one standard deviation)"]
         lines += _reason_lines(why)
-        lines.append(f"The search's choice, then the other moves it examined by win probability "
-                     f"({res.iterations} iterations; {g.separation.text}):")
-        for h in hints:
-            if h.rank == 1:
-                verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
-            elif h.about_equal:
-                verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
-            else:
-                verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
-            lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
-                         f"est. score {h.expected_score:5.1f}   {verdict}")
-            if h.rank > 1:      # what a runner-up costs, e.g. a store that breaks tonight's learning
-                lines += [f"       {r.text}" for r in reasons(state, h.move) if r.aspect == "gives_up"]
-        if len(hints) == 1:
-            lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
+        # what a runner-up costs, e.g. a store that breaks tonight's learning
+        lines += ranked_lines(g, hints, lambda move: [r.text for r in reasons(state, move) if r.aspect == "gives_up"])
         return "\n".join(lines)
+
+
+def ranked_lines(grown, hints, costs=lambda move: []) -> list[str]:
+    """Hint 3's list: the search's choice, then the other moves it examined by win probability, each with
+    its win probability, estimated score and label; `costs(move)`: lines under a runner-up (what it gives up)."""
+    lines = [f"The search's choice, then the other moves it examined by win probability "
+             f"({grown.result.iterations} iterations; {grown.separation.text}):"]
+    for h in hints:
+        if h.rank == 1:
+            verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
+        elif h.about_equal:
+            verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
+        else:
+            verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
+        lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
+                     f"est. score {h.expected_score:5.1f}   {verdict}")
+        if h.rank > 1:
+            lines += [f"       {text}" for text in costs(h.move)]
+    if len(hints) == 1:
+        lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
+    return lines
 
 
 ASPECT_ORDER = ("enables", "gains", "gives_up", "leaves")   # what it makes possible first, the Altar last
@@ -592,7 +624,7 @@ def line_editor(client: "PlayClient"):
     class Moves(Completer):
         def get_completions(self, document, complete_event):
             typed = document.text_before_cursor.lstrip()
-            for text in completions(client.sess.state, typed):
+            for text in client.completions(typed):
                 yield Completion(text, start_position=-len(typed))
 
     try:
@@ -611,14 +643,88 @@ class PlayClient:
     def __init__(self, session: GameSession, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
                  hint_iterations: int = 1500, prompt: bool = True):
         self.sess, self.inp, self.out = session, inp, out
-        self.hinter = Hinter(hint_iterations, session.seed)
+        self.hinter = self.make_hinter(hint_iterations, session.seed)
         self.prompt = prompt
         self.review_iterations = 300
         self.review_estimator_iterations: int | None = None     # None: search/review.py's default
         self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
+    # What a game's terminal overrides (clients/play_abracadawhat.py): its hints, welcome, table and commands.
+    def make_hinter(self, iterations: int, seed: int):
+        return Hinter(iterations, seed)
+
+    def completions(self, typed: str) -> list[str]:
+        """What Tab offers for `typed`."""
+        return completions(self.sess.state, typed)
+
+    def intro(self) -> str:
+        sess = self.sess
+        return (f"SpellBook: {sess.players} players, spells {', '.join(map(spell_title, sess.spells))}. "
+                f"Type `help` for commands, `help SPELL` for a spell.")
+
+    def final_text(self) -> str:
+        return render_board(self.sess) + "\n" + render_final(self.sess)
+
+    def save_name(self) -> str:
+        return f"spellbook-game-{self.sess.seed}.json"
+
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
+
+    def common_command(self, cmd: str, rest: str) -> bool | None:
+        """The commands every game's terminal shares (board, hint, undo, save, load): what handle() returns
+        for them, None for any other command."""
+        if cmd == "board":
+            self.show()
+            return False
+        if cmd == "hint":
+            if rest and rest not in ("1", "2", "3"):
+                self.say("hint takes a level: 1, 2 or 3")
+            else:
+                self.say(self.hinter.hint(self.sess.state, int(rest) if rest else None))
+            return False
+        if cmd == "undo":
+            try:
+                self.sess.undo()
+            except ValueError as e:
+                self.say(f"Cannot undo: {e}.")
+                return False
+            self.say("Undone: back to your previous decision.")
+            self.show()
+            return False
+        if cmd == "save":
+            return self.save_command(rest)
+        if cmd == "load":
+            return self.load_command(rest)
+        return None
+
+    def save_command(self, path: str) -> bool:
+        """`save FILE`: the game's record so far; False (read the next line)."""
+        if not path:
+            self.say("save needs a file name: save FILE")
+            return False
+        try:
+            self.sess.save(path)
+        except OSError as e:
+            self.say(f"Cannot save: {e}")
+            return False
+        self.say(f"Saved to {path} ({len(self.sess.moves)} moves and chance events).")
+        return False
+
+    def load_command(self, path: str) -> bool:
+        """`load FILE`: continue a saved game of this terminal's game; True when it replaced the game."""
+        if not path:
+            self.say("load needs a file name: load FILE")
+            return False
+        try:
+            new = type(self.sess).load(path)
+        except (OSError, ValueError) as e:
+            self.say(f"Cannot load: {e}")
+            return False
+        self.sess = new
+        self.hinter = self.make_hinter(self.hinter.iterations, new.seed)
+        self.say(f"Loaded {path}: {len(new.moves)} moves and chance events replayed.")
+        return True
 
     def _event(self, ev: Event) -> None:
         if ev.seat == -1:
@@ -649,15 +755,12 @@ class PlayClient:
         self.say(render_moves(ordered_moves(self.sess.state)))
 
     def run(self) -> int:
-        sess = self.sess
-        self.say(f"SpellBook: {sess.players} players, spells {', '.join(map(spell_title, sess.spells))}. "
-                 f"Type `help` for commands, `help SPELL` for a spell.")
+        self.say(self.intro())
         while True:
             sess = self.sess
             sess.advance(self._event)
             if sess.over:
-                self.say(render_board(sess))
-                self.say(render_final(sess))
+                self.say(self.final_text())
                 self.offer_save(self.offer_review())
                 return 0
             self.show()
@@ -697,15 +800,13 @@ class PlayClient:
         line = self._read("save? [y/N] > ")
         if not line or line.strip().lower() not in ("y", "yes"):
             return
-        default = f"spellbook-game-{self.sess.seed}.json"
+        default = self.save_name()
         line = self._read(f"file name [{default}] > ") or default
         try:
             rec = self.sess.to_record()
             if review is not None:
                 rec["review"] = review
-            with open(line, "w", encoding="utf-8") as f:
-                json.dump(rec, f, indent=1)
-                f.write("\n")
+            write_record(line, rec)
         except OSError as e:
             self.say(f"Cannot save: {e}")
             return
@@ -756,51 +857,12 @@ class PlayClient:
                 return False
             self.say(describe(spell) + ("" if spell in sess.spells else "\n  (not in play in this game)"))
             return False
-        if cmd == "board":
-            self.show()
-            return False
         if cmd == "moves":
             self.say(render_moves(ordered_moves(st), rest or None, limit=None))
             return False
-        if cmd == "hint":
-            if rest and rest not in ("1", "2", "3"):
-                self.say("hint takes a level: 1, 2 or 3")
-                return False
-            self.say(self.hinter.hint(st, int(rest) if rest else None))
-            return False
-        if cmd == "undo":
-            try:
-                sess.undo()
-            except ValueError as e:
-                self.say(f"Cannot undo: {e}.")
-                return False
-            self.say("Undone: back to your previous decision.")
-            self.show()
-            return False
-        if cmd == "save":
-            if not rest:
-                self.say("save needs a file name: save FILE")
-                return False
-            try:
-                sess.save(rest)
-            except OSError as e:
-                self.say(f"Cannot save: {e}")
-                return False
-            self.say(f"Saved to {rest} ({len(sess.moves)} moves and draws).")
-            return False
-        if cmd == "load":
-            if not rest:
-                self.say("load needs a file name: load FILE")
-                return False
-            try:
-                new = GameSession.load(rest)
-            except (OSError, ValueError) as e:
-                self.say(f"Cannot load: {e}")
-                return False
-            self.sess = new
-            self.hinter = Hinter(self.hinter.iterations, new.seed)
-            self.say(f"Loaded {rest}: {len(new.moves)} moves and draws replayed.")
-            return True
+        common = self.common_command(cmd, rest)
+        if common is not None:
+            return common
         moves = ordered_moves(st)
         group = self._learn_group(line, moves)
         if group:
@@ -831,11 +893,14 @@ class PlayClient:
 # Command line
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
     p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
-                   help="1 to 3 opponents by spec (random, greedy, ismcts:level=N, ...)")
+                   help="opponents by spec (random, greedy, ismcts:level=N, ...; Abracada…What? also counting): "
+                        "1 to 3 (SpellBook), 1 to 4 (Abracada…What?)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
-    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
@@ -846,22 +911,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     inp = inp or sys.stdin
     out = out or sys.stdout
+    try:
+        from engine_c.registry import get_game
+
+        game = get_game(getattr(args, "game", "spellbook")).name
+    except ValueError as e:
+        print(f"spellbook-ai play: --game: {e}", file=sys.stderr)
+        return 2
+    if args.load:                       # a saved game names its game: its terminal continues it
+        try:
+            game = load_record(args.load).get("game", "spellbook")
+        except (OSError, ValueError) as e:
+            print(f"spellbook-ai play: {e}", file=sys.stderr)
+            return 2
+    if game != "spellbook":             # each other game's terminal: clients/play_<game>.py
+        import importlib
+
+        return importlib.import_module(f"clients.play_{game}").run(args, inp, out)
     if args.server:
         return _play_on_server(args, inp, out)
+    return run_local(args, inp, out, GameSession, PlayClient,
+                     lambda seed: GameSession.new(args.bots, args.seat, seed, args.spells, args.practice))
+
+
+def run_local(args: argparse.Namespace, inp: TextIO, out: TextIO, session_class, client_class,
+              new_session: Callable[[int], object]) -> int:
+    """A game here: continued from `--load`, or `new_session(seed)` (`--seed`, else a random deal), played
+    by `client_class` (a PlayClient). Exit status 2 with a message for bad input."""
     try:
         if args.load:
-            sess = GameSession.load(args.load)
+            sess = session_class.load(args.load)
         else:
             import random
 
             seed = args.seed if args.seed is not None else random.randrange(2**31)
-            sess = GameSession.new(args.bots, args.seat, seed, args.spells, args.practice)
+            sess = new_session(seed)
             sess.seed_fixed = args.seed is not None
     except (OSError, ValueError) as e:
         print(f"spellbook-ai play: {e}", file=sys.stderr)
         return 2
-    client = PlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
-                        prompt=getattr(inp, "isatty", lambda: False)())
+    client = client_class(sess, inp, out, hint_iterations=args.hint_iterations,
+                          prompt=getattr(inp, "isatty", lambda: False)())
     try:
         return client.run()
     except KeyboardInterrupt:
