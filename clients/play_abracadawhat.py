@@ -227,10 +227,16 @@ class AbracadaHinter(Hinter):
         if level == 2:
             return "Hint 2 (`hint` again: the move):\n" + T.announcements_text(state, seat, self.names or None)
         best = hints[0]
+        probs = T.hold_probabilities(state, seat)
+
+        def chance(move) -> str:
+            return "" if move.kind == "end" else f"its chance of success: {probs[move.value]:.0%}"
+
         lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
-                 f"  your chance to win the game after it: {best.win_probability:.0%}; your points at the end, "
-                 f"estimated by simulated play: {best.expected_score:.1f}"]
-        return "\n".join(lines + ranked_lines(g, hints))
+                 f"  {chance(best.move) or 'stop here'}; your chance to win the game after it: "
+                 f"{best.win_probability:.0%}; your points at the end, estimated by simulated play: "
+                 f"{best.expected_score:.1f}"]
+        return "\n".join(lines + ranked_lines(g, hints, lambda move: [chance(move)] if chance(move) else []))
 
 
 # ----------------------------------------------------------------------------------------------

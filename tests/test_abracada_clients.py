@@ -77,7 +77,7 @@ def test_a_whole_game_with_hints_bad_moves_a_save_and_its_review(tmp_path, capsy
     assert "cast takes a number from 1 to 8" in text
     assert "Not a move:" in text and "zz" in text
     assert "end is offered only after a success" in text
-    assert "every announcement is final" in text
+    assert "every announcement is final" in text and "you (seat 1) announce " in text
     assert "1 Ancient Dragon (1 stones): roll the die" in text
     # the end: final points, the winner, the seed, then the save
     assert "=== Final points ===" in text and "Winner" in text and "seed 5" in text
@@ -116,6 +116,15 @@ def test_a_game_saved_midway_continues_with_load(tmp_path, capsys):
         GameSession.load(str(mid))
     assert cli_main(["play", "--load", str(tmp_path / "none.json")]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+def test_tab_completes_this_game_s_moves_and_commands():
+    from clients.play_abracadawhat import AbracadaPlayClient, AbracadaSession
+
+    client = AbracadaPlayClient(AbracadaSession.new(["random"], 0, 1), io.StringIO(), io.StringIO(), prompt=False)
+    assert client.completions("c") == [f"cast {k}" for k in range(1, 9)] + ["chances"]
+    assert client.completions("ho") == ["hold"] and client.completions("en") == []     # end: after a success only
+    assert client.editor is None                      # scripted input keeps the plain reader
 
 
 def test_the_same_seed_and_script_play_the_same_game():

@@ -251,11 +251,16 @@ def log_text(entries: list[dict], names: Sequence[str]) -> str:
     return " | ".join(turns)
 
 
-def describe_cast(entry: dict, names: Sequence[str]) -> str:
-    """One announcement of the public log in words."""
+def _does(name: str, verb: str) -> str:
+    """'seat 2 announces', 'you (seat 0) announce'."""
+    return f"{name} {verb}" if name.startswith("you") else f"{name} {verb}s"
+
+
+def describe_cast(entry: dict) -> str:
+    """One announcement of the public log in words (after 'seat 1 announces')."""
     roll = f", the die shows {entry['roll']}" if entry["roll"] else ""
     verdict = "success" if entry["ok"] else "fails"
-    return f"announces {spell_name(entry['spell'])}: {verdict}{roll}"
+    return f"{spell_name(entry['spell'])}: {verdict}{roll}"
 
 
 def describe_result(result: dict, names: Sequence[str], round_number: int) -> str:
@@ -275,7 +280,7 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
         lines = []
         if move.kind == "cast":
             ok = not (r["reason"] == "self" and r["seat"] == seat)
-            lines.append(f"{names[seat]} announces {spell_name(move.value)}: {'success' if ok else 'fails'}")
+            lines.append(f"{_does(names[seat], 'announce')} {spell_name(move.value)}: {'success' if ok else 'fails'}")
         lines += [describe_result(x, names, done + k + 1) for k, x in enumerate(after.results()[done:])]
         if after.is_terminal():
             lines.append("The game is over: someone has 8 points or more (XG1).")
@@ -286,9 +291,9 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
     lines = []
     for e in after.log()[len(before.log()):]:
         if e["kind"] == "cast":
-            lines.append(f"{names[e['seat']]} {describe_cast(e, names)}")
+            lines.append(f"{_does(names[e['seat']], 'announce')} {describe_cast(e)}")
         else:
-            lines.append(f"{names[e['seat']]} ends the turn")
+            lines.append(f"{_does(names[e['seat']], 'end')} the turn")
     changed = [f"{names[p]} {lb} -> {la}" for p, (lb, la) in enumerate(zip(before.life, after.life)) if lb != la]
     if changed:
         lines.append("life: " + ", ".join(changed))
