@@ -207,11 +207,14 @@ class AbracadaHinter(Hinter):
         return get_game(GAME).adapter
 
     def options(self, state, key: str):
+        """Seeded by what the seat to move sees (its observation), so a hint is the same in every state
+        the seat cannot tell apart: it reveals nothing of its own hand."""
         import zlib
 
         from search import SearchOptions
 
-        return SearchOptions(iterations=self.iterations, seed=(self.seed * 31 + zlib.crc32(key.encode())) % 2**63)
+        seen = state.observation(state.current_player).encode()
+        return SearchOptions(iterations=self.iterations, seed=(self.seed * 31 + zlib.crc32(seen)) % 2**63)
 
     def hint(self, state: State, level: int | None) -> str:
         from search.hints import top_hints

@@ -153,6 +153,20 @@ def test_a_seat_s_view_and_hints_depend_only_on_what_it_may_see():
         checked += 1
 
 
+def test_a_hint_is_the_same_in_states_the_seat_cannot_tell_apart():
+    """The hint's search is seeded by the seat's observation and determinizes for it (XC6): every hint
+    level reads the same whatever the seat's own hand really is."""
+    from clients.play_abracadawhat import AbracadaHinter
+
+    st = State.new(players=3, seed=8)
+    st.play("cast 8")
+    seat = st.current_player
+    twin = st.determinize(seat, seed=4)
+    assert twin.to_text() != st.to_text() and twin.observation(seat) == st.observation(seat)
+    for level in (1, 2, 3):
+        assert AbracadaHinter(60, 1).hint(twin, level) == AbracadaHinter(60, 1).hint(st, level)
+
+
 def test_holding_chances_come_from_one_function():
     st = State.new(players=3, seed=2)
     probs = T.hold_probabilities(st, 0)
