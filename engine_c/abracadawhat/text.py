@@ -220,6 +220,7 @@ def render_view(state: State, seat: int, names: Sequence[str] | None = None) -> 
     removed = _zone(raw["removed"]) if n <= 3 else "none (4-5 players)"
     lines.append(f"Pile: {_size(raw['pile'])} stones    Secret stones left: {_size(raw['secret'])}    "
                  f"Removed face up: {removed}    Variants: {variants}    First to {WIN_POINTS} points wins")
+    width = max(24, *(len(x) for x in names))
     for p in range(n):
         mark = "*" if p == state.current_player else " "
         hand = raw["hands"][p]
@@ -227,7 +228,7 @@ def render_view(state: State, seat: int, names: Sequence[str] | None = None) -> 
         taken = raw["taken"][p]
         secret = (f"    secret stones: {_zone(taken)}" if p == seat and _size(taken) else
                   f"    secret stones taken: {_size(taken)}" if _size(taken) else "")
-        lines.append(f"{mark} {names[p]:24s} life {raw['life'][p]}/{LIFE_MAX}   points {raw['points'][p]:2d}   "
+        lines.append(f"{mark} {names[p]:{width}s} life {raw['life'][p]}/{LIFE_MAX}   points {raw['points'][p]:2d}   "
                      f"hand: {shown}   cast: {_zone(raw['cast'][p])}{secret}")
     lines.append("This round: " + (log_text(state.log(), names) or "no announcement yet"))
     return "\n".join(lines)
