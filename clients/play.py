@@ -1,4 +1,5 @@
-"""`spellbook-ai play`: a whole game against 1-3 bots in the terminal.
+"""`spellbook-ai play`: a whole game against 1-3 bots in the terminal (SpellBook; `--game NAME` plays
+another game with its own terminal, clients/play_NAME.py, built on this module's PlayClient: D64).
 
     spellbook-ai play --bots ismcts:level=5 greedy --seat 0 --practice
 
