@@ -249,3 +249,42 @@ def test_review_of_a_bad_game_name(tmp_path, capsys):
     path.write_text("{}")
     assert cli_main(["review", str(path), "--game", "chess"]) == 2
     assert "--game: unknown game 'chess'" in capsys.readouterr().err
+
+
+def _positions(players, variants="", games=6):
+    """Decision states of a few seeded games between count-heuristic bots."""
+    for seed in range(games):
+        st = State.new(players=players, seed=seed, variants=variants)
+        bots = [CountingBot(threshold=0.1, seed=seed + s) for s in range(players)]
+        while not st.is_terminal():
+            yield st.clone()
+            st.play(bots[st.current_player].choose(st)[0])
+
+
+@pytest.mark.parametrize("variants, ko, last", [("", "you win the round (3 points, XR3)", "3 points, XR2"),
+                                                ("xv2", "out of the round (XV2)", "2 points and 1 a secret stone, XV2")])
+def test_what_an_announcement_gains_and_risks_follows_the_rules(variants, ko, last):
+    """XR2/XR3 (XV2: the round goes on until one survives, an empty hand scores 2 + secret stones), XT1
+    (a failure costs 1 life; Ancient Dragon the die, XC8), XR4 (the last life lost: knocked out)."""
+    seen = set()
+    for st in _positions(3, variants):
+        seat = st.current_player
+        by_move = {str(a.move): a for a in T.announcements(st, seat)}
+        if st.hand_sizes()[seat] == 1:
+            assert last in by_move["cast 8"].gain
+            seen.add("last")
+        if "cast 2" in by_move and any(st.life[p] == 1 for p in range(3) if p != seat):
+            assert ko in by_move["cast 2"].gain
+            seen.add("ko")
+        if st.life[seat] == 1:
+            assert "you lose your last life: knocked out" in by_move["cast 8"].risk
+            seen.add("self")
+        if "cast 1" in by_move:
+            assert "you lose the die roll in life (XC8)" in by_move["cast 1"].risk
+        if st.last_cast == 0:
+            assert "end" not in by_move and "cast 1" in by_move          # XC7: a turn starts with an announcement
+        else:
+            assert by_move["end"].chance == 0.0 and "cast 1" not in by_move or st.last_cast == 1 or "xv1" in variants
+        if seen == {"last", "ko", "self"}:
+            break
+    assert seen == {"last", "ko", "self"}

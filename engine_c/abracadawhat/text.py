@@ -124,12 +124,15 @@ def _gain(state: State, seat: int, k: int, names: Sequence[str]) -> str:
                 knocked.append(f"{names[p]} ({life[p]} life, {p_ko:.0%})")
         elif life[p] == 1:
             knocked.append(f"{names[p]} (1 life)")
+    xv2 = "xv2" in state.variants
     if knocked:
-        text += "; it may knock out " + ", ".join(knocked) + ": you win the round (3 points, XR3)"
-    if k == 4 and state._to_raw()["secret"] and not any(state._to_raw()["secret"]):
+        text += "; it may knock out " + ", ".join(knocked) + \
+            (": out of the round (XV2)" if xv2 else ": you win the round (3 points, XR3)")
+    if k == 4 and not any(state._to_raw()["secret"]):         # how many remain is public (XI1)
         text = "no secret stone is left: the stone is cast with no effect (XC3)"
     if state.hand_sizes()[seat] == 1:
-        text += "; your last stone: an empty hand wins the round (3 points, XR2)"
+        text += "; your last stone: an empty hand wins the round (" + \
+            ("2 points and 1 a secret stone, XV2)" if xv2 else "3 points, XR2)")
     return text
 
 
