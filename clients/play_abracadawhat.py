@@ -52,7 +52,6 @@ class AbracadaSession:
     events: list[dict] = field(default_factory=list)     # records' events: deal/refill/secret/roll/move
     seed_fixed: bool = False                             # the player chose the seed: a saved record shows it
     seed_is_deal: bool = True
-    auto_forced: bool = True                             # play a human's only legal move without asking
     practice: bool = False
 
     def __post_init__(self) -> None:
@@ -106,16 +105,8 @@ class AbracadaSession:
             if st.is_terminal():
                 break
             seat = st.current_player
-            if self.seats[seat] == HUMAN:
-                moves = st.legal_moves()
-                if len(moves) > 1 or not self.auto_forced:
-                    return
-                lines = self.play_human(moves[0])
-                if on_event:
-                    on_event(Event(seat, f"{moves[0]} (forced)"))
-                    for line in lines:
-                        on_event(Event(-1, line))
-                continue
+            if self.seats[seat] == HUMAN:       # never a forced move: 8 casts, or `end` and casts of last..8
+                return
             move, _info = self.bots[seat].choose(st)
             lines = self._play(move)
             if on_event:
