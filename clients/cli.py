@@ -3,8 +3,8 @@
     spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
     spellbook-ai demo       a seeded game between random bots that prints every move and the final scores
                             (--game abracadawhat: Abracada…What?, engine_c/abracadawhat)
-    spellbook-ai play       play a game against bots in the terminal (clients/play.py; --game abracadawhat:
-                            clients/play_abracadawhat.py)
+    spellbook-ai play       play a game against bots in the terminal (clients/play.py; the games' terminals:
+                            clients/play_spellbook.py, clients/play_abracadawhat.py)
     spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py; --game)
     spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py; --game)
     spellbook-ai review     review a finished game of either game: each decision, luck and key moments

@@ -17,7 +17,7 @@ completes the legal moves and the commands. Commands:
 
 The deal's seed is shown when the game ends (it fixes every hand, so it stays hidden until then). The
 game-specific sentences come from engine_c/abracadawhat/text.py; the terminal loop, line editor, end-of-game
-review and save are clients/play.py's.
+review and save are clients/play.py's (D64).
 """
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ def test_a_game_saved_midway_continues_with_load(tmp_path, capsys):
     assert code == 0 and client.sess.over and "Final points" in text
     assert client.sess.events[:len(rec["events"])] == rec["events"]
     # a SpellBook terminal refuses it with the reason; a file with several games too
-    from clients.play import GameSession
+    from clients.play_spellbook import GameSession
 
     with pytest.raises(ValueError, match="a game of abracadawhat"):
         GameSession.load(str(mid))

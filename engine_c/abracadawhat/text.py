@@ -1,5 +1,5 @@
 """Abracada…What? in words, for a seat: what it may see, what it probably holds, what each announcement
-can win and risk, and what happened at the table. The terminal game (clients/play.py), the review and the
+can win and risk, and what happened at the table. The terminal game (clients/play_abracadawhat.py), the review and the
 hints take every game-specific sentence from here; nothing in this module reads what the seat may not see.
 
     from engine_c.abracadawhat import State
@@ -289,7 +289,7 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
         if after.is_terminal():
             lines.append("The game is over: someone has 8 points or more (XG1).")
         else:
-            lines.append(f"Points: " + ", ".join(f"{names[p]} {v}" for p, v in enumerate(after.points))
+            lines.append("Points: " + ", ".join(f"{names[p]} {v}" for p, v in enumerate(after.points))
                          + ". A new round is dealt; everyone is back to 6 life.")
         return lines
     lines = []
