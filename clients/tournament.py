@@ -136,8 +136,7 @@ def run_game_task(task: dict) -> dict:
     seats = list(task["seats"])
     n = len(seats)
     game = get_game(task.get("game", "spellbook"))
-    sb = game.name == "spellbook"
-    setup = {"spells": task["spells"]} if sb else {"variants": task.get("variants", "")}
+    setup = setup_options(game, task["spells"], task.get("variants", ""))
     bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n, game=game.name) for spec in seats]
     final: list = []
 
@@ -150,7 +149,7 @@ def run_game_task(task: dict) -> dict:
     meta.update(setup, ranks=R.ranks_of(rec.scores, rec.winners),
                 decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
                 worker=f"{os.uname().nodename}:{os.getpid()}")
-    kind = {} if sb else {"game": game.name, "variants": final[0].variants}
+    kind = {"game": game.name, "variants": getattr(final[0], "variants", ())}
     events = records.setup_events(n, task["spells"], task["seed"], **kind)
     state = game.State.new(players=n, seed=task["seed"], **setup)        # the same deal, replayed for the events
     for seat, text in rec.moves:
@@ -158,9 +157,17 @@ def run_game_task(task: dict) -> dict:
         events.append(records.event("move", seat, text) if seat >= 0 else records.chance_event(state, move))
         state.apply(move)
     # the deal's seed is the tournament's own choice (seed + deal): shown
-    return records.build(n, final[0].spells if sb else (), [records.seat("bot", s) for s in seats], events,
+    return records.build(n, getattr(final[0], "spells", ()), [records.seat("bot", s) for s in seats], events,
                          final[0], seed=task["seed"], seed_shown=True, unfinished=rec.unfinished, tournament=meta,
                          **kind)
+
+
+def setup_options(game, spells: str, variants: str) -> dict:
+    """The command line's setup options (--spells, --variants) that the game's `State.new` takes."""
+    import inspect
+
+    accepted = inspect.signature(game.State.new).parameters
+    return {key: value for key, value in (("spells", spells), ("variants", variants)) if key in accepted}
 
 
 def game_row(rec: dict) -> dict:
@@ -569,8 +576,8 @@ def preflight(specs: Sequence[str], seats: int, game: str = "spellbook", variant
     from clients.bots import make_bot
     from engine_c.registry import get_game
 
-    if get_game(game).name != "spellbook":
-        get_game(game).State.new(players=seats, seed=0, variants=variants)      # ValueError names a bad variant
+    g = get_game(game)
+    g.State.new(players=seats, seed=0, **setup_options(g, "set1", variants))     # ValueError names a bad option
     for spec in specs:
         make_bot(spec, seed=0, players=seats, game=game)
 
