@@ -127,10 +127,18 @@ def validate_spec(spec: str) -> None:
         make_bot(spec, seed=0)
 
 
-def make_bot(spec: str, seed: int = 0, players: int = 2):
-    """The bot a spec names (see the module docstring); raises ValueError for a bad spec and
-    BotUnavailableError when an optional part it needs is missing."""
+def make_bot(spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
+    """The bot a spec names (see the module docstring) for `game` (a name of engine_c/registry.py);
+    raises ValueError for a bad spec or game and BotUnavailableError when an optional part it needs is
+    missing. Remote and OpenSpiel bots play SpellBook only."""
+    from engine_c.registry import get_game
+
+    adapter = get_game(game).adapter
     kind = kind_of(spec)
+    if kind != "local" and adapter.name != "spellbook":
+        raise ValueError(f"bot spec {spec!r}: remote and OpenSpiel bots play SpellBook only; for "
+                         f"{adapter.name} use random, greedy, flatmc[:...], ismcts[:...]"
+                         + "".join(f" or {name}[:...]" for name in getattr(adapter, "bots", {})))
     if kind == "grpc":
         return RemoteBot(spec, seed)
     if kind == "openspiel":
@@ -139,9 +147,8 @@ def make_bot(spec: str, seed: int = 0, players: int = 2):
         except ImportError as e:
             raise BotUnavailableError(f"bot {spec!r} requires OpenSpiel ({e}): pip install 'spellbook-ai[openspiel]'") from e
         return OpenSpielMCTSBot(spec, seed=seed, players=players)
-    from engine_c.game import SPELLBOOK
     from search.bots import make_bot as make_local
 
-    bot = make_local(spec, SPELLBOOK, seed)
+    bot = make_local(spec, adapter, seed)
     bot.name = spec
     return bot

@@ -3,10 +3,12 @@
     spellbook-ai serve      the gRPC server (default 127.0.0.1:50051; --address HOST:PORT; see server/main.py)
     spellbook-ai demo       a seeded game between random bots that prints every move and the final scores
                             (--game abracadawhat: Abracada…What?, engine_c/abracadawhat)
-    spellbook-ai play       play a game against 1-3 bots in the terminal (clients/play.py)
-    spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py)
-    spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py)
-    spellbook-ai review     review a finished game: each decision, luck and key moments (clients/review.py)
+    spellbook-ai play       play a game against bots in the terminal (clients/play.py; the games' terminals:
+                            clients/play_spellbook.py, clients/play_abracadawhat.py)
+    spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py; --game)
+    spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py; --game)
+    spellbook-ai review     review a finished game of either game: each decision, luck and key moments
+                            (clients/review.py)
     spellbook-ai selfplay   self-play games recorded as training data (clients/selfplay.py)
     spellbook-ai train      train the learned evaluation on self-play shards (search/train.py)
     spellbook-ai analysis   a JSON-lines analysis engine on stdin/stdout (clients/analysis.py, docs/analysis.md)

@@ -28,6 +28,7 @@ import time
 
 from clients import ratings as R
 from clients import tournament as T
+from engine_c.registry import get_game
 
 ANCHOR = "random"
 DEFAULT_OUT = os.path.join("data", "ladder.json")
@@ -86,38 +87,48 @@ def load_ladder_table(path: str = DEFAULT_OUT) -> dict[int, tuple[float, float]]
     return {int(row["level"]): (float(row["elo"]), float(row.get("pm", 0.0))) for row in data["levels"]}
 
 
-def current_evaluation() -> str:
+def default_out(game: str = "spellbook") -> str:
+    """Where a game's ladder table goes by default: data/ladder.json (SpellBook, what GetServerInfo reads),
+    data/ladder-NAME.json for another game."""
+    name = get_game(game).name
+    return DEFAULT_OUT if name == "spellbook" else os.path.join("data", f"ladder-{name}.json")
+
+
+def current_evaluation(game: str = "spellbook") -> str:
     """What the levels search with now: the default model's version ("rollout" when none is used) and a
     digest of the ten levels' search options, so a new model or new level settings both make the games
-    of an earlier ladder stale."""
+    of an earlier ladder stale. A game other than SpellBook is named in front."""
     import dataclasses
     import hashlib
 
-    from engine_c.game import SPELLBOOK
     from search.levels import level_options
     from search.model import default_model
 
-    model = default_model(SPELLBOOK)
+    adapter = get_game(game).adapter
+    model = default_model(adapter)
     name = model.version if model is not None and model.use_by_default else "rollout"
     # Options at their zero value (False, 0, "") are left out, so adding an option that is off by default
     # keeps a table valid, while changing any level's value, or any default a level uses, does not.
-    options = [{k: v for k, v in dataclasses.asdict(level_options(lv, game=SPELLBOOK)).items()
+    options = [{k: v for k, v in dataclasses.asdict(level_options(lv, game=adapter)).items()
                 if v not in (False, 0, "", None)} for lv in range(1, 11)]
     digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:8]
-    return f"{name} levels-{digest}"
+    return ("" if adapter.name == "spellbook" else f"{adapter.name} ") + f"{name} levels-{digest}"
 
 
 def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0, spells: str = "set1",
                jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
-               resume: bool = False, progress: bool | None = None) -> dict:
+               resume: bool = False, progress: bool | None = None, game: str = "spellbook",
+               variants: str = "") -> dict:
     chain, tables = ladder_tables(levels, span)
     results = results or os.path.splitext(out)[0] + ".jsonl"
-    tasks = T.schedule_tables(tables, games, seed, spells)
+    tasks = T.schedule_tables(tables, games, seed, spells, game, variants)
     with T.make_executor(executor, jobs) as ex:
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
     summary = T.summarize(run.records, bots=chain, anchor=ANCHOR)
     settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed, "spells": spells,
-                "evaluation": current_evaluation(), "results": results}
+                "evaluation": current_evaluation(game), "results": results, "game": get_game(game).name}
+    if variants:
+        settings["variants"] = variants
     table = ladder_table(summary, levels, settings)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
@@ -140,20 +151,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=8, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
-    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
+    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games")
     p.add_argument("--executor", default=None, help="process (None), inline, or dask://scheduler:8786")
-    p.add_argument("--out", default=DEFAULT_OUT, help="the level -> Elo table (JSON)")
+    p.add_argument("--out", default=None, help="the level -> Elo table (JSON; default data/ladder.json, "
+                                                 "data/ladder-abracadawhat.json for Abracada…What?)")
     p.add_argument("--results", default=None, help="the games (JSONL; None: beside --out)")
     p.add_argument("--resume", action="store_true", help="add to the games already in --results")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
 def main(args: argparse.Namespace) -> int:
+    game = getattr(args, "game", "spellbook")
+    variants = getattr(args, "variants", "")
     try:
         levels = parse_levels(args.levels)
         if args.span < 1 or args.games < 1:
             raise ValueError("--span and --games must be at least 1")
+        T.preflight([ANCHOR], 2, game, variants)           # a bad --game or --variants, before any game
+        args.out = args.out or default_out(game)
     except ValueError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2
@@ -164,7 +182,7 @@ def main(args: argparse.Namespace) -> int:
         settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
                     "spells": args.spells}
         old = _table_settings(args.out)
-        evaluation = current_evaluation()
+        evaluation = current_evaluation(game)
         if old is not None and old.get("evaluation") != evaluation:
             print(f"spellbook-ai ladder: the games in {results} were played with the evaluation "
                   f"{old.get('evaluation') or 'unrecorded'}, the levels now use {evaluation}: pass --out "
@@ -182,7 +200,8 @@ def main(args: argparse.Namespace) -> int:
                 return 2
     try:
         res = run_ladder(levels, args.games, args.span, args.seed, args.spells, args.jobs, args.executor, args.out,
-                         args.results, resume, progress=False if args.no_progress else None)
+                         args.results, resume, progress=False if args.no_progress else None, game=game,
+                         variants=variants)
     except FileExistsError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2

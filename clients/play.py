@@ -1,26 +1,15 @@
-"""`spellbook-ai play`: a whole game against 1-3 bots in the terminal.
+"""`spellbook-ai play`: a whole game against bots in the terminal, for every game of engine_c/registry.py.
 
-    spellbook-ai play --bots ismcts:level=5 greedy --seat 0 --practice
+    spellbook-ai play --bots ismcts:level=5 greedy --practice                  SpellBook (clients/play_spellbook.py)
+    spellbook-ai play --game abracadawhat --bots counting ismcts:level=3      Abracada…What? (clients/play_abracadawhat.py)
 
-At your turn the board is shown (the Altar, every pool, every familiar and its value, every spell with
-its level and rune, the score so far, whose turn and which phase) with your legal moves, numbered; the
-ways to learn a spell are collapsed to one line per spell (`learn SPELL` lists them by level and
-payment). Type a number or a move in the notation (docs/notation.md). Commands:
-
-    hint [1|2|3]   1: where to look; 2: why the best move is good (what it makes possible, what it
-                   gives up, what it leaves the next player); 3: the move and the top 3, every figure
-                   labelled (`hint` again goes one step further). A hint's search grows until its best
-                   move is clearly ahead, or says the top moves are about equal.
-    undo           take back your last move and the bots' replies (practice games: --practice); the
-                   Pouch is shuffled again, so the undone draws do not come back
-    learn SPELL    the ways to learn SPELL;  help SPELL: what SPELL does at each level
-    save FILE      write the game record (docs/records.md: players, spells, seats, every move and draw)
-    load FILE      continue a saved game
-    board, moves [TEXT], help, quit (exit status 0)
-
-The deal's seed is shown when the game ends (it fixes the Pouch order, so it stays hidden until then).
-A saved record replays exactly: the draws are in it, and replaying re-draws them with the state's
-seeded generator so a continued game draws what the original would have.
+This module is what the games' terminals share (D64): the command line (`--game NAME` imports
+clients/play_NAME.py and calls its `run(args, inp, out)`; `--load FILE` takes the game from the record),
+the loop that reads a line and plays bots until a human decides, the line editor (history, Tab completion
+of the game's moves and commands), the commands every game has (board, hint [1|2|3], undo, save FILE,
+load FILE, quit), the hint search that grows until its best move is clear, and the end of a game: the
+review offered, then the record saved. A game's terminal subclasses PlayClient and Hinter with its table,
+its own commands and its hints' words.
 """
 from __future__ import annotations
 
@@ -28,405 +17,58 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable, TextIO
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
-from engine_c import _engine as _E
-from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
-from clients.spell_text import describe, find_spell, points, spell_title
+from engine_c import records
 
 HUMAN = "human"
-MAX_LISTED = 30
-ALTAR_CLEAR_AT = 10          # an Altar holding this many at its resupply is discarded, then refilled with 5
-UNDO_SALT = 0x5EED_0DD0
-_FRAMES = dict(_E.FRAME_NAMES)
 
 
-def _mix(*parts: int) -> int:
-    """A seed for the n-th undo of a game: derived from the game's (secret until the end) seed."""
-    h = 0
-    for x in parts:
-        h = (h * 0x9E3779B97F4A7C15 + x + 1) % 2**63
-    return h
-
-
-def _seat_spec(entry: dict) -> str:
+def seat_spec(entry: dict) -> str:
     """A record's seat as the terminal's seat name: "human" for a human or a client, else the bot spec."""
     if entry.get("kind") in ("human", "client"):
         return HUMAN
     return entry.get("spec") or f"ismcts:level={entry.get('level') or 5}"
 
 
-def familiar_value(stored: int) -> int:
-    """Points of a familiar board holding `stored` tokens (SPELLBOOK.md §1: n -> n+1; 16 -> 18)."""
-    return 18 if stored >= 16 else stored + 1
-
-
-# ----------------------------------------------------------------------------------------------
-# The game (no I/O): state, seats, record, undo
-# ----------------------------------------------------------------------------------------------
 @dataclass
 class Event:
     seat: int                  # -1 for draws
     text: str
 
 
-@dataclass
-class GameSession:
-    seed: int
-    players: int
-    spells: list[str]
-    seats: list[str]                       # bot spec, or "human"
-    practice: bool = False
-    state: State = field(init=False)
-    moves: list[list] = field(default_factory=list)     # [seat, text]; seat -1: a draw
-    undo_stack: list[tuple[State, int]] = field(default_factory=list)
-    rng_in_sync: bool = True
-    auto_forced: bool = True                # play a human's only legal move without asking
-    seed_fixed: bool = False                # the player chose the seed: a saved record may show it
-    seed_is_deal: bool = True               # the setup came from `seed` (not so for a record without one)
-    setup: list | None = None               # the setup draws, when loaded from a record
-    undos: int = 0
-    _altar_at_move: int = 0
-
-    def __post_init__(self) -> None:
-        from clients.bots import bot_seed, make_bot
-
-        if len(self.seats) != self.players:
-            raise ValueError(f"{self.players} players but {len(self.seats)} seats")
-        self.state = State.new(players=self.players, spells=self.spells, seed=self.seed)
-        self.spells = self.state.spells
-        self.bots = {i: make_bot(spec, seed=bot_seed(self.seed, f"{spec}@{i}"), players=self.players)
-                     for i, spec in enumerate(self.seats) if spec != HUMAN}
-
-    @classmethod
-    def new(cls, bots: list[str], human_seat: int = 0, seed: int = 0, spells: str = "set1",
-            practice: bool = False) -> "GameSession":
-        if not 1 <= len(bots) <= 3:
-            raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
-        if not 0 <= human_seat <= len(bots):
-            raise ValueError(f"--seat must be 0 to {len(bots)}, got {human_seat}")
-        seats = list(bots)
-        seats.insert(human_seat, HUMAN)
-        return cls(seed=seed, players=len(seats), spells=spells, seats=seats, practice=practice)
-
-    # ------------------------------------------------------------------ progress
-    @property
-    def over(self) -> bool:
-        return self.state.is_terminal()
-
-    def human_to_move(self) -> bool:
-        cp = self.state.current_player
-        return cp >= 0 and self.seats[cp] == HUMAN
-
-    def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
-        """Draws and bot moves until a human decides or the game ends. The draws of one step are reported
-        as one event ("seat 1 draws Rc Gt", "Altar resupplied: ...")."""
-        st = self.state
-        while not st.is_terminal():
-            if st.is_chance():
-                for text in self._resolve_draws():
-                    if on_event:
-                        on_event(Event(-1, text))
-                continue
-            seat = st.current_player
-            if self.seats[seat] == HUMAN:
-                moves = st.legal_moves()
-                if len(moves) > 1 or not self.auto_forced:
-                    return
-                self.play_human(moves[0])          # a forced move (often: pass) plays itself
-                if on_event:
-                    on_event(Event(seat, f"{moves[0]} (forced)"))
-                st = self.state
-                continue
-            move, _info = self.bots[seat].choose(st)
-            self._altar_at_move = sum(st._to_raw()["altar"])
-            st.apply(move)
-            self.moves.append([seat, str(move)])
-            if on_event:
-                on_event(Event(seat, str(move)))
-
-    def _resolve_draws(self) -> list[str]:
-        """Resolves the pending draws (recorded one by one) and describes them, one line per step."""
-        st = self.state
-        altar_before = self._altar_at_move      # the Altar before the move that led here (before any resupply)
-        groups: list[list] = []                       # [frame name, seat, tokens]
-        while st.is_chance():
-            top = st._to_raw()["stack"][-1]
-            key = [_FRAMES.get(top[0], ""), top[1]]
-            drawn = st.sample_chance()
-            st.apply(drawn)
-            self.moves.append([-1, str(drawn)])
-            token = str(drawn).split()[-1]
-            if groups and groups[-1][:2] == key:
-                groups[-1][2].append(token)
-            else:
-                groups.append(key + [[token]])
-        return [self._describe_draws(kind, seat, tokens, altar_before) for kind, seat, tokens in groups]
-
-    def _describe_draws(self, kind: str, seat: int, tokens: list[str], altar_before: int) -> str:
-        shown = " ".join(tokens)
-        if kind == "drawaltar":
-            if altar_before >= ALTAR_CLEAR_AT and len(tokens) >= 5:
-                return (f"Altar resupplied: it held {altar_before} tokens, so they were discarded and 5 drawn: "
-                        f"{shown}")
-            return f"Altar resupplied: {shown}"
-        who = "you" if 0 <= seat < self.players and self.seats[seat] == HUMAN else f"seat {seat}"
-        verb = "draw" if who == "you" else "draws"
-        return f"{who} {verb} {shown}" + (" onto the Altar" if kind != "drawpool" else "")
-
-    def play_human(self, move: Move) -> None:
-        self.undo_stack.append((self.state.clone(), len(self.moves)))
-        seat = self.state.current_player
-        self._altar_at_move = sum(self.state._to_raw()["altar"])
-        self.state.apply(move)
-        self.moves.append([seat, str(move)])
-
-    def undo(self) -> None:
-        if not self.practice:
-            raise ValueError("undo is for practice games (start with --practice)")
-        if not self.undo_stack:
-            raise ValueError("nothing to undo yet")
-        state, n = self.undo_stack.pop()
-        # forced moves replay themselves at once: go back to the last real choice
-        while self.auto_forced and self.undo_stack and len(state.legal_moves()) == 1:
-            state, n = self.undo_stack.pop()
-        if self.auto_forced and len(state.legal_moves()) == 1:
-            self.undo_stack.append((state, n))
-            raise ValueError("nothing to undo yet: your moves so far were forced")
-        # A new Pouch order (what you know stays: the Pouch's contents): replaying the undone move must not
-        # draw the tokens you have just seen, or undo would let practice peek into the Pouch.
-        self.undos += 1
-        self.state = state.determinize(state.current_player, knows_discard=True,
-                                       seed=_mix(self.seed, UNDO_SALT, self.undos))
-        self.rng_in_sync = False
-        del self.moves[n:]
-
-    # ------------------------------------------------------------------ records
-    def to_record(self) -> dict:
-        """The game record (engine_c.records, docs/records.md). The seed is in it once the game is over,
-        or if the player chose it (--seed): a random deal's seed would reveal the Pouch's order."""
-        setup = self.setup if self.setup is not None else records.setup_events(self.players, self.spells, self.seed)
-        events = list(setup) + [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in self.moves]
-        extra = {"practice": True} if self.practice else {}
-        return records.build(self.players, self.spells, [records.seat_from_spec(s) for s in self.seats], events,
-                             self.state, seed=self.seed if self.seed_is_deal else None,
-                             seed_shown=self.seed_fixed, **extra)
-
-    @classmethod
-    def from_record(cls, rec: dict) -> "GameSession":
-        """Continues a game from its record (any format engine_c.records reads: a terminal save, a server
-        record, a tournament game). A record without its seed continues with a new, unknown Pouch order."""
-        import secrets
-
-        try:
-            rec = records.load(rec)
-            seed = rec.get("seed", secrets.randbits(31))
-            final, steps, at = records.replay_indexed(rec, rng_seed=seed)
-        except records.RecordError as e:
-            raise ValueError(f"the record does not replay: {e}") from None
-        seats = [_seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
-        sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
-                   practice=bool(rec.get("practice", False)))
-        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
-        n_setup = sum(1 for e in rec["events"] if e["kind"] == "setup")
-        sess.setup = rec["events"][:n_setup]
-        sess.state = final
-        sess.moves = [[e["seat"] if e["kind"] == "move" else -1, e["move"]] for e in rec["events"][n_setup:]]
-        sess.undo_stack = [(before, i - n_setup) for (before, _m, seat), i in zip(steps, at) if seats[seat] == HUMAN]
-        return sess
-
-    def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_record(), f, indent=1)
-            f.write("\n")
-
-    @classmethod
-    def load(cls, path: str) -> "GameSession":
-        try:
-            found = records.load_file(path)
-        except records.RecordError as e:
-            raise ValueError(f"{path}: {e}") from None
-        if len(found) != 1:
-            raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
-        return cls.from_record(found[0])
-
-
-# ----------------------------------------------------------------------------------------------
-# Showing the game
-# ----------------------------------------------------------------------------------------------
-BONUS_SPELLS = {"feast": "Feast", "knowledge": "Knowledge", "communion": "Communion"}
-
-
-def seat_label(sess: GameSession, seat: int) -> str:
+def seat_label(sess, seat: int) -> str:
     return f"you (seat {seat})" if sess.seats[seat] == HUMAN else f"seat {seat} ({sess.seats[seat]})"
 
 
-def _bonuses(sess: GameSession, sc) -> list[tuple[str, int]]:
-    """End-game bonuses of the spells in play only (a bonus of a spell not in play is always 0)."""
-    return [(name, getattr(sc, key)) for key, name in BONUS_SPELLS.items() if name in sess.spells]
+def write_record(path: str, rec: dict) -> None:
+    """A game record as the terminal saves it (indented JSON); OSError when the file cannot be written."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1)
+        f.write("\n")
 
 
-def _pts(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
-
-
-def render_board(sess: GameSession) -> str:
-    st = sess.state
-    raw = st._to_raw()
-    scores = st.scores()
-    n = st.players
-    over = st.is_terminal()
-    rnd = (st.day + n - 1) // n if over else st.day // n + 1
-    lines = []
-    cp = st.current_player
-    if over:
-        lines.append(f"=== Final board (after {rnd} rounds) ===")
-    else:
-        who = "a draw" if cp == -1 else seat_label(sess, cp)
-        lines.append(f"=== Round {rnd}, Day of {seat_label(sess, st.active_player)} · {st.phase} · "
-                     f"to decide: {who} ({st.decision}) ===")
-    lines.append("Spells: " + "  ".join(f"{COLORS[c]} {spell_title(name)}" for c, name in enumerate(st.spells)))
-    altar_n = sum(raw["altar"])
-    lines.append(f"Altar ({altar_n}): {format_counts(raw['altar'])}    Pouch: {sum(raw['pouch'])} tokens    "
-                 f"Discard box: {format_counts(raw['discard'])}")
-    if raw["end_triggered"] and not over:
-        lines.append("The end is triggered: this round is the last.")
-    for p in range(n):
-        sc = scores[p]
-        you = sess.seats[p] == HUMAN
-        marker = "*" if p == cp else " "
-        stored = sum(raw["fam"][p])
-        lines.append(f"{marker} {seat_label(sess, p)}: {_pts(sc.total)}{'' if over else ' so far'}")
-        lines.append(f"    {'your ' if you else ''}pool ({sum(raw['pool'][p])}/9): {format_counts(raw['pool'][p])}")
-        lines.append(f"    {'your ' if you else ''}familiar ({stored}/16 stored, worth {familiar_value(stored)}): "
-                     f"{format_counts(raw['fam'][p])}")
-        learned = [f"{spell_title(st.spells[c])} level {raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
-                   f"({sc.spells.get(st.spells[c], 0)} pts)"
-                   for c in range(len(COLORS)) if raw["level"][p][c]]
-        lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
-        bonus = [f"{name} {v}" for name, v in _bonuses(sess, sc) if v]
-        if bonus:
-            lines.append(f"    end-game bonuses{'' if over else ' so far'}: {', '.join(bonus)}")
-    return "\n".join(lines)
-
-
-def is_learning(move: Move) -> bool:
-    return move.kind == "learn" or move.kind.split("/")[0] == "Transmutation"
-
-
-def learn_key(move: Move) -> tuple[str, int]:
-    """(spell, level) of a learning move: `learn Sacrifice 4 Rc : ...`, `Transmutation Sacrifice 4 Rc : ...`."""
-    words = str(move).split()
-    return words[1], int(words[2])
-
-
-def ordered_moves(state: State) -> list[Move]:
-    """The legal moves as the terminal numbers them: other moves first, in the engine's order, then the
-    learnings grouped by spell (in color order), level and payment."""
-    moves = state.legal_moves()
-    order = {name: i for i, name in enumerate(state.spells)}
-    learns = sorted((m for m in moves if is_learning(m)),
-                    key=lambda m: (order.get(learn_key(m)[0], 99), learn_key(m)[1], str(m)))
-    return [m for m in moves if not is_learning(m)] + learns
-
-
-def render_moves(moves: list[Move], filt: str | None = None, limit: int | None = MAX_LISTED,
-                 expand: str | None = None) -> str:
-    """Numbered moves; learnings collapsed to one line per spell unless `filt` matches them or `expand`
-    names their spell, "Sacrifice" or "Sacrifice 4" (then grouped by level, every payment listed)."""
-    numbered = list(enumerate(moves, 1))
-    if filt:
-        numbered = [(i, m) for i, m in numbered if filt.lower() in str(m).lower()]
-        if not numbered:
-            return "  (no move contains that text)"
-    plain = [(i, m) for i, m in numbered if not is_learning(m)]
-    learns = [(i, m) for i, m in numbered if is_learning(m)]
-    shown = plain if limit is None else plain[:limit]
-    lines = [f"  {i:3d}. {m}" for i, m in shown]
-    if len(shown) < len(plain):
-        lines.append(f"  ... {len(plain) - len(shown)} more: `moves` lists all, `moves TEXT` those containing TEXT")
-    spells: dict[str, list[tuple[int, Move]]] = {}
-    for i, m in learns:
-        spells.setdefault(learn_key(m)[0], []).append((i, m))
-    for spell, items in spells.items():
-        levels: dict[int, list[tuple[int, Move]]] = {}
-        for i, m in items:
-            levels.setdefault(learn_key(m)[1], []).append((i, m))
-        want_spell, _, want_level = (expand or "").partition(" ")
-        if (want_spell.lower() == spell.lower()) or (filt and len(spells) == 1 and len(items) <= MAX_LISTED):
-            lines.append(f"  learn {spell_title(spell)}:")
-            for lvl, ms in levels.items():
-                if want_level and str(lvl) != want_level:
-                    lines.append(f"    level {lvl}: {len(ms)} way{'s' if len(ms) > 1 else ''} (`learn {spell} {lvl}`)")
-                    continue
-                lines.append(f"    level {lvl} ({points(spell, lvl)} pts), {len(ms)} way{'s' if len(ms) > 1 else ''} to pay:")
-                lines += [f"    {i:3d}. {m}" for i, m in ms]
-        else:
-            first, last = items[0][0], items[-1][0]
-            ways = ", ".join(f"level {lvl} ({len(ms)} way{'s' if len(ms) > 1 else ''})" for lvl, ms in levels.items())
-            lines.append(f"  {first:3d}{'-' + str(last) if last != first else ''}. learn {spell_title(spell)}: {ways}"
-                         f"  → `learn {spell}` lists them")
-    return "\n".join(lines)
-
-
-def render_final(sess: GameSession) -> str:
-    st = sess.state
-    lines = ["=== Final score ==="]
-    for p, sc in enumerate(st.scores()):
-        spells = ", ".join(f"{spell_title(k)} {v}" for k, v in sc.spells.items() if v and k in sess.spells) or "none"
-        parts = [f"spells {sum(sc.spells.values())} ({spells})", f"familiar {sc.familiar}"]
-        parts += [f"{name} bonus {v}" for name, v in _bonuses(sess, sc)]
-        lines.append(f"{seat_label(sess, p)}: {_pts(sc.total)} = " + " + ".join(parts))
-    winners = st.winners()
-    names = " and ".join(seat_label(sess, w) for w in winners)
-    you = any(sess.seats[w] == HUMAN for w in winners)
-    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {names}" + (" — well played!" if you else ""))
-    if getattr(sess, "seed_is_deal", True):       # not for a game continued from a record without its seed
-        lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --seed {sess.seed}` plays it again.)")
-    return "\n".join(lines)
+def load_record(path: str) -> dict:
+    """The one game record in a file (any format engine_c.records reads); ValueError says what is wrong."""
+    try:
+        found = records.load_file(path)
+    except records.RecordError as e:
+        raise ValueError(f"{path}: {e}") from None
+    if len(found) != 1:
+        raise ValueError(f"{path} holds {len(found)} games: review one with `spellbook-ai review {path} --game N`")
+    return found[0]
 
 
 # ----------------------------------------------------------------------------------------------
-# Hints
+# Hints: the search every game's hints start from
 # ----------------------------------------------------------------------------------------------
-PHASE_ACTIONS = {"take": "your Morning primary action (Take 1 or Draw 2)",
-                 "draw": "your Morning primary action (Take 1 or Draw 2)",
-                 "store": "your Midday primary action (Store 1)"}
-
-
-def hint_focus(state: State, move: Move) -> str:
-    """Level 1: what to look at, without the move itself."""
-    kind, text, decision = move.kind, str(move), state.decision
-    words = text.split()
-    if decision in ("morning", "midday", "evening"):
-        if kind == "pass":
-            return f"Consider skipping your {state.phase} action this time."
-        if kind in PHASE_ACTIONS:
-            return f"Look at {PHASE_ACTIONS[kind]}."
-        if kind == "learn":
-            return f"Look at learning a spell: {spell_title(words[1])}."
-        if is_learning(move):
-            return f"Look at your spell Transmutation (to learn {spell_title(words[1])})."
-        return f"Look at your spell {spell_title(kind.split('/')[0])}."
-    if kind == "pass":
-        return "Consider stopping here (pass)."
-    tokens = [w for w in words[1:] if len(w) == 2 and w[0] in COLORS and w[1] in RUNES]
-    if tokens:
-        color = COLOR_NAMES[COLORS.index(tokens[0][0])]
-        where = {"take": "on the Altar", "store": "in your pool", "discard": "in your pool",
-                 "swap": "on the Altar"}.get(kind, "")
-        return f"This step is a {decision} choice: look at the {color} tokens {where}.".replace("  ", " ").replace(" .", ".")
-    return f"This step is a {decision} choice: look at the options of {kind}."
-
-
 @dataclass
 class Hinter:
-    """The terminal's graduated hints: 1 a nudge (where to look), 2 the reason (what the best move makes
-    possible, gives up and leaves the next player, without naming it), 3 the move, with the top 3 and
-    every figure labelled. The search grows until its best move is separated from the second
-    (search/hints.py), or says the top moves are about equal."""
+    """A terminal's graduated hints (`hint` again goes one level further; a new position starts again at
+    1). The search grows until its best move is separated from the second (search/hints.py), or says the
+    top moves are about equal. A game's Hinter gives its search adapter, the search's options and the
+    hint's words (`hint(state, level)`)."""
 
     iterations: int = 1500
     seed: int = 0
@@ -435,147 +77,57 @@ class Hinter:
     _grown: object = None
     level: int = 0
 
-    def grown(self, state: State):
-        from engine_c.game import SPELLBOOK
-        from search import SearchOptions, ismcts
+    def adapter(self):
+        """The game's search adapter."""
+        raise NotImplementedError
+
+    def options(self, state, key: str):
+        """The hint search's first options at `state` (its text is `key`)."""
+        raise NotImplementedError
+
+    def grown(self, state):
+        """The search at `state`, grown until its best move is clear (cached while the state stays)."""
+        from search import ismcts
         from search.hints import grow
 
         key = state.to_text()
         if key != self._key:
-            opts = SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
-                                 seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
+            opts, game = self.options(state, key), self.adapter()
             deadline = time.monotonic() + self.max_seconds
-            self._grown = grow(lambda it: ismcts(SPELLBOOK, state, replace(opts, iterations=int(it),
-                                                                             deadline=deadline)),
+            self._grown = grow(lambda it: ismcts(game, state, replace(opts, iterations=int(it), deadline=deadline)),
                                self.iterations, deadline=deadline)
             self._key, self.level = key, 0
         return self._grown
 
-    def hint(self, state: State, level: int | None) -> str:
-        from engine_c.game import final_score_spread
-        from engine_c.reasons import reasons, threats, veiled
-        from search.hints import top_hints
-
-        g = self.grown(state)
-        res = g.result
-        level = min(self.level + 1, 3) if level is None else level
-        self.level = max(self.level, level)
-        hints = top_hints(res, 3, spread_floor=final_score_spread(state))
-        best = hints[0]
-        equal = ("  Several moves are about equal here: the search cannot tell them apart."
-                 if best.about_equal else "")
-        if level == 1:
-            return "Hint 1: " + hint_focus(state, best.move) + equal + "  (`hint` again: why)"
-        why = reasons(state, best.move)
-        if level == 2:
-            lines = ["Hint 2: why the best move is good (`hint` again: the move):"]
-            lines += _reason_lines(veiled(why)) or ["  - it keeps your options open (no immediate gain or cost)"]
-            others = [r for h in hints[1:] for r in veiled(reasons(state, h.move)) if r.aspect == "gives_up"]
-            if others:
-                lines.append("What the other candidates would give up:")
-                lines += [f"  - {r.text}" for r in dict.fromkeys(others)]
-            danger = threats(state)
-            if danger:
-                lines.append("What the others threaten:")
-                lines += [f"  - {r.text}" for r in danger]
-            if equal:
-                lines.append(equal.strip())
-            return "\n".join(lines)
-        lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
-                 f"  your win probability after it: {best.win_probability:.0%}",
-                 f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
-                 f"(games end within ± {best.score_spread:.1f} of it about two times in three: "
-                 f"one standard deviation)"]
-        lines += _reason_lines(why)
-        lines.append(f"The search's choice, then the other moves it examined by win probability "
-                     f"({res.iterations} iterations; {g.separation.text}):")
-        for h in hints:
-            if h.rank == 1:
-                verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
-            elif h.about_equal:
-                verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
-            else:
-                verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
-            lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
-                         f"est. score {h.expected_score:5.1f}   {verdict}")
-            if h.rank > 1:      # what a runner-up costs, e.g. a store that breaks tonight's learning
-                lines += [f"       {r.text}" for r in reasons(state, h.move) if r.aspect == "gives_up"]
-        if len(hints) == 1:
-            lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
-        return "\n".join(lines)
+    def hint(self, state, level: int | None) -> str:
+        """Hint `level` (1-3; None: one further than the last at this position) as text."""
+        raise NotImplementedError
 
 
-ASPECT_ORDER = ("enables", "gains", "gives_up", "leaves")   # what it makes possible first, the Altar last
-
-
-def _reason_lines(why) -> list[str]:
-    return [f"  - {r.text}" for aspect in ASPECT_ORDER for r in why if r.aspect == aspect]
-
-
-# ----------------------------------------------------------------------------------------------
-# Why a move is not possible now
-# ----------------------------------------------------------------------------------------------
-VERB_PHASE = {"take": "morning", "draw": "morning", "store": "midday", "learn": "evening",
-              "transmutation": "evening"}
-VERB_TEXT = {"take": "you take from the Altar", "draw": "you draw from the Pouch", "store": "you store",
-             "learn": "you learn", "transmutation": "you learn"}
-
-
-def action_phase(word: str) -> tuple[str, str] | None:
-    """(phase, what it is) of a move's first word: a verb (take, store, learn...) or a spell's action."""
-    from engine_c.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
-
-    word = word.lower()
-    if word in VERB_PHASE:
-        return VERB_PHASE[word], VERB_TEXT[word]
-    spell = find_spell(word)
-    if spell is None:
-        return None
-    for kind, name in _SPELL_OF_KIND.items():
-        if name == spell and kind in _PHASE_OF_KIND:
-            return _PHASE_OF_KIND[kind], f"{spell_title(spell)} acts"
-    return None
-
-
-def not_now(state: State, line: str) -> str | None:
-    """Why a move typed at the wrong time cannot be played now ("learn Sacrifice" in the Morning: you learn
-    in the Evening), or None when the phase is not the reason."""
-    words = line.split()
-    found = action_phase(words[0]) if words else None
-    if found is None or state.current_player < 0:
-        return None
-    phase, what = found
-    now = state.decision
-    if now == phase:
-        return None
-    if now in ("morning", "midday", "evening"):
-        return (f"Not now: {what} in the {phase.capitalize()}; it is your {now.capitalize()}. "
-                f"`moves` lists what you can do now.")
-    return f"Not now: first finish this {now} step; `moves` lists its choices."
+def ranked_lines(grown, hints, costs=lambda move: []) -> list[str]:
+    """Hint 3's list: the search's choice, then the other moves it examined by win probability, each with
+    its win probability, estimated score and label; `costs(move)`: lines under a runner-up (what it gives up)."""
+    lines = [f"The search's choice, then the other moves it examined by win probability "
+             f"({grown.result.iterations} iterations; {grown.separation.text}):"]
+    for h in hints:
+        if h.rank == 1:
+            verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
+        elif h.about_equal:
+            verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
+        else:
+            verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
+        lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
+                     f"est. score {h.expected_score:5.1f}   {verdict}")
+        if h.rank > 1:
+            lines += [f"       {text}" for text in costs(h.move)]
+    if len(hints) == 1:
+        lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
+    return lines
 
 
 # ----------------------------------------------------------------------------------------------
 # The terminal client
 # ----------------------------------------------------------------------------------------------
-HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, `pass`). Commands:
-  hint [1|2|3]  1 where to look, 2 why, 3 the move    undo  take back your last move (practice games)
-  learn SPELL [LEVEL]  the ways to learn SPELL       help SPELL  what SPELL does at each level
-  save FILE     save the game      load FILE  continue a saved game
-  board         show the board     moves [TEXT]  list (matching) legal moves
-  help          this text          quit  leave the game"""
-
-
-COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "quit")
-
-
-def completions(state: State, typed: str) -> list[str]:
-    """What the line editor offers for `typed`: the legal moves of the moment and the commands that
-    start with it."""
-    typed = typed.lstrip()
-    moves = [str(m) for m in state.legal_moves()] if state.current_player >= 0 else []
-    return [t for t in dict.fromkeys(moves + list(COMMANDS)) if t.startswith(typed) and t != typed]
-
-
 def line_editor(client: "PlayClient"):
     """A prompt_toolkit session for a terminal: line editing, history (kept in ~/.spellbook-ai/history)
     and completion of the commands and the legal moves of the moment (Tab). None when prompt_toolkit
@@ -592,7 +144,7 @@ def line_editor(client: "PlayClient"):
     class Moves(Completer):
         def get_completions(self, document, complete_event):
             typed = document.text_before_cursor.lstrip()
-            for text in completions(client.sess.state, typed):
+            for text in client.completions(typed):
                 yield Completion(text, start_position=-len(typed))
 
     try:
@@ -608,17 +160,106 @@ def line_editor(client: "PlayClient"):
 
 
 class PlayClient:
-    def __init__(self, session: GameSession, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
+    """The terminal: reads lines from `inp` (prompt_toolkit's editor on a terminal), writes to `out`, and
+    plays `session` (a game's session: state, seats, advance(), play_human(), undo(), save(), load(),
+    to_record()) to its end. A game's terminal overrides the methods that raise NotImplementedError."""
+
+    def __init__(self, session, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
                  hint_iterations: int = 1500, prompt: bool = True):
         self.sess, self.inp, self.out = session, inp, out
-        self.hinter = Hinter(hint_iterations, session.seed)
+        self.hinter = self.make_hinter(hint_iterations, session.seed)
         self.prompt = prompt
         self.review_iterations = 300
         self.review_estimator_iterations: int | None = None     # None: search/review.py's default
         self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
+
+    # What each game's terminal says and does (clients/play_spellbook.py, clients/play_abracadawhat.py)
+    def make_hinter(self, iterations: int, seed: int) -> Hinter:
+        raise NotImplementedError
+
+    def completions(self, typed: str) -> list[str]:
+        """What Tab offers for `typed`: the legal moves of the moment and the commands."""
+        raise NotImplementedError
+
+    def intro(self) -> str:
+        """The welcome line."""
+        raise NotImplementedError
+
+    def final_text(self) -> str:
+        """The table and the result at the end."""
+        raise NotImplementedError
+
+    def save_name(self) -> str:
+        """The file name offered when saving at the end."""
+        raise NotImplementedError
+
+    def show(self) -> None:
+        """The table and the moves, at a human's decision."""
+        raise NotImplementedError
+
+    def handle(self, line: str) -> bool | str:
+        """True when a move was played (or the game was replaced); 'quit'; False to read again."""
+        raise NotImplementedError
+
+    # What every game's terminal shares
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
+
+    def common_command(self, cmd: str, rest: str) -> bool | None:
+        """The commands every game's terminal shares (board, hint, undo, save, load): what handle() returns
+        for them, None for any other command."""
+        if cmd == "board":
+            self.show()
+            return False
+        if cmd == "hint":
+            if rest and rest not in ("1", "2", "3"):
+                self.say("hint takes a level: 1, 2 or 3")
+            else:
+                self.say(self.hinter.hint(self.sess.state, int(rest) if rest else None))
+            return False
+        if cmd == "undo":
+            try:
+                self.sess.undo()
+            except ValueError as e:
+                self.say(f"Cannot undo: {e}.")
+                return False
+            self.say("Undone: back to your previous decision.")
+            self.show()
+            return False
+        if cmd == "save":
+            return self.save_command(rest)
+        if cmd == "load":
+            return self.load_command(rest)
+        return None
+
+    def save_command(self, path: str) -> bool:
+        """`save FILE`: the game's record so far; False (read the next line)."""
+        if not path:
+            self.say("save needs a file name: save FILE")
+            return False
+        try:
+            self.sess.save(path)
+        except OSError as e:
+            self.say(f"Cannot save: {e}")
+            return False
+        self.say(f"Saved to {path} ({len(self.sess.moves)} moves and chance events).")
+        return False
+
+    def load_command(self, path: str) -> bool:
+        """`load FILE`: continue a saved game of this terminal's game; True when it replaced the game."""
+        if not path:
+            self.say("load needs a file name: load FILE")
+            return False
+        try:
+            new = type(self.sess).load(path)
+        except (OSError, ValueError) as e:
+            self.say(f"Cannot load: {e}")
+            return False
+        self.sess = new
+        self.hinter = self.make_hinter(self.hinter.iterations, new.seed)
+        self.say(f"Loaded {path}: {len(new.moves)} moves and chance events replayed.")
+        return True
 
     def _event(self, ev: Event) -> None:
         if ev.seat == -1:
@@ -643,21 +284,13 @@ class PlayClient:
             self.say(f"> {line}")         # echo scripted input so the transcript reads like a session
         return line
 
-    def show(self) -> None:
-        self.say(render_board(self.sess))
-        self.say("Your moves:")
-        self.say(render_moves(ordered_moves(self.sess.state)))
-
     def run(self) -> int:
-        sess = self.sess
-        self.say(f"SpellBook: {sess.players} players, spells {', '.join(map(spell_title, sess.spells))}. "
-                 f"Type `help` for commands, `help SPELL` for a spell.")
+        self.say(self.intro())
         while True:
             sess = self.sess
             sess.advance(self._event)
             if sess.over:
-                self.say(render_board(sess))
-                self.say(render_final(sess))
+                self.say(self.final_text())
                 self.offer_save(self.offer_review())
                 return 0
             self.show()
@@ -697,15 +330,13 @@ class PlayClient:
         line = self._read("save? [y/N] > ")
         if not line or line.strip().lower() not in ("y", "yes"):
             return
-        default = f"spellbook-game-{self.sess.seed}.json"
+        default = self.save_name()
         line = self._read(f"file name [{default}] > ") or default
         try:
             rec = self.sess.to_record()
             if review is not None:
                 rec["review"] = review
-            with open(line, "w", encoding="utf-8") as f:
-                json.dump(rec, f, indent=1)
-                f.write("\n")
+            write_record(line, rec)
         except OSError as e:
             self.say(f"Cannot save: {e}")
             return
@@ -726,116 +357,19 @@ class PlayClient:
             return f"(No win-probability graph: {e})"
         return f"Its win-probability graph: {path}"
 
-    @staticmethod
-    def _learn_group(line: str, moves: list[Move]) -> str | None:
-        """The spell of `learn SPELL` (or `learn SPELL LEVEL`) when that is not a whole move: list its payments."""
-        words = line.split()
-        if len(words) not in (2, 3) or words[0].lower() not in ("learn", "transmutation"):
-            return None
-        spell = find_spell(words[1])
-        if spell is None or (len(words) == 3 and not words[2].isdigit()):
-            return None
-        if any(is_learning(m) and learn_key(m)[0] == spell for m in moves):
-            return spell + (f" {words[2]}" if len(words) == 3 else "")
-        return None
-
-    def handle(self, line: str) -> bool | str:
-        """True when a move was played (or the game was replaced); 'quit'; False to read again."""
-        sess, st = self.sess, self.sess.state
-        cmd, _, rest = line.partition(" ")
-        cmd, rest = cmd.lower(), rest.strip()
-        if cmd in ("quit", "exit"):
-            return "quit"
-        if cmd in ("help", "?"):
-            if not rest:
-                self.say(HELP)
-                return False
-            spell = find_spell(rest)
-            if spell is None:
-                self.say(f"No spell is called {rest!r}; the spells in this game: {', '.join(map(spell_title, sess.spells))}")
-                return False
-            self.say(describe(spell) + ("" if spell in sess.spells else "\n  (not in play in this game)"))
-            return False
-        if cmd == "board":
-            self.show()
-            return False
-        if cmd == "moves":
-            self.say(render_moves(ordered_moves(st), rest or None, limit=None))
-            return False
-        if cmd == "hint":
-            if rest and rest not in ("1", "2", "3"):
-                self.say("hint takes a level: 1, 2 or 3")
-                return False
-            self.say(self.hinter.hint(st, int(rest) if rest else None))
-            return False
-        if cmd == "undo":
-            try:
-                sess.undo()
-            except ValueError as e:
-                self.say(f"Cannot undo: {e}.")
-                return False
-            self.say("Undone: back to your previous decision.")
-            self.show()
-            return False
-        if cmd == "save":
-            if not rest:
-                self.say("save needs a file name: save FILE")
-                return False
-            try:
-                sess.save(rest)
-            except OSError as e:
-                self.say(f"Cannot save: {e}")
-                return False
-            self.say(f"Saved to {rest} ({len(sess.moves)} moves and draws).")
-            return False
-        if cmd == "load":
-            if not rest:
-                self.say("load needs a file name: load FILE")
-                return False
-            try:
-                new = GameSession.load(rest)
-            except (OSError, ValueError) as e:
-                self.say(f"Cannot load: {e}")
-                return False
-            self.sess = new
-            self.hinter = Hinter(self.hinter.iterations, new.seed)
-            self.say(f"Loaded {rest}: {len(new.moves)} moves and draws replayed.")
-            return True
-        moves = ordered_moves(st)
-        group = self._learn_group(line, moves)
-        if group:
-            self.say(render_moves(moves, limit=None, expand=group))
-            return False
-        if line.isdigit():
-            k = int(line)
-            if not 1 <= k <= len(moves):
-                self.say(f"There is no move {k}: pick 1 to {len(moves)}.")
-                return False
-            move = moves[k - 1]
-        else:
-            try:
-                move = st.parse_move(line)
-            except NotationError as e:
-                self.say(not_now(st, line) or
-                         f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
-                return False
-            except IllegalMoveError as e:
-                self.say(f"Illegal: {e}")
-                return False
-        sess.play_human(move)
-        self.say(f"  {seat_label(sess, sess.moves[-1][0])}: {move}")
-        return True
-
 
 # ----------------------------------------------------------------------------------------------
 # Command line
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
     p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
-                   help="1 to 3 opponents by spec (random, greedy, ismcts:level=N, ...)")
+                   help="opponents by spec (random, greedy, ismcts:level=N, ...; Abracada…What? also counting): "
+                        "1 to 3 (SpellBook), 1 to 4 (Abracada…What?)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
-    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
+    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
@@ -844,49 +378,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """`spellbook-ai play`: the game's terminal (`--game`, or the game of `--load FILE`); 2 for bad input."""
     inp = inp or sys.stdin
     out = out or sys.stdout
-    if args.server:
-        return _play_on_server(args, inp, out)
+    try:
+        from engine_c.registry import get_game
+
+        game = get_game(getattr(args, "game", "spellbook")).name
+    except ValueError as e:
+        print(f"spellbook-ai play: --game: {e}", file=sys.stderr)
+        return 2
+    if args.load:                       # a saved game names its game: its terminal continues it
+        try:
+            game = load_record(args.load).get("game", "spellbook")
+        except (OSError, ValueError) as e:
+            print(f"spellbook-ai play: {e}", file=sys.stderr)
+            return 2
+    import importlib
+
+    return importlib.import_module(f"clients.play_{game}").run(args, inp, out)    # the game's terminal (D64)
+
+
+def run_local(args: argparse.Namespace, inp: TextIO, out: TextIO, session_class, client_class,
+              new_session: Callable[[int], object]) -> int:
+    """A game here: continued from `--load`, or `new_session(seed)` (`--seed`, else a random deal), played
+    by `client_class` (a PlayClient). Exit status 2 with a message for bad input."""
     try:
         if args.load:
-            sess = GameSession.load(args.load)
+            sess = session_class.load(args.load)
         else:
             import random
 
             seed = args.seed if args.seed is not None else random.randrange(2**31)
-            sess = GameSession.new(args.bots, args.seat, seed, args.spells, args.practice)
+            sess = new_session(seed)
             sess.seed_fixed = args.seed is not None
     except (OSError, ValueError) as e:
         print(f"spellbook-ai play: {e}", file=sys.stderr)
         return 2
-    client = PlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
-                        prompt=getattr(inp, "isatty", lambda: False)())
+    client = client_class(sess, inp, out, hint_iterations=args.hint_iterations,
+                          prompt=getattr(inp, "isatty", lambda: False)())
     try:
         return client.run()
     except KeyboardInterrupt:
         print("\nLeaving the game.", file=out)
-        return 1
-
-
-def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    """The same game in a server session (clients/remote_play.py): the server runs the bots and the Pouch."""
-    from clients.client import ServiceError, SpellBookClient
-    from clients.remote_play import RemoteGameSession
-
-    if args.load:
-        print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
-        return 2
-    seed = args.seed     # None: the server draws a secret seed; --seed fixes it (replay mode)
-    try:
-        with SpellBookClient(args.server, timeout=60) as client:
-            sess = RemoteGameSession.create(client, args.bots, args.seat, seed, args.spells)
-            client_ui = PlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
-                                   prompt=getattr(inp, "isatty", lambda: False)())
-            return client_ui.run()
-    except (ValueError, ServiceError) as e:
-        print(f"spellbook-ai play: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nLeaving the game (the session stays on the server).", file=out)
         return 1

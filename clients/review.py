@@ -1,4 +1,4 @@
-"""`spellbook-ai review FILE [--game N]`: what went right and wrong in a finished game.
+"""`spellbook-ai review FILE [--game N]`: what went right and wrong in a finished game, of any game.
 
     spellbook-ai review game.json                      a terminal save, a server record, ...
     spellbook-ai review results.jsonl --game 3         the third game of a tournament
@@ -6,8 +6,10 @@
 
 For each decision: the class of the move played (best, good, inaccuracy, mistake, blunder) and what it lost
 against the search's best move; for each player, the final score split into the expected score at the
-start, luck (the draws) and the decisions (own and the others'); and the key moments. Any record format
-engine_c/records.py reads is accepted (docs/records.md).
+start, luck (the draws, the dice) and the decisions (own and the others'); and the key moments. Any record
+format engine_c/records.py reads is accepted (docs/records.md); the record names its game (SpellBook or
+Abracada…What?), whose adapter the searches use and whose text module (engine_c/registry.py) says where
+each decision was.
 """
 from __future__ import annotations
 
@@ -16,13 +18,25 @@ import os
 import sys
 from typing import Sequence
 
-from engine_c import Move, State, records
+from engine_c import records
+from engine_c.registry import get_game
 
 DEFAULT_ITERATIONS = 400
 
 
-def pick_game(path: str, game: int | None) -> dict:
-    """The record of game `game` (from 1) in a file; ValueError says what is wrong."""
+def pick_game(path: str, game: int | str | None) -> dict:
+    """The record of game `game` (from 1) in a file; `game` may also be a game's name (spellbook,
+    abracadawhat), checked against the record's own. ValueError says what is wrong."""
+    if isinstance(game, str) and not game.isdigit():
+        try:
+            name = get_game(game).name
+        except ValueError as e:
+            raise ValueError(f"--game: {e}") from None
+        rec = pick_game(path, None)
+        if game_of(rec).name != name:
+            raise ValueError(f"--game {game}: {path} holds a {game_of(rec).title} game (a record names its game)")
+        return rec
+    game = int(game) if isinstance(game, str) else game
     try:
         found = records.load_file(path)
     except records.RecordError as e:
@@ -41,25 +55,34 @@ def seat_names(rec: dict) -> list[str]:
     return [f"seat {i} ({records.seat_name(s) if s else '?'})" for i, s in enumerate(seats)]
 
 
-def _where(steps: Sequence[tuple[State, Move, int]]):
+def game_of(rec: dict):
+    """The registry's game of a record (SpellBook when it names none)."""
+    return get_game(rec.get("game", "spellbook"))
+
+
+def _where(rec: dict, steps: Sequence[tuple]):
+    text = game_of(rec).text
+
     def where(i: int) -> str:
-        st = steps[i][0]
-        return f"round {st.day // st.players + 1} {st.phase}"
+        return text.where(steps[i][0])
     return where
+
+
+def final_scores(state) -> list[float]:
+    """Each seat's final score: a game's scores are numbers or have a `total` (SpellBook's Score)."""
+    return [float(getattr(s, "total", s)) for s in state.scores()]
 
 
 def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5,
                  estimator_iterations: int | None = None):
-    """(GameReview, steps) of a finished record, searched here (the estimator: search/review.py's default
-    size unless given)."""
-    from engine_c.game import SPELLBOOK
+    """(GameReview, steps) of a finished record of any game, searched here through the game's adapter
+    (the estimator: search/review.py's default size unless given)."""
     from search import SearchOptions
     from search.review import ESTIMATE_ITERATIONS, review_game
 
     final, steps = _replayed(rec)
-    scores = [s.total for s in final.scores()]
-    return review_game(SPELLBOOK, steps, scores, SearchOptions(iterations=iterations, seed=seed), key_moments,
-                       estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS), steps
+    return review_game(game_of(rec).adapter, steps, final_scores(final), SearchOptions(iterations=iterations, seed=seed),
+                       key_moments, estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS), steps
 
 
 def _replayed(rec: dict):
@@ -79,6 +102,7 @@ def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS,
     from search.review import DecisionReview, GameReview, PlayerSplit
 
     _, steps = _replayed(rec)
+    Move = game_of(rec).Move
     with SpellBookClient(address, timeout=timeout) as client:
         resp = client.analyze_game(rec, iterations=iterations, seed=seed, key_moments=key_moments)
 
@@ -108,19 +132,20 @@ def review_text(rec: dict, review, steps, budget: str) -> str:
     from search.review import format_review
 
     names = seat_names(rec)
-    head = [f"Review: {rec['players']} players, spells {', '.join(rec['spells'])}; "
-            + ", ".join(names) + "."]
+    text = game_of(rec).text
+    head = [f"Review: {text.record_line(rec)}; " + ", ".join(names) + "."]
     if rec.get("result"):
         res = rec["result"]
         head.append("Result: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(res["scores"]))
                     + "; winner" + ("s " if len(res["winners"]) > 1 else " ") + " and ".join(names[w] for w in res["winners"]))
-    return "\n".join(head) + "\n\n" + format_review(review, names, _where(steps), budget)
+    return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps), budget, text.LUCK)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record (JSON), or a tournament's JSONL file")
-    p.add_argument("--game", type=int, default=None, metavar="N",
-                   help="which game of a file with several (1 = the first; default: the only one)")
+    p.add_argument("--game", default=None, metavar="N",
+                   help="which game of a file with several (1 = the first; default: the only one); a game's "
+                        "name (spellbook, abracadawhat) is checked against the record, which names its game")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="search iterations per decision")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (same seed, same review)")
     p.add_argument("--estimator-iterations", type=int, default=256,

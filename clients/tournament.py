@@ -52,7 +52,9 @@ class GameTask:
     rotation: int
     seed: int
     seats: tuple[str, ...]
-    spells: str = "set1"
+    spells: str = "set1"                  # SpellBook's spell choice
+    game: str = "spellbook"               # engine_c/registry.py's name
+    variants: str = ""                    # Abracada…What?'s variants (xv1, xv2)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -60,15 +62,25 @@ class GameTask:
         return d
 
 
-def game_key(seats: Sequence[str], seed: int, spells: str) -> str:
-    return f"{'|'.join(seats)}#{seed}#{spells}"
+def game_key(seats: Sequence[str], seed: int, spells: str, game: str = "spellbook", variants: str = "") -> str:
+    key = f"{'|'.join(seats)}#{seed}#{spells}"
+    return key if game == "spellbook" else f"{game}:{'|'.join(seats)}#{seed}#{variants}"
 
 
-def matchups(bots: Sequence[str], seats: int, fmt: str) -> list[tuple[str, ...]]:
+def seat_range(game: str = "spellbook") -> range:
+    """The player counts a game allows (SpellBook 2-4, Abracada…What? 2-5); ValueError for an unknown game."""
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    return range(g.min_players, g.max_players + 1)
+
+
+def matchups(bots: Sequence[str], seats: int, fmt: str, game: str = "spellbook") -> list[tuple[str, ...]]:
     if len(set(bots)) != len(bots):
         raise ValueError("each bot may be named once (give a different spec to enter a second copy)")
-    if not 2 <= seats <= 4:
-        raise ValueError(f"seats must be 2 to 4, got {seats}")
+    allowed = seat_range(game)
+    if seats not in allowed:
+        raise ValueError(f"seats must be {allowed.start} to {allowed.stop - 1}, got {seats}")
     if fmt == "roundrobin":
         if len(bots) < seats:
             raise ValueError(f"a {seats}-seat round-robin needs at least {seats} bots, got {len(bots)}")
@@ -81,20 +93,23 @@ def matchups(bots: Sequence[str], seats: int, fmt: str) -> list[tuple[str, ...]]
 
 
 def schedule(bots: Sequence[str], games: int, seats: int = 2, fmt: str = "roundrobin", seed: int = 0,
-             spells: str = "set1") -> list[GameTask]:
+             spells: str = "set1", game: str = "spellbook", variants: str = "") -> list[GameTask]:
     """Every game of the tournament, ordered deal by deal (so partial results stay balanced and a
-    duplicate pair's two games finish close together)."""
-    return schedule_tables(matchups(bots, seats, fmt), games, seed, spells)
+    duplicate pair's two games finish close together). `game`: a name of engine_c/registry.py; `spells`
+    are SpellBook's, `variants` Abracada…What?'s."""
+    return schedule_tables(matchups(bots, seats, fmt, game), games, seed, spells, game, variants)
 
 
 def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
-                    spells: str = "set1") -> list[GameTask]:
-    """The games of explicit matchups (tables of 2-4 distinct bots), deal by deal, all seat rotations."""
+                    spells: str = "set1", game: str = "spellbook", variants: str = "") -> list[GameTask]:
+    """The games of explicit matchups (tables of distinct bots, as many as the game seats), deal by deal,
+    all seat rotations."""
     if games < 1:
         raise ValueError("games must be at least 1")
+    allowed = seat_range(game)
     for table in tables:
-        if len(set(table)) != len(table) or not 2 <= len(table) <= 4:
-            raise ValueError(f"a table seats 2 to 4 distinct bots, got {list(table)}")
+        if len(set(table)) != len(table) or len(table) not in allowed:
+            raise ValueError(f"a table seats {allowed.start} to {allowed.stop - 1} distinct bots, got {list(table)}")
     deals = math.ceil(games / max(len(t) for t in tables))
     tasks = []
     for d in range(deals):
@@ -102,7 +117,8 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
             seats = len(table)
             for r in range(seats):
                 order = tuple(table[(i + r) % seats] for i in range(seats))
-                tasks.append(GameTask(game_key(order, seed + d, spells), m, d, r, seed + d, order, spells))
+                tasks.append(GameTask(game_key(order, seed + d, spells, game, variants), m, d, r, seed + d, order,
+                                      spells, game, variants))
     return tasks
 
 
@@ -112,29 +128,46 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
 def run_game_task(task: dict) -> dict:
     """Plays one scheduled game and returns its game record (engine_c.records, docs/records.md), with
     the tournament's own fields under "tournament"."""
-    from engine_c import State, records
+    from engine_c import records
+    from engine_c.registry import get_game
 
     from clients.bots import bot_seed, make_bot
 
     seats = list(task["seats"])
     n = len(seats)
-    bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n) for spec in seats]
-    final: list[State] = []
+    game = get_game(task.get("game", "spellbook"))
+    setup = setup_options(game, task["spells"], task.get("variants", ""))
+    bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n, game=game.name) for spec in seats]
+    final: list = []
 
-    def new_state(seed: int) -> State:
-        final.append(State.new(players=n, spells=task["spells"], seed=seed))
+    def new_state(seed: int):
+        final.append(game.State.new(players=n, seed=seed, **setup))
         return final[0]
 
     rec = play_game(new_state, bots, task["seed"])
-    events = records.setup_events(n, task["spells"], task["seed"])
-    events += [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in rec.moves]
     meta = {k: task[k] for k in ("key", "matchup", "deal", "rotation")}
-    meta.update(spells=task["spells"], ranks=R.ranks_of(rec.scores, rec.winners),
+    meta.update(setup, ranks=R.ranks_of(rec.scores, rec.winners),
                 decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
                 worker=f"{os.uname().nodename}:{os.getpid()}")
+    kind = {"game": game.name, "variants": getattr(final[0], "variants", ())}
+    events = records.setup_events(n, task["spells"], task["seed"], **kind)
+    state = game.State.new(players=n, seed=task["seed"], **setup)        # the same deal, replayed for the events
+    for seat, text in rec.moves:
+        move = state.parse_move(text)
+        events.append(records.event("move", seat, text) if seat >= 0 else records.chance_event(state, move))
+        state.apply(move)
     # the deal's seed is the tournament's own choice (seed + deal): shown
-    return records.build(n, final[0].spells, [records.seat("bot", s) for s in seats], events, final[0],
-                         seed=task["seed"], seed_shown=True, unfinished=rec.unfinished, tournament=meta)
+    return records.build(n, getattr(final[0], "spells", ()), [records.seat("bot", s) for s in seats], events,
+                         final[0], seed=task["seed"], seed_shown=True, unfinished=rec.unfinished, tournament=meta,
+                         **kind)
+
+
+def setup_options(game, spells: str, variants: str) -> dict:
+    """The command line's setup options (--spells, --variants) that the game's `State.new` takes."""
+    import inspect
+
+    accepted = inspect.signature(game.State.new).parameters
+    return {key: value for key, value in (("spells", spells), ("variants", variants)) if key in accepted}
 
 
 def game_row(rec: dict) -> dict:
@@ -146,7 +179,7 @@ def game_row(rec: dict) -> dict:
     from engine_c.records import seat_name
 
     return {"key": t["key"], "matchup": t.get("matchup"), "deal": t["deal"], "rotation": t.get("rotation"),
-            "seed": rec.get("seed"), "spells": t.get("spells", "/".join(rec["spells"])),
+            "seed": rec.get("seed"), "spells": t.get("spells", t.get("variants", "/".join(rec.get("spells", [])))),
             "seats": [seat_name(s) for s in rec["seats"]], "scores": rec["result"]["scores"],
             "winners": rec["result"]["winners"], "ranks": t["ranks"], "unfinished": rec["status"] == "unfinished"}
 
@@ -516,11 +549,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bots", nargs="+", help="bot specs: random, greedy, ismcts:level=5, flatmc:iterations=2000, "
                                            "grpc://host:port?level=7, openspiel-mcts:simulations=100")
     p.add_argument("--games", type=int, default=100, help="games per matchup (rounded up to whole seat rotations)")
-    p.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="players per game")
+    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
+    p.add_argument("--seats", type=int, default=2, help="players per game: 2 to 4 (SpellBook), 2 to 5 (Abracada…What?)")
     p.add_argument("--format", dest="fmt", default="roundrobin", choices=("roundrobin", "gauntlet"),
                    help="round-robin, or the first bot against all the others (gauntlet)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal d uses seed + d)")
-    p.add_argument("--spells", default="set1", help="set1, set2, set3, classic (random per deal) or 7 names")
+    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic (random per deal) or 7 names")
+    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games (spawn process pool)")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
     p.add_argument("--out", default="results.jsonl", help="JSONL file: one finished game per line")
@@ -535,20 +570,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
-def preflight(specs: Sequence[str], seats: int) -> None:
-    """Fail before any game for a bad spec or a missing optional part (the gRPC client, OpenSpiel)."""
+def preflight(specs: Sequence[str], seats: int, game: str = "spellbook", variants: str = "") -> None:
+    """Fail before any game for a bad spec, game or variant, or a missing optional part (the gRPC client,
+    OpenSpiel)."""
     from clients.bots import make_bot
+    from engine_c.registry import get_game
 
+    g = get_game(game)
+    g.State.new(players=seats, seed=0, **setup_options(g, "set1", variants))     # ValueError names a bad option
     for spec in specs:
-        make_bot(spec, seed=0, players=seats)
+        make_bot(spec, seed=0, players=seats, game=game)
 
 
 def main(args: argparse.Namespace) -> int:
     from clients.bots import BotUnavailableError
 
     try:
-        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells)
-        preflight(args.bots, args.seats)
+        game = getattr(args, "game", "spellbook")
+        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells, game,
+                         getattr(args, "variants", ""))
+        preflight(args.bots, args.seats, game, getattr(args, "variants", ""))
         test = R.SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
         if test is not None and (len(args.bots) != 2 or args.seats != 2):
             raise ValueError("--sprt is for a head-to-head match: two bots, two seats")

@@ -183,3 +183,21 @@ class CompiledGameAdapter:
     @staticmethod
     def legal_moves(state) -> list:
         return state.legal_moves()
+
+    @staticmethod
+    def sample_outcome(state, seed: int):
+        """A state with the pending chance resolved as it might fall for the seat that decided last: what
+        that seat cannot see resampled (`determinize` for it), then drawn (for the review's estimator)."""
+        observer = max(state.active_player, 0)
+        out = state.determinize(observer, seed=seed % 2**63)
+        while out.is_chance():
+            out.resolve_chance()
+        return out
+
+    @staticmethod
+    def final_values(state) -> tuple[list[float], list[float]]:
+        """A finished game's win shares (ties shared) and final scores, by seat (a score is a number or
+        has a `total`, SpellBook's Score)."""
+        winners = state.winners()
+        wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(state.players)]
+        return wins, [float(getattr(s, "total", s)) for s in state.scores()]

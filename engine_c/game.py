@@ -24,23 +24,6 @@ class SpellBookGame(CompiledGameAdapter):
         self.default_model_path = default_model_path
 
     @staticmethod
-    def sample_outcome(state: State, seed: int) -> State:
-        """A state with the pending draws resolved as they might fall for the seat that decided last: the
-        hidden Pouch order resampled (`determinize` for that seat), then drawn (for the review's estimator)."""
-        observer = max(state.active_player, 0)
-        out = state.determinize(observer, seed=seed % 2**63)
-        while out.is_chance():
-            out.resolve_chance()
-        return out
-
-    @staticmethod
-    def final_values(state: State) -> tuple[list[float], list[float]]:
-        """A finished game's win shares (ties shared) and final scores, by seat."""
-        winners = state.winners()
-        wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(state.players)]
-        return wins, [float(s.total) for s in state.scores()]
-
-    @staticmethod
     def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:
         """The one-ply heuristic's value of each move for the mover (engine_c/heuristic.py; GreedyBot)."""
         from engine_c.heuristic import move_values

@@ -30,6 +30,7 @@ class Game:
     min_players: int
     max_players: int
     rules: str               # the rules reference, relative to the repository's parent
+    text: ModuleType | None = None    # the game in words for the shared clients: where(state), record_line(rec), LUCK
 
 
 # name: (title, adapter module and attribute, state module, notation module, players, rules)
@@ -39,6 +40,8 @@ _GAMES = {
     "abracadawhat": ("Abracada…What?", "engine_c.abracadawhat.game", "ABRACADAWHAT", "engine_c.abracadawhat.state",
                      "engine_c.abracadawhat.notation", (2, 5), "shared/rules/ABRACADAWHAT.md"),
 }
+# name: the game's text module (what the review and the terminal say that only the game knows)
+_TEXTS = {"spellbook": "engine_c.text", "abracadawhat": "engine_c.abracadawhat.text"}
 GAMES = tuple(_GAMES)
 _cache: dict[str, Game] = {}
 
@@ -56,5 +59,6 @@ def get_game(name: str) -> Game:
         states = importlib.import_module(state_mod)
         _cache[key] = Game(name=key, title=title, adapter=getattr(importlib.import_module(adapter_mod), adapter_attr),
                            State=states.State, Move=states.Move, notation=importlib.import_module(notation_mod),
-                           min_players=lo, max_players=hi, rules=rules)
+                           min_players=lo, max_players=hi, rules=rules,
+                           text=importlib.import_module(_TEXTS[key]))
     return _cache[key]

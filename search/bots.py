@@ -118,7 +118,8 @@ class FlatMonteCarloBot(_SearchBot):
 
 def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
     """A bot from a spec: `random`, `greedy` (`greedy:eval=static`: the earlier one), `ismcts:level=7`, `ismcts:iterations=5000,threads=1`,
-    `flatmc:iterations=2000` (any SearchOptions field may be given as key=value)."""
+    `flatmc:iterations=2000` (any SearchOptions field may be given as key=value), or one of the game's
+    own bots (`game.bots`: name -> factory(seed, **options), e.g. Abracada…What?'s `counting:threshold=0.2`)."""
     kind, _, params = spec.partition(":")
     kv: dict[str, str] = {}
     for item in filter(None, params.split(",")):
@@ -127,6 +128,14 @@ def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
             raise ValueError(f"bot spec {spec!r}: {item!r} is not key=value")
         kv[key.strip()] = value.strip()
     kind = kind.strip().lower()
+    own = getattr(game, "bots", {})
+    if kind in own:
+        try:
+            bot = own[kind](seed=int(kv.pop("seed", seed)), **kv)
+        except TypeError:
+            raise ValueError(f"bot spec {spec!r}: unknown option for {kind}") from None
+        bot.name = spec
+        return bot
     if kind == "random":
         return RandomBot(game, int(kv.get("seed", seed)))
     if kind == "greedy":
@@ -153,4 +162,5 @@ def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
             bot = ISMCTSBot(game, opts)
         bot.name = spec
         return bot
-    raise ValueError(f"unknown bot {kind!r}: use random, greedy, ismcts[:...] or flatmc[:...]")
+    extra = "".join(f", {name}[:...]" for name in own)
+    raise ValueError(f"unknown bot {kind!r}: use random, greedy, ismcts[:...]{extra} or flatmc[:...]")

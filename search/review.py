@@ -277,10 +277,11 @@ def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | N
 
 
 def format_review(review: GameReview, names: Sequence[str], where: Callable[[int], str] | None = None,
-                  budget: str = "") -> str:
+                  budget: str = "", luck: str = "chance") -> str:
     """The review as text for a person: each decision's class and loss, each player's accuracy and result
     split into luck and decisions, and the key moments. names: a label per seat; where(index): where
-    decision `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given."""
+    decision `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given;
+    luck: what luck is made of in the game (SpellBook: "the draws")."""
     def loc(d: DecisionReview) -> str:
         return where(d.index) if where else f"decision {d.index + 1}"
 
@@ -298,7 +299,7 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
     lines.append("Each player's accuracy (lichess's formula, 100% = every move as good as the best) and result = "
-                 "expected at the start + luck (the draws) + own decisions + the others' decisions (points):")
+                 f"expected at the start + luck ({luck}) + own decisions + the others' decisions (points):")
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from clients import play as P
+from clients import play as play_cli
+from clients import play_spellbook as P
 from clients.cli import main as cli_main
 from engine_c import State, records
 from positions import position
@@ -29,7 +30,7 @@ class Script(io.StringIO):
 def play(lines, then="1", bots=("greedy",), seat=0, seed=3, practice=False, **kw):
     sess = P.GameSession.new(list(bots), seat, seed, "set1", practice)
     out = io.StringIO()
-    client = P.PlayClient(sess, Script(lines, then), out, hint_iterations=kw.get("hint_iterations", 60),
+    client = P.SpellBookPlayClient(sess, Script(lines, then), out, hint_iterations=kw.get("hint_iterations", 60),
                           prompt=False)
     code = client.run()
     return client, out.getvalue(), code
@@ -47,7 +48,7 @@ def session_at(state, bots=("greedy",), practice=False, seed=3):
 
 def run(sess, lines, then=None, hint_iterations=60):
     out = io.StringIO()
-    client = P.PlayClient(sess, Script(lines, then), out, hint_iterations=hint_iterations, prompt=False)
+    client = P.SpellBookPlayClient(sess, Script(lines, then), out, hint_iterations=hint_iterations, prompt=False)
     code = client.run()
     return client, out.getvalue(), code
 
@@ -97,7 +98,7 @@ def test_quit_exits_0_and_the_cli_too():
     assert code == 0 and "Bye." in text
     args = SimpleNamespace(server=None, load=None, seed=2, bots=["random"], seat=0, spells="set1", practice=False,
                            hint_iterations=50)
-    assert P.main(args, Script(["quit"], then=None), io.StringIO()) == 0
+    assert play_cli.main(args, Script(["quit"], then=None), io.StringIO()) == 0
 
 
 def test_learn_options_are_grouped_by_spell_then_level_then_payment():
@@ -274,7 +275,7 @@ def test_cli_play_scripted_and_the_server_seam(capsys):
     args = SimpleNamespace(server=None, load=None, seed=2, bots=["random"], seat=1, spells="set1", practice=False,
                            hint_iterations=50)
     out = io.StringIO()
-    assert P.main(args, Script([]), out) == 0 and "Final score" in out.getvalue()
+    assert play_cli.main(args, Script([]), out) == 0 and "Final score" in out.getvalue()
     assert cli_main(["play", "--server", "127.0.0.1:1", "--bots", "greedy"]) == 2
     assert "ismcts:level=N" in capsys.readouterr().err      # server bots are strength levels
     assert cli_main(["play", "--bots", "a", "b", "c", "d"]) == 2
@@ -290,7 +291,7 @@ def test_a_whole_game_against_a_server_session(tmp_path):
                                spells="set1", practice=False, hint_iterations=30)
         out = io.StringIO()
         save = tmp_path / "g.json"
-        assert P.main(args, Script(["hint 2", "undo", f"save {save}"]), out) == 0
+        assert play_cli.main(args, Script(["hint 2", "undo", f"save {save}"]), out) == 0
         text = out.getvalue()
         assert "Final score" in text and "server level 1" in text and "moves are final" in text
         record = json.loads(save.read_text())
@@ -307,7 +308,7 @@ def test_the_end_of_a_game_offers_a_review(tmp_path):
     sess.seats[0] = "random"                           # both seats play themselves: a quick finished game
     sess.bots[0] = __import__("clients.bots", fromlist=["make_bot"]).make_bot("random", seed=1)
     out = io.StringIO()
-    client = P.PlayClient(sess, Script(["y"], then=None), out, prompt=False)
+    client = P.SpellBookPlayClient(sess, Script(["y"], then=None), out, prompt=False)
     client.review_iterations, client.review_estimator_iterations = 30, 32
     assert client.run() == 0
     text = out.getvalue()
@@ -333,7 +334,7 @@ def test_a_finished_game_is_saved_for_a_later_review(tmp_path):
     sess = P.GameSession.new(["random"], 0, 4, "set1", False)
     script = Script([], then="1", limit=3000)
     out = io.StringIO()
-    client = P.PlayClient(sess, script, out, hint_iterations=30, prompt=False)
+    client = P.SpellBookPlayClient(sess, script, out, hint_iterations=30, prompt=False)
     client.review_iterations, client.review_estimator_iterations = 20, 16
     real = script.readline
 

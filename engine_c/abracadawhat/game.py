@@ -20,6 +20,8 @@ class AbracadaWhatGame(CompiledGameAdapter):
     def __init__(self) -> None:
         self.vtable = game_vtable()
         self.default_model_path = None       # no learned model yet: searches use rollouts
+        # this game's own bot specs (search.bots.make_bot): `counting[:threshold=0.2]`, the count heuristic
+        self.bots = {"counting": _counting_bot}
 
     @staticmethod
     def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:
@@ -27,6 +29,17 @@ class AbracadaWhatGame(CompiledGameAdapter):
         from engine_c.abracadawhat.heuristic import move_values
 
         return move_values(state, moves)
+
+
+def _counting_bot(seed: int = 0, threshold: str | float | None = None):
+    """The count-based heuristic bot (heuristic.py), from a spec's options; ValueError for a bad threshold."""
+    from engine_c.abracadawhat.heuristic import DEFAULT_THRESHOLD, CountingBot
+
+    try:
+        value = DEFAULT_THRESHOLD if threshold is None else float(threshold)
+    except ValueError:
+        raise ValueError(f"counting: threshold must be a number from 0 to 1, got {threshold!r}") from None
+    return CountingBot(value, seed)
 
 
 ABRACADAWHAT = AbracadaWhatGame()

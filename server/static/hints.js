@@ -1,4 +1,4 @@
-// Graduated hints, as the terminal gives them (clients/play.py Hinter): 1 where to look, 2 why the best
+// Graduated hints, as the terminal gives them (clients/play_spellbook.py SpellBookHinter): 1 where to look, 2 why the best
 // move is good (its reasons, without naming it), 3 the move and the top 3 with every figure labelled.
 // One GetHints call per position (its search grows until the best move is clear); the levels reveal it.
 import { COLORS, el, isToken, moveLabel, spellTitle } from "./board.js";

@@ -1,6 +1,6 @@
 // A practice game: the page holds the game and the server only answers stateless calls (ApplyMove with its
 // draws, GetBestMove for the bots on what they observe, ListLegalMoves), so any move can be taken back.
-// Undo, as in the terminal (clients/play.py), reshuffles the Pouch: the next move is applied to the
+// Undo, as in the terminal (clients/play_spellbook.py), reshuffles the Pouch: the next move is applied to the
 // observation (no Pouch order) with a fresh determinize_seed, so a replayed move never draws the tokens
 // just seen. The page holds the full state (the Pouch order too): it is practice, not a contest.
 import { call } from "./rpc.js";

@@ -1,0 +1,338 @@
+"""`spellbook-ai play --game abracadawhat`: Abracada…What? against 1-4 bots in the terminal.
+
+    spellbook-ai play --game abracadawhat --bots counting ismcts:level=5 --seat 0
+
+You see what your seat may see (XI1-XI4): every other hand's faces, never your own (only its size), the
+pile's and the secret stones' counts, life, points, the stones cast and removed, this round's
+announcements and the earlier rounds' results. At your turn, type `cast N` (or just `N`) or `end`; Tab
+completes the legal moves and the commands. Commands:
+
+    hold           what do you probably hold? each spell's chance of being in your hand (XC6)
+    chances        each legal announcement's chance of success, what it does and what a failure costs
+    hint [1|2|3]   1: what you probably hold and where to look; 2: every announcement's chance and risk;
+                   3: the search's move and the top 3 (`hint` again goes one step further)
+    help SPELL     what spell N does;  save FILE: write the game record (docs/records.md);  load FILE:
+                   continue a saved game (also `play --load FILE`, which reads the game from the record)
+    board, moves, help, quit
+
+The deal's seed is shown when the game ends (it fixes every hand, so it stays hidden until then). The
+game-specific sentences come from engine_c/abracadawhat/text.py; the terminal loop, line editor, end-of-game
+review and save are clients/play.py's (D64).
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from engine_c import records
+from engine_c.abracadawhat import text as T
+from engine_c.abracadawhat.state import SPELLS, IllegalMoveError, Move, NotationError, State
+from clients.play import (HUMAN, Event, Hinter, PlayClient, seat_spec, load_record, ranked_lines, run_local,
+                          seat_label, write_record)
+
+GAME = "abracadawhat"
+COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "quit")
+MAX_BOTS = 4
+
+
+# ----------------------------------------------------------------------------------------------
+# The game (no I/O): state, seats, record
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class AbracadaSession:
+    """One terminal game: the state, who sits where ("human" or a bot spec), and every decision and
+    chance event in order (the record)."""
+
+    seed: int
+    players: int
+    seats: list[str]
+    variants: tuple[str, ...] = ()
+    state: State = field(init=False)
+    events: list[dict] = field(default_factory=list)     # records' events: deal/refill/secret/roll/move
+    seed_fixed: bool = False                             # the player chose the seed: a saved record shows it
+    seed_is_deal: bool = True
+    practice: bool = False
+
+    def __post_init__(self) -> None:
+        from clients.bots import bot_seed, make_bot
+
+        if len(self.seats) != self.players:
+            raise ValueError(f"{self.players} players but {len(self.seats)} seats")
+        self.bots = {i: make_bot(spec, seed=bot_seed(self.seed, f"{spec}@{i}"), players=self.players, game=GAME)
+                     for i, spec in enumerate(self.seats) if spec != HUMAN}
+        self.state = State.new(players=self.players, seed=self.seed, variants=self.variants)
+        self.variants = self.state.variants
+        self.events = records.setup_events(self.players, (), self.seed, game=GAME, variants=self.variants)
+
+    @classmethod
+    def new(cls, bots: list[str], human_seat: int = 0, seed: int = 0, variants: str = "") -> "AbracadaSession":
+        if not 1 <= len(bots) <= MAX_BOTS:
+            raise ValueError(f"play Abracada…What? against 1 to {MAX_BOTS} bots (2-5 players, XS1), got {len(bots)}")
+        if not 0 <= human_seat <= len(bots):
+            raise ValueError(f"--seat must be 0 to {len(bots)}, got {human_seat}")
+        seats = list(bots)
+        seats.insert(human_seat, HUMAN)
+        return cls(seed=seed, players=len(seats), seats=seats, variants=tuple(_variant_names(variants)))
+
+    @property
+    def names(self) -> list[str]:
+        return [seat_label(self, p) for p in range(self.players)]
+
+    @property
+    def human(self) -> int:
+        """The seat whose view the terminal shows: the human to decide, else the first human seat."""
+        cp = self.state.current_player
+        if 0 <= cp < self.players and self.seats[cp] == HUMAN:
+            return cp
+        return self.seats.index(HUMAN) if HUMAN in self.seats else 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def moves(self) -> list[dict]:
+        """The decisions and chance events after the deal (what `save` reports)."""
+        return self.events
+
+    def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
+        """Bot decisions (and the chance after each) until a human decides or the game ends. Each
+        decision is reported with what the table saw (text.describe_changes: never a stone drawn)."""
+        st = self.state
+        while not st.is_terminal():
+            self._resolve_chance()
+            if st.is_terminal():
+                break
+            seat = st.current_player
+            if self.seats[seat] == HUMAN:       # never a forced move: 8 casts, or `end` and casts of last..8
+                return
+            move, _info = self.bots[seat].choose(st)
+            lines = self._play(move)
+            if on_event:
+                on_event(Event(seat, str(move)))
+                for line in lines:
+                    on_event(Event(-1, line))
+
+    def _resolve_chance(self) -> None:
+        st = self.state
+        while st.is_chance():
+            outcome = st.sample_chance()
+            self.events.append(records.chance_event(st, outcome))
+            st.apply(outcome)
+
+    def _play(self, move: Move) -> list[str]:
+        """Plays a decision and the chance it sets off; returns what the table saw."""
+        before, seat = self.state.clone(), self.state.current_player
+        self.state.apply(move)
+        self.events.append(records.event("move", seat, move))
+        self._resolve_chance()
+        return T.describe_changes(before, move, self.state, self.names)
+
+    def play_human(self, move: Move) -> list[str]:
+        return self._play(move)
+
+    def undo(self) -> None:
+        raise ValueError("Abracada…What? has no undo: every announcement is final")
+
+    # ------------------------------------------------------------------ records
+    def to_record(self) -> dict:
+        """The game record (engine_c.records, docs/records.md, "game": "abracadawhat"). The seed is in it
+        once the game is over, or if the player chose it (--seed): a random deal's seed reveals every hand."""
+        return records.build(self.players, (), [records.seat_from_spec(s) for s in self.seats], self.events,
+                             self.state, seed=self.seed if self.seed_is_deal else None,
+                             seed_shown=self.seed_fixed, game=GAME, variants=self.variants)
+
+    def save(self, path: str) -> None:
+        write_record(path, self.to_record())
+
+    @classmethod
+    def from_record(cls, rec: dict) -> "AbracadaSession":
+        """Continues a game from its record (a terminal save, a tournament game, a server export). The
+        record replays with its seed's generator, so the game goes on as it would have; a record without
+        its seed continues with new, unknown draws."""
+        import secrets
+
+        try:
+            rec = records.load(rec)
+            if rec.get("game") != GAME:
+                raise records.RecordError("game", f"the record is a game of {rec.get('game', 'spellbook')}")
+            seed = rec.get("seed", secrets.randbits(31))
+            final, _steps = records.replay(rec, rng_seed=seed)
+        except records.RecordError as e:
+            raise ValueError(f"the record does not replay: {e}") from None
+        seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
+        sess = cls(seed=seed, players=rec["players"], seats=seats, variants=tuple(rec.get("variants", ())))
+        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
+        sess.state, sess.events = final, [dict(e) for e in rec["events"]]
+        return sess
+
+    @classmethod
+    def load(cls, path: str) -> "AbracadaSession":
+        return cls.from_record(load_record(path))
+
+
+def _variant_names(variants) -> list[str]:
+    from engine_c.abracadawhat.state import variant_bits
+
+    variant_bits(variants)                    # ValueError names an unknown variant
+    if isinstance(variants, str):
+        variants = [v for v in variants.replace(" ", ",").split(",") if v and v != "-"]
+    return [v.strip().lower() for v in variants]
+
+
+# ----------------------------------------------------------------------------------------------
+# Hints
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class AbracadaHinter(Hinter):
+    """The graduated hints: 1 what you probably hold and where to look, 2 each announcement's chance
+    and risk, 3 the search's move with the top 3. The search determinizes for the seat to move (XC6),
+    so a hint never uses the hand you cannot see."""
+
+    names: list[str] = field(default_factory=list)
+
+    def adapter(self):
+        from engine_c.registry import get_game
+
+        return get_game(GAME).adapter
+
+    def options(self, state, key: str):
+        """Seeded by what the seat to move sees (its observation), so a hint is the same in every state
+        the seat cannot tell apart: it reveals nothing of its own hand."""
+        import zlib
+
+        from search import SearchOptions
+
+        seen = state.observation(state.current_player).encode()
+        return SearchOptions(iterations=self.iterations, seed=(self.seed * 31 + zlib.crc32(seen)) % 2**63)
+
+    def hint(self, state: State, level: int | None) -> str:
+        from search.hints import top_hints
+
+        g = self.grown(state)                  # first: a new position starts the ladder again
+        level = min(self.level + 1, 3) if level is None else level
+        self.level = max(self.level, level)
+        seat = state.current_player
+        hints = top_hints(g.result, 3)
+        if level == 1:
+            return ("Hint 1: " + T.hint_focus(state, hints[0].move) + "  (`hint` again: each announcement's "
+                    "chance)\n" + T.holding_text(state, seat))
+        if level == 2:
+            return "Hint 2 (`hint` again: the move):\n" + T.announcements_text(state, seat, self.names or None)
+        best = hints[0]
+        probs = T.hold_probabilities(state, seat)
+
+        def chance(move) -> str:
+            return "" if move.kind == "end" else f"its chance of success: {probs[move.value]:.0%}"
+
+        lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
+                 f"  {chance(best.move) or 'stop here'}; your chance to win the game after it: "
+                 f"{best.win_probability:.0%}; your points at the end, estimated by simulated play: "
+                 f"{best.expected_score:.1f}"]
+        return "\n".join(lines + ranked_lines(g, hints, lambda move: [chance(move)] if chance(move) else []))
+
+
+# ----------------------------------------------------------------------------------------------
+# The terminal
+# ----------------------------------------------------------------------------------------------
+HELP = """Type `cast N` (or just N) to announce spell N, or `end` to stop after a success.
+  hold          what you probably hold          chances  each announcement's chance and risk
+  hint [1|2|3]  1 what you hold, 2 the risks, 3 the move
+  help SPELL    what spell N does (1-8)        save FILE  save the game    load FILE  continue one
+  board         show the table                 moves  list the legal moves
+  help          this text                      quit  leave the game"""
+
+
+class AbracadaPlayClient(PlayClient):
+    """clients/play.py's terminal with this game's table, commands and hints."""
+
+    sess: AbracadaSession
+
+    def make_hinter(self, iterations: int, seed: int):
+        return AbracadaHinter(iterations, seed, names=self.sess.names)
+
+    def completions(self, typed: str) -> list[str]:
+        typed = typed.lstrip()
+        st = self.sess.state
+        moves = [str(m) for m in st.legal_moves()] if st.current_player >= 0 else []
+        return [t for t in dict.fromkeys(moves + list(COMMANDS)) if t.startswith(typed) and t != typed]
+
+    def intro(self) -> str:
+        return (f"{T.game_line(self.sess.state)}; you are seat {self.sess.human}. You see every hand but your "
+                f"own. Type `help` for commands, `hold` for what you probably hold.")
+
+    def final_text(self) -> str:
+        sess = self.sess
+        lines = [T.render_view(sess.state, sess.human, sess.names), T.describe_final(sess.state, sess.names)]
+        if sess.seed_is_deal:
+            lines.append(f"(The deal was seed {sess.seed}: `spellbook-ai play --game abracadawhat --seed {sess.seed}` "
+                         f"plays it again.)")
+        return "\n".join(lines)
+
+    def save_name(self) -> str:
+        return f"abracadawhat-game-{self.sess.seed}.json"
+
+    def show(self) -> None:
+        sess = self.sess
+        self.say(T.render_view(sess.state, sess.human, sess.names))
+        self.say("Your moves: " + ", ".join(map(str, sess.state.legal_moves())))
+
+    def handle(self, line: str) -> bool | str:
+        """True when a move was played; 'quit'; False to read again."""
+        sess, st = self.sess, self.sess.state
+        cmd, _, rest = line.partition(" ")
+        cmd, rest = cmd.lower(), rest.strip()
+        seat = st.current_player
+        if cmd in ("quit", "exit"):
+            return "quit"
+        if cmd in ("help", "?"):
+            self.say(HELP if not rest else _spell_help(rest))
+            return False
+        if cmd == "moves":
+            self.say("  " + ", ".join(map(str, st.legal_moves())))
+            return False
+        if cmd == "hold":
+            self.say(T.holding_text(st, seat))
+            return False
+        if cmd == "chances":
+            self.say(T.announcements_text(st, seat, sess.names))
+            return False
+        common = self.common_command(cmd, rest)
+        if common is not None:
+            return common
+        move = self._parse(line)
+        if move is None:
+            return False
+        self.say(f"  {seat_label(sess, seat)}: {move}")
+        for text in sess.play_human(move):
+            self.say(f"    {text}")
+        return True
+
+    def _parse(self, line: str) -> Move | None:
+        """The move a line names (`cast 5`, `5`, `end`); None after saying why it cannot be played."""
+        try:
+            return self.sess.state.parse_move(line)
+        except IllegalMoveError as e:
+            self.say(f"Illegal: {e}")
+        except NotationError as e:
+            self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
+        return None
+
+
+def _spell_help(word: str) -> str:
+    key = word.strip().lower()
+    for k, name in enumerate(SPELLS, 1):
+        if key in (str(k), name.lower(), name.lower().replace(" ", "")):
+            return f"{T.spell_name(k)} ({k} stones): {T.EFFECTS[k]}. A failed announcement costs " + \
+                ("the die roll in life (XC8)." if k == 1 else "1 life.")
+    return f"No spell is called {word!r}: the spells are 1-8 ({', '.join(SPELLS)})."
+
+
+def run(args, inp: TextIO, out: TextIO) -> int:
+    """`play --game abracadawhat` (clients/play.py routes here): a local game; exit status 2 for bad input."""
+    if args.server:
+        print(f"spellbook-ai play: --game {GAME} plays locally for now (no --server)", file=sys.stderr)
+        return 2
+    return run_local(args, inp, out, AbracadaSession, AbracadaPlayClient,
+                     lambda seed: AbracadaSession.new(args.bots, args.seat, seed, getattr(args, "variants", "") or ""))

@@ -1,0 +1,20 @@
+"""SpellBook in words, for what every game's text module offers the shared clients (the review, the
+terminal): where a decision happened and the game's settings in one line. The board, hints and reasons
+are clients/play_spellbook.py's, engine_c/reasons.py's and engine_c/explain.py's.
+
+Each game has such a module (Abracada…What?: engine_c/abracadawhat/text.py), found through
+engine_c.registry.get_game(name).text.
+"""
+from __future__ import annotations
+
+LUCK = "the draws"                  # what luck is made of in this game, for a review's text
+
+
+def where(state) -> str:
+    """Where a decision happened, for a review: 'round 2 morning'."""
+    return f"round {state.day // state.players + 1} {state.phase}"
+
+
+def record_line(rec: dict) -> str:
+    """A record's game settings in one line: '2 players, spells Sacrifice, ...'."""
+    return f"{rec['players']} players, spells {', '.join(rec['spells'])}"
