@@ -200,12 +200,15 @@ def measure_overhead(server: "ServerProcess", states: list[State], iterations: i
             stub.GetBestMove(req, timeout=30)
             interleaved.append((time.perf_counter() - t1) * 1000 - (t1 - t0) * 1000)
     over = [r - l for r, l in zip(rpc_ms, local_ms)]
-    # the searches' own CPU as the server measured it (its log's search_cpu_ms; after the 5 warm-up calls)
-    logged = [e["search_cpu_ms"] for e in server.log_entries() if e.get("method") == "GetBestMove"][5:5 + samples]
+    # the searches' own CPU as the server measured it (its log's search_cpu_ms; after the 5 warm-up calls),
+    # and how many of the calls ran inline on its event loop (server/fairshare.py)
+    entries = [e for e in server.log_entries() if e.get("method") == "GetBestMove"][5:5 + samples]
+    logged = [e["search_cpu_ms"] for e in entries]
     server_search_ms = sum(logged) if len(logged) == samples else 1000 * local_cpu_s
     return {"bare_call_cpu_ms": 1000 * (cpu1 - cpu0) / samples,
             "server_overhead_cpu_ms": (1000 * (cpu2 - cpu1) - server_search_ms) / samples,
             "search_cpu_ms": server_search_ms / samples, "search_cpu_ms_here": 1000 * local_cpu_s / samples,
+            "overhead_inline_calls": sum(1 for e in entries if e.get("inline")),
             "overhead_p50_ms": statistics.median(over), "overhead_p99_ms": pct(over, 0.99),
             "serving_overhead_p50_ms": statistics.median(server_over),
             "overhead_interleaved_p50_ms": statistics.median(interleaved),
@@ -377,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
           f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms; "
           f"a bare gRPC call p50 {figures['bare_call_p50_ms']:.3f} ms; server CPU: per bare call "
-          f"{figures['bare_call_cpu_ms']:.3f} ms, per GetBestMove beyond its search {figures['server_overhead_cpu_ms']:.3f} ms")
+          f"{figures['bare_call_cpu_ms']:.3f} ms, per GetBestMove beyond its search {figures['server_overhead_cpu_ms']:.3f} ms "
+          f"({figures['overhead_inline_calls']} of {a.overhead_samples} searches inline)")
     total_errors = 0
     budgets = [] if a.skip_workers else \
         [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else [])

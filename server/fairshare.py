@@ -52,6 +52,8 @@ from server import metrics
 # session cap. The scheduling client (`current_connection`) adds the connection.
 current_client: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_client", default="")
 current_connection: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_connection", default="")
+# Set in the call's context when its job ran inline (for its log line).
+ran_inline: contextvars.ContextVar[bool] = contextvars.ContextVar("spellbook_ran_inline", default=False)
 
 
 def client_of(context, key_id: str | None = None) -> tuple[str, str]:
@@ -225,10 +227,11 @@ class SearchPool:
             with self._lock:
                 job.inline = self.admitted == 0 and self.running < self.workers
                 if job.inline:
-                    self._account(job)
+                    self._account(job, waits=False)
                     self._start(job, job.queued)
             if job.inline:
                 metrics.search_inline()
+                ran_inline.set(True)
                 self.tokens.add(cancel)
                 result, error = self._execute(job)
                 if error is not None:
@@ -277,8 +280,9 @@ class SearchPool:
         self._waiting += 1
         self._dispatch(time.monotonic())
 
-    def _account(self, job: _Job) -> _Client:
-        """Under the lock: counts `job` as admitted (its client, group and queued time); returns its client."""
+    def _account(self, job: _Job, waits: bool = True) -> _Client:
+        """Under the lock: counts `job` as admitted (its client, group and queued time; `waits`: in the queue
+        depth until it starts); returns its client."""
         group = self.groups.get(job.group)
         if group is None:
             group = self.groups[job.group] = _Group()
@@ -290,7 +294,8 @@ class SearchPool:
         account.queued_ms += job.cost_ms
         self.admitted += 1
         self._jobs.add(job)
-        metrics.search_waiting()
+        if waits:
+            metrics.search_waiting()
         return account
 
     # ------------------------------------------------------------------ scheduling (under the lock)
@@ -329,7 +334,7 @@ class SearchPool:
         """Under the lock: `job` takes a slot for the first time."""
         self.running += 1
         job.state, job.slice_start, job.started = "running", now, now
-        metrics.search_started(now - job.queued)
+        metrics.search_started(now - job.queued, waited=not job.inline)
 
     def _charge(self, job: _Job, now: float) -> None:
         """The slot time since the job's slice began, to its client and group (from the job's thread)."""

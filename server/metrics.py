@@ -68,8 +68,10 @@ def search_left_queue() -> None:
     QUEUE_DEPTH.dec()
 
 
-def search_started(waited_s: float) -> None:
-    QUEUE_DEPTH.dec()
+def search_started(waited_s: float, waited: bool = True) -> None:
+    """A search took a worker after `waited_s` (`waited`: it was counted in the queue depth)."""
+    if waited:
+        QUEUE_DEPTH.dec()
     QUEUE_WAIT.observe(waited_s)
     SEARCHES_RUNNING.inc()
 

@@ -22,6 +22,7 @@ from server import convert, metrics
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
+from server.fairshare import ran_inline
 from server.rpc_base import RpcBase, rpc
 
 
@@ -114,6 +115,8 @@ class SearchRpcs(RpcBase):
                                                          inline_ms=expected)
         log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3),
                          search_cpu_ms=round(cpu * 1000, 3))
+        if ran_inline.get():
+            log_extra["inline"] = True
         return response
 
     def _top_k(self, value: int, default: int = 3) -> int:

@@ -3,6 +3,7 @@ same answer as on a worker, admitted and counted like any search, and never whil
 admitted (so fair share is untouched)."""
 from __future__ import annotations
 
+import json
 import time
 
 import grpc
@@ -28,6 +29,10 @@ def request(seed: int, iterations: int = 120, time_ms: float = 0) -> spb.GetBest
                                   limits=pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=1))
 
 
+def calls_logged(stream) -> list[dict]:
+    return [e for e in map(json.loads, stream.getvalue().splitlines()) if e.get("method") == "GetBestMove"]
+
+
 def answer(resp: spb.GetBestMoveResponse) -> tuple:
     return resp.move.text, resp.stats.iterations, [(m.move.text, m.visits) for m in resp.stats.moves]
 
@@ -45,11 +50,15 @@ def stub(server):
         yield service_pb2_grpc.SpellBookServiceStub(ch)
 
 
-def test_a_small_search_on_an_idle_server_runs_inline_with_the_workers_answer(server, stub):
+def test_a_small_search_on_an_idle_server_runs_inline_with_the_workers_answer(server, stub, server_log):
     first = stub.GetBestMove(request(seed=5), timeout=20)        # an unknown kind of search: on a worker, measured
     before = inlined()
     again = stub.GetBestMove(request(seed=5), timeout=20)        # now known to be small: inline
     assert inlined() == before + 1
+    t0 = time.monotonic()     # each call's log line is written once its answer is on its way
+    while len(lines := calls_logged(server_log)) < 2 and time.monotonic() - t0 < 5:
+        time.sleep(0.01)
+    assert [e.get("inline", False) for e in lines] == [False, True] and lines[-1]["search_cpu_ms"] > 0
     assert answer(again) == answer(first) and again.stats.iterations == 120
     assert server.servicer.pool.admitted == 0 and server.servicer.pool.running == 0
     cfg = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, queue_size=4, inline_ms=0.0))
