@@ -7,8 +7,11 @@ Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free 
 its pid after each step):
 1. overhead: one client, sequential requests over a set of positions; each request's search also runs
    in-process (same options, via server/convert.py; the moves must agree) and overhead = RPC latency -
-   in-process search time. In CPU (these hold on a busy machine): `server_overhead_cpu_ms`, the server's
-   CPU per GetBestMove beyond the CPU of its search (run here), and `bare_call_cpu_ms`, per health check. Also reported: RPC latency - the search time the server measured, the
+   in-process search time. In CPU (a busy machine distorts it less than latencies; D82):
+   `server_overhead_cpu_ms`, the server's CPU per GetBestMove beyond the CPU of its search (run here), and
+   `bare_call_cpu_ms`, per health check, with
+   `overhead_inline_calls`: how many of those calls an idle server ran on its event loop (server/fairshare.py).
+   Also reported: RPC latency - the search time the server measured, the
    overhead when each call follows its in-process search (the server idles in between), and, as the
    yardstick, the latency of a bare gRPC call to the same server in the same run (`bare_call_p50_ms`: a
    grpc.health.v1 Check, which does no work of ours).

@@ -96,7 +96,7 @@ class _Job:
     group: str
     cost_ms: float
     deadline: float
-    future: asyncio.Future
+    future: asyncio.Future | None          # None for an inline job (it answers without one)
     loop: asyncio.AbstractEventLoop
     granted: threading.Event | None = None     # made when it first pauses (most jobs never do)
     inline: bool = False        # runs on the event loop (module doc): never gives its slot up
