@@ -7,8 +7,11 @@ Steps (the server runs as a subprocess of this script, on 127.0.0.1 with a free 
 its pid after each step):
 1. overhead: one client, sequential requests over a set of positions; each request's search also runs
    in-process (same options, via server/convert.py; the moves must agree) and overhead = RPC latency -
-   in-process search time. In CPU (these hold on a busy machine): `server_overhead_cpu_ms`, the server's
-   CPU per GetBestMove beyond the CPU of its search (run here), and `bare_call_cpu_ms`, per health check. Also reported: RPC latency - the search time the server measured, the
+   in-process search time. In CPU (a busy machine distorts it less than latencies; D82):
+   `server_overhead_cpu_ms`, the server's CPU per GetBestMove beyond the CPU of its search (run here), and
+   `bare_call_cpu_ms`, per health check, with
+   `overhead_inline_calls`: how many of those calls an idle server ran on its event loop (server/fairshare.py).
+   Also reported: RPC latency - the search time the server measured, the
    overhead when each call follows its in-process search (the server idles in between), and, as the
    yardstick, the latency of a bare gRPC call to the same server in the same run (`bare_call_p50_ms`: a
    grpc.health.v1 Check, which does no work of ours).
@@ -200,12 +203,15 @@ def measure_overhead(server: "ServerProcess", states: list[State], iterations: i
             stub.GetBestMove(req, timeout=30)
             interleaved.append((time.perf_counter() - t1) * 1000 - (t1 - t0) * 1000)
     over = [r - l for r, l in zip(rpc_ms, local_ms)]
-    # the searches' own CPU as the server measured it (its log's search_cpu_ms; after the 5 warm-up calls)
-    logged = [e["search_cpu_ms"] for e in server.log_entries() if e.get("method") == "GetBestMove"][5:5 + samples]
+    # the searches' own CPU as the server measured it (its log's search_cpu_ms; after the 5 warm-up calls),
+    # and how many of the calls ran inline on its event loop (server/fairshare.py)
+    entries = [e for e in server.log_entries() if e.get("method") == "GetBestMove"][5:5 + samples]
+    logged = [e["search_cpu_ms"] for e in entries]
     server_search_ms = sum(logged) if len(logged) == samples else 1000 * local_cpu_s
     return {"bare_call_cpu_ms": 1000 * (cpu1 - cpu0) / samples,
             "server_overhead_cpu_ms": (1000 * (cpu2 - cpu1) - server_search_ms) / samples,
             "search_cpu_ms": server_search_ms / samples, "search_cpu_ms_here": 1000 * local_cpu_s / samples,
+            "overhead_inline_calls": sum(1 for e in entries if e.get("inline")),
             "overhead_p50_ms": statistics.median(over), "overhead_p99_ms": pct(over, 0.99),
             "serving_overhead_p50_ms": statistics.median(server_over),
             "overhead_interleaved_p50_ms": statistics.median(interleaved),
@@ -377,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overhead: p50 {figures['overhead_p50_ms']:.3f} ms (RPC {figures['rpc_p50_ms']:.3f} ms - in-process "
           f"search {figures['search_p50_ms']:.3f} ms); serving overhead p50 {figures['serving_overhead_p50_ms']:.3f} ms; "
           f"a bare gRPC call p50 {figures['bare_call_p50_ms']:.3f} ms; server CPU: per bare call "
-          f"{figures['bare_call_cpu_ms']:.3f} ms, per GetBestMove beyond its search {figures['server_overhead_cpu_ms']:.3f} ms")
+          f"{figures['bare_call_cpu_ms']:.3f} ms, per GetBestMove beyond its search {figures['server_overhead_cpu_ms']:.3f} ms "
+          f"({figures['overhead_inline_calls']} of {a.overhead_samples} searches inline)")
     total_errors = 0
     budgets = [] if a.skip_workers else \
         [(a.iterations, "")] + ([(a.scaling_iterations, "_scaling")] if a.scaling_iterations else [])

@@ -24,6 +24,13 @@ worker idles). Otherwise a job is refused with `Overloaded` (RESOURCE_EXHAUSTED 
   - `per_client_queued_ms` of one client's admitted time budgets.
 A job waiting for its slot past its `deadline` (its search's end) goes on without one: it only has to
 answer (its search sees the deadline at once), and the answer must not miss the call's deadline.
+
+Inline. A job its caller expects to need at most `inline_ms` of CPU (`run(..., inline_ms=...)`, from
+`CostEstimate`) runs on the calling thread, the event loop, when the pool is idle (nothing admitted: there
+is nobody to be fair to, and a free slot). It is admitted, charged and counted like any job but skips the
+hand-off to a worker thread and back, which costs the server more CPU than the call's own work (the
+thread wake-ups and the future; docs/deploy.md). The loop answers nothing else meanwhile, so `inline_ms`
+stays well under a slice: a call arriving then waits less than it would for a slice.
 """
 from __future__ import annotations
 
@@ -45,6 +52,8 @@ from server import metrics
 # session cap. The scheduling client (`current_connection`) adds the connection.
 current_client: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_client", default="")
 current_connection: contextvars.ContextVar[str] = contextvars.ContextVar("spellbook_connection", default="")
+# Set in the call's context when its job ran inline (for its log line).
+ran_inline: contextvars.ContextVar[bool] = contextvars.ContextVar("spellbook_ran_inline", default=False)
 
 
 def client_of(context, key_id: str | None = None) -> tuple[str, str]:
@@ -87,9 +96,10 @@ class _Job:
     group: str
     cost_ms: float
     deadline: float
-    future: asyncio.Future
+    future: asyncio.Future | None          # None for an inline job (it answers without one)
     loop: asyncio.AbstractEventLoop
     granted: threading.Event | None = None     # made when it first pauses (most jobs never do)
+    inline: bool = False        # runs on the event loop (module doc): never gives its slot up
     state: str = "waiting"      # waiting | running | paused | unslotted (past its deadline) | done
     started: float = 0.0        # when it first got a slot
     slice_start: float = 0.0
@@ -124,13 +134,51 @@ class _JobSlicer:
         self.pool._pause(self.job)
 
 
+class CostEstimate:
+    """CPU seconds per iteration of recent searches by kind (`key`: what makes an iteration cheap or dear,
+    e.g. evaluator, rollout, cutoff, threads), to tell before a search whether it fits in `inline_ms`: a
+    moving mean that follows a dearer search five times as fast as a cheaper one (an underestimate blocks
+    the event loop for longer than meant, an overestimate only costs one hand-off). An unknown kind has
+    no estimate (its first search runs on a worker and is measured there)."""
+
+    MAX_KINDS = 64      # keys come from request options: the table stays bounded whatever clients send
+
+    def __init__(self):
+        self._per_iteration: dict = {}
+        self._lock = threading.Lock()
+
+    def estimate_ms(self, key, iterations: int) -> float | None:
+        per = self._per_iteration.get(key)
+        return None if per is None else per * iterations * 1000.0
+
+    def search_ms(self, key, iterations: int, time_ms: float) -> float | None:
+        """The CPU a search of this kind is expected to need, in ms: its iteration budget at the kind's cost,
+        or its time budget (a CPU budget: docs/decisions.md D42) when that is less; None when unknown."""
+        by_iterations = self.estimate_ms(key, iterations) if iterations else None
+        if by_iterations is None:
+            return time_ms if time_ms and not iterations else None
+        return min(by_iterations, time_ms) if time_ms else by_iterations
+
+    def record(self, key, iterations: int, cpu_s: float) -> None:
+        if iterations <= 0:
+            return
+        per = cpu_s / iterations
+        with self._lock:
+            old = self._per_iteration.get(key)
+            if old is None and len(self._per_iteration) >= self.MAX_KINDS:
+                self._per_iteration.clear()
+            self._per_iteration[key] = per if old is None else old + (0.5 if per > old else 0.1) * (per - old)
+
+
 class SearchPool:
     """Worker slots with bounded admission and a fair, time-sliced queue across clients (module doc)."""
 
     def __init__(self, workers: int, queue_size: int, per_client: int | None = None,
                  per_client_queued_ms: float = float("inf"), per_host: int | None = None,
-                 slice_ms: float = 50.0, half_life_s: float = 10.0):
+                 slice_ms: float = 50.0, half_life_s: float = 10.0, inline_ms: float = 0.0):
         self.workers, self.capacity = workers, workers + queue_size
+        self.inline_ms = inline_ms    # jobs expected to need at most this CPU may run inline (module doc)
+        self.costs = CostEstimate()   # what searches cost here, for callers' inline_ms
         self.per_host = per_host or max(workers, (3 * self.capacity) // 4)
         self.per_client = per_client or self.per_host
         self.per_client_queued_ms = per_client_queued_ms
@@ -161,19 +209,35 @@ class SearchPool:
 
     # ------------------------------------------------------------------ the event loop's side
     async def run(self, fn: Callable[[], Any], cancel: CancelToken, cost_ms: float = 0.0,
-                  client: str | None = None, deadline: float = 0.0) -> Any:
+                  client: str | None = None, deadline: float = 0.0, inline_ms: float | None = None) -> Any:
         """Run fn() on a worker slot when the fair queue gets to it; raises Overloaded beyond the caps.
         `cost_ms`: the job's time budget (its share of the client's queued work); `client`: its scheduling
         client (default: the call's connection, or its key); `deadline`: time.monotonic() after which the job
-        no longer waits for a slot to finish. If the awaiting task is cancelled, the job's token is cancelled
-        (a waiting job never starts; a paused one finishes at once)."""
+        no longer waits for a slot to finish; `inline_ms`: the CPU the job is expected to need, when known:
+        at most the pool's `inline_ms` and the pool idle, it runs here, on the event loop (module doc). If the
+        awaiting task is cancelled, the job's token is cancelled (a waiting job never starts; a paused one
+        finishes at once)."""
         if client is None:
             client, group = current_connection.get() or current_client.get(), current_client.get()
         else:
             group = client
         loop = asyncio.get_running_loop()
-        job = _Job(fn, cancel, client, group or client, cost_ms, deadline, loop.create_future(), loop,
-                   queued=time.monotonic())
+        job = _Job(fn, cancel, client, group or client, cost_ms, deadline, None, loop, queued=time.monotonic())
+        if inline_ms is not None and inline_ms <= self.inline_ms:
+            with self._lock:
+                job.inline = self.admitted == 0 and self.running < self.workers
+                if job.inline:
+                    self._account(job, waits=False)
+                    self._start(job, job.queued)
+            if job.inline:
+                metrics.search_inline()
+                ran_inline.set(True)
+                self.tokens.add(cancel)
+                result, error = self._execute(job)
+                if error is not None:
+                    raise error
+                return result
+        job.future = loop.create_future()
         with self._lock:
             self._admit(job)
         self.tokens.add(cancel)
@@ -212,8 +276,17 @@ class SearchPool:
             if cap is not None:
                 metrics.search_refused(cap)
                 raise Overloaded(self.retry_after_ms(), reason)
+        self._account(job).waiting.append(job)
+        self._waiting += 1
+        self._dispatch(time.monotonic())
+
+    def _account(self, job: _Job, waits: bool = True) -> _Client:
+        """Under the lock: counts `job` as admitted (its client, group and queued time; `waits`: in the queue
+        depth until it starts); returns its client."""
+        group = self.groups.get(job.group)
         if group is None:
             group = self.groups[job.group] = _Group()
+        account = self.clients.get(job.client)
         if account is None:
             account = self.clients[job.client] = _Client(job.group)
         account.admitted += 1
@@ -221,10 +294,9 @@ class SearchPool:
         account.queued_ms += job.cost_ms
         self.admitted += 1
         self._jobs.add(job)
-        account.waiting.append(job)
-        self._waiting += 1
-        metrics.search_waiting()
-        self._dispatch(time.monotonic())
+        if waits:
+            metrics.search_waiting()
+        return account
 
     # ------------------------------------------------------------------ scheduling (under the lock)
     def _next_job(self, now: float) -> _Job | None:
@@ -250,14 +322,19 @@ class SearchPool:
             job = self._next_job(now)
             if job is None:
                 return
-            self.running += 1
-            job.state, job.slice_start = "running", now
             if job.started:                    # a paused job: its thread waits for this
+                self.running += 1
+                job.state, job.slice_start = "running", now
                 job.granted.set()
                 continue
-            job.started = now
-            metrics.search_started(now - job.queued)
+            self._start(job, now)
             self.executor.submit(self._work, job)
+
+    def _start(self, job: _Job, now: float) -> None:
+        """Under the lock: `job` takes a slot for the first time."""
+        self.running += 1
+        job.state, job.slice_start, job.started = "running", now, now
+        metrics.search_started(now - job.queued, waited=not job.inline)
 
     def _charge(self, job: _Job, now: float) -> None:
         """The slot time since the job's slice began, to its client and group (from the job's thread)."""
@@ -304,6 +381,12 @@ class SearchPool:
 
     # ------------------------------------------------------------------ the worker threads' side
     def _work(self, job: _Job) -> None:
+        result, error = self._execute(job)
+        job.loop.call_soon_threadsafe(self._resolve, job, result, error)
+
+    def _execute(self, job: _Job) -> tuple[Any, BaseException | None]:
+        """Runs the job on this thread in its slices, then frees its slot and takes it out of the pool:
+        (result, None) or (None, the exception it raised)."""
         result, error = None, None
         job.cpu_start = time.thread_time()
         try:
@@ -321,7 +404,7 @@ class SearchPool:
             self._release(job)
             self._dispatch(now)
         metrics.search_ended()
-        job.loop.call_soon_threadsafe(self._resolve, job, result, error)
+        return result, error
 
     @staticmethod
     def _resolve(job: _Job, result, error) -> None:
@@ -341,7 +424,7 @@ class SearchPool:
                 return
             now = time.monotonic()
             self._charge(job, now)
-            if not self._waiting:
+            if not self._waiting or job.inline:
                 return
             if job.granted is None:
                 job.granted = threading.Event()

@@ -37,6 +37,8 @@ Configuration: flags, each with an environment variable as its default (flag win
                                                      connections') admitted searches; with API keys, one key's
     --slice-ms MS           SPELLBOOK_SLICE_MS       50: a search runs this long before a waiting one may take
                                                      its worker (server/fairshare.py)
+    --inline-ms MS          SPELLBOOK_INLINE_MS      20: on an idle server, a GetBestMove expected to need at most
+                                                     this CPU runs on the event loop, not a worker (0: never)
     --per-client-queued-ms MS SPELLBOOK_PER_CLIENT_QUEUED_MS 900000: one client's admitted search time
     --per-client-sessions N SPELLBOOK_PER_CLIENT_SESSIONS 100: unfinished sessions one client created
     --session-idle-s S      SPELLBOOK_SESSION_IDLE_S 86400: an unfinished session untouched this long expires
@@ -131,6 +133,10 @@ class JsonFormatter(logging.Formatter):
 
 
 def setup_logging(level: str = "INFO", stream=None) -> None:
+    # The JSON lines name no source line, thread or process: the logging module need not look them up for
+    # each record (its documented optimisations; a log line per call is on every call's path).
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger("spellbook")
@@ -199,6 +205,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--per-host-searches", "SPELLBOOK_PER_HOST_SEARCHES", 0, int,
         "admitted searches of one host, all its connections (0: 3/4 of workers + queue size)")
     add("--slice-ms", "SPELLBOOK_SLICE_MS", 50.0, float, "a search's slice before a waiting one may take its worker")
+    add("--inline-ms", "SPELLBOOK_INLINE_MS", 20.0, float,
+        "on an idle server, a GetBestMove expected to need at most this CPU runs on the event loop (0: never)")
     add("--per-client-queued-ms", "SPELLBOOK_PER_CLIENT_QUEUED_MS", 900_000.0, float,
         "time budgets of one client's admitted searches, running or waiting")
     add("--per-client-sessions", "SPELLBOOK_PER_CLIENT_SESSIONS", 100, int, "unfinished sessions one client creates")
@@ -227,8 +235,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if a.max_review_ms <= 0 or a.max_match_ms <= 0 or a.per_client_queued_ms <= 0:
         p.error("--max-review-ms, --max-match-ms and --per-client-queued-ms must be positive")
-    if a.per_host_searches < 0 or a.slice_ms <= 0:
-        p.error("--per-host-searches must not be negative; --slice-ms must be positive")
+    if a.per_host_searches < 0 or a.slice_ms <= 0 or not 0 <= a.inline_ms <= a.slice_ms:
+        p.error("--per-host-searches must not be negative; --slice-ms must be positive; --inline-ms 0 to --slice-ms")
     if a.per_client_searches < 0 or a.per_client_sessions < 1 or a.session_idle_s < 0:
         p.error("--per-client-searches and --session-idle-s must not be negative; --per-client-sessions at least 1")
     if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
@@ -274,7 +282,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         model=a.model,
                         per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
                         per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,
-                        max_match_ms=a.max_match_ms, per_host_searches=a.per_host_searches, slice_ms=a.slice_ms)
+                        max_match_ms=a.max_match_ms, per_host_searches=a.per_host_searches, slice_ms=a.slice_ms,
+                        inline_ms=a.inline_ms)
     coord = Coordination(lease_s=a.bot_lease_s, sweep_s=min(1.0, a.bot_lease_s / 2))
     return ServerConfig(address=a.address, grace_s=a.grace_s, log_level=a.log_level, db=a.db, service=svc,
                         processes=a.processes, metrics_address=a.metrics_address, coordination=coord,

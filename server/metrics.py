@@ -8,6 +8,7 @@ Served by `spellbook-ai serve --metrics-address HOST:PORT` at /metrics:
     spellbook_search_queue_depth                searches admitted and waiting for a worker
     spellbook_search_queue_wait_seconds         time a search waited for a worker (histogram)
     spellbook_searches_running                  searches on a worker now (session bots included)
+    spellbook_searches_inline_total             searches an idle server ran on its event loop (--inline-ms)
     spellbook_search_iterations_total           ISMCTS iterations done: rate() is iterations per second
     spellbook_search_seconds_total              time spent searching (iterations_total / this: per search-second)
     spellbook_sessions_open                     unfinished sessions in the database
@@ -45,6 +46,7 @@ QUEUE_WAIT = Histogram("spellbook_search_queue_wait_seconds", "time a search wai
                        buckets=_LATENCY_BUCKETS)
 SEARCHES_RUNNING = Gauge("spellbook_searches_running", "searches running on a worker now",
                          multiprocess_mode="livesum")
+SEARCHES_INLINE = Counter("spellbook_searches_inline", "small searches an idle server ran on its event loop")
 SEARCH_ITERATIONS = Counter("spellbook_search_iterations", "ISMCTS iterations done (rate(): iterations per second)")
 SEARCH_SECONDS = Counter("spellbook_search_seconds", "time spent searching, in seconds")
 SESSIONS_OPEN = Gauge("spellbook_sessions_open", "unfinished sessions in the database", multiprocess_mode="livemax")
@@ -67,10 +69,16 @@ def search_left_queue() -> None:
     QUEUE_DEPTH.dec()
 
 
-def search_started(waited_s: float) -> None:
-    QUEUE_DEPTH.dec()
+def search_started(waited_s: float, waited: bool = True) -> None:
+    """A search took a worker after `waited_s` (`waited`: it was counted in the queue depth)."""
+    if waited:
+        QUEUE_DEPTH.dec()
     QUEUE_WAIT.observe(waited_s)
     SEARCHES_RUNNING.inc()
+
+
+def search_inline() -> None:
+    SEARCHES_INLINE.inc()
 
 
 def search_ended() -> None:

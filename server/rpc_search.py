@@ -22,6 +22,7 @@ from server import convert, metrics
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
+from server.fairshare import ran_inline
 from server.rpc_base import RpcBase, rpc
 
 
@@ -100,19 +101,26 @@ class SearchRpcs(RpcBase):
     async def GetBestMove(self, request, context, log_extra):
         parsed, opts, level = self._search_setup(request, context, settle_early=True)
         token = self._cancel_on_done(context)
+        kind = (opts.evaluator, opts.rollout, opts.cutoff, opts.threads)   # what an iteration costs depends on
 
-        def work():  # the response is built on the worker too, leaving the event loop free for other calls
+        def work():  # on a worker, the response is built there too, leaving the event loop free for other calls
             cpu0 = time.thread_time()
             result, cut = self._run_search(parsed.state, opts, token)
             cpu = time.thread_time() - cpu0          # the search's own CPU (one thread), for the log
+            self.pool.costs.record(kind, result.iterations, cpu)
             response = spb.GetBestMoveResponse()      # filled in place: no copies of its messages
             convert.set_move(response.move, result.move)
             convert.search_stats(result, opts, level, cut, out=response.stats)
             return result, cut, response, cpu
 
-        result, cut, response, cpu = await self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline)
+        # a small search on an idle server runs inline, on the event loop (server/fairshare.py)
+        expected = self.pool.costs.search_ms(kind, opts.iterations, opts.time_ms) if opts.threads == 1 else None
+        result, cut, response, cpu = await self.pool.run(work, token, cost_ms=opts.time_ms, deadline=opts.deadline,
+                                                         inline_ms=expected)
         log_extra.update(iterations=result.iterations, cut_short=cut, search_ms=round(result.elapsed_s * 1000, 3),
                          search_cpu_ms=round(cpu * 1000, 3))
+        if ran_inline.get():
+            log_extra["inline"] = True
         return response
 
     def _top_k(self, value: int, default: int = 3) -> int:

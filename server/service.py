@@ -61,6 +61,7 @@ class ServiceConfig:
     per_client_searches: int = 0          # admitted searches of one client; 0: the per-host cap
     per_host_searches: int = 0            # admitted searches of one host; 0: 3/4 of workers + queue_size
     slice_ms: float = 50.0                # a search's slice on a worker before a waiting job may take it
+    inline_ms: float = 20.0               # a search expected to need at most this CPU runs inline when idle
     per_client_queued_ms: float = 900_000.0   # time budgets of its admitted searches, running or waiting
     per_client_sessions: int = 100        # unfinished sessions it created
     session_idle_s: float = 24 * 3600.0   # an unfinished session untouched this long expires (0: never)
@@ -99,7 +100,8 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
         self.config = config
         use_model(config.model)
         self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
-                               config.per_client_queued_ms, config.per_host_searches or None, config.slice_ms)
+                               config.per_client_queued_ms, config.per_host_searches or None, config.slice_ms,
+                               inline_ms=config.inline_ms)
         self.sessions = sessions
         if sessions is not None:
             sessions.bot_factory = self.match_bot
