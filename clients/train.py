@@ -84,6 +84,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
                    help="run (or continue) the whole expert-iteration pipeline in RUN_DIR")
     p.add_argument("--ship", default=None, help="with --pipeline: copy the final model here")
+    p.add_argument("--treeless-stages", action="store_true",
+                   help="with --pipeline: also the tree-less value generations and the final model trained on "
+                        "them (TREELESS; not yet the shipped model's plan, which `make train` reproduces)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 
@@ -91,7 +94,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     try:
         if args.pipeline:
-            run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor)
+            run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor,
+                         treeless=args.treeless_stages)
             return 0
         if not args.data:
             print("train: give --data DIR ... (self-play shards) or --pipeline RUN_DIR", file=sys.stderr)
@@ -344,7 +348,10 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
             "search": dict(FINAL_SEARCH)}
 
 
-def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None) -> dict:
+def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None,
+                 treeless: bool = False) -> dict:
+    """The whole pipeline in run_dir (module docstring); `treeless`: also the tree-less generations and
+    the final model trained on them (TREELESS ...), the plan of the next shipped model (docs/learned.md)."""
     os.makedirs(run_dir, exist_ok=True)
     table_path = os.path.join(run_dir, "generations.json")
     table = json.load(open(table_path)) if os.path.exists(table_path) else {"generations": []}
@@ -392,7 +399,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             seconds = _selfplay(run_dir, f"g{gen}", selfplay_plan["games"], selfplay_plan["iterations"],
                                 SEED + 100 * gen, src, jobs, executor)
             _log(run_dir, {"stage": f"selfplay g{gen}", "model": os.path.basename(src), "seconds": round(seconds, 1)})
-    if TREELESS:
+    if treeless and TREELESS:
         final = len(GENERATIONS) + 2
         if final not in done:
             entry = _final_generation(run_dir, final, best or model_path, best, best_version, jobs, executor)

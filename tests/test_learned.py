@@ -392,7 +392,7 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     monkeypatch.setattr(T, "VALUE_WINDOW", 1)
     monkeypatch.setattr(T, "POLICY_SELFPLAY", {"games": 2, "iterations": 12, "full_share": 0.5, "cheap_iterations": 3})
     run, ship = str(tmp_path / "run"), str(tmp_path / "ship" / "model.npz")
-    table = T.run_pipeline(run, ship, jobs=1, executor="inline")
+    table = T.run_pipeline(run, ship, jobs=1, executor="inline", treeless=True)
     gens = table["generations"]
     assert [g["generation"] for g in gens] == [1, 2, 3]
     # generation 3: its value from the last tree-less generation, its policy from playout-capped self-play,
@@ -415,7 +415,7 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     assert shipped.meta["calibration"]["decisions"] > 0 and shipped.meta["calibration"]["level"] == 1
     assert json.load(open(os.path.join(os.path.dirname(ship), "generations.json")))["generations"] == gens
     log_lines = open(os.path.join(run, "pipeline.log")).read().count("\n")
-    again = T.run_pipeline(run, ship, jobs=1, executor="inline")
+    again = T.run_pipeline(run, ship, jobs=1, executor="inline", treeless=True)
     assert again["generations"] == gens and Model.load(ship).meta == shipped.meta
     stages = [json.loads(line)["stage"] for line in open(os.path.join(run, "pipeline.log"))][log_lines:]
     assert not any(s.startswith(("train", "gate", "rate", "calibrate")) for s in stages)
