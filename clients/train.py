@@ -60,11 +60,12 @@ VALUE_MODEL = {"hidden": (128, 128), "epochs": 4, "games_per_shard": 2000}
 # quarter of the decisions, the only ones recorded).
 VALUE_WINDOW = 2
 POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
-# Its search leaves are the network's value alone (no rollout), and it searches three times the
-# iterations of a blended search for about the same time (CPU-time rates: a value-only iteration of the
-# 128x128 network costs about a third of a blended one, docs/learned.md). Its gate plays so, and the
-# shipped model carries this in its meta ("search"), which the strength levels follow (search/levels.py).
-FINAL_SEARCH = {"rollout_mix": 0.0, "iteration_scale": 3.0}
+# The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
+# strength levels follow (search/levels.py): {"rollout_mix": m, "iteration_scale": k} where it differs from
+# the default blended search. Value-only leaves at 3.5x the iterations (about equal CPU time) only drew
+# level with g4's blended search, while the same model's blended search led g4 (docs/learned.md, "One
+# model from tree-less values"): the default search, until re-tuning at equal time says otherwise.
+FINAL_SEARCH: dict = {}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -345,7 +346,7 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
     return {"generation": gen, "version": info["version"], "trained_on": [os.path.basename(d) for d in data],
             "games": info["games"], "decisions": info["decisions"], "train_seconds": round(train_s, 1),
             "held_out": info["held"], "calibration_bins": info["bins"], "gate": g, "accepted": g["accepted"],
-            "search": dict(FINAL_SEARCH)}
+            **({"search": dict(FINAL_SEARCH)} if FINAL_SEARCH else {})}
 
 
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None,

@@ -213,6 +213,31 @@ def test_a_model_file_with_a_malformed_lean_is_refused(tmp_path):
         ismcts(SPELLBOOK, mid_game(2), SearchOptions(iterations=10, evaluator="network", model=path))
 
 
+def test_levels_follow_the_search_a_model_was_gated_with(tmp_path):
+    """A shipped model's meta may carry its own search (the pipeline's FINAL_SEARCH); the strength levels
+    then use its leaves and scale their iterations, and a malformed one is refused with its name."""
+    import dataclasses
+    import json
+
+    from search.levels import level_options
+    from search.model import Model
+
+    base = Model.load(SPELLBOOK.default_model_path)
+    own = Model(arrays=base.arrays, meta={**base.meta, "search": {"rollout_mix": 0.0, "iteration_scale": 3.0}})
+    path = str(tmp_path / "own.npz")
+    own.save(path)
+    game = dataclasses.replace(SPELLBOOK) if dataclasses.is_dataclass(SPELLBOOK) else type(SPELLBOOK)()
+    game.default_model_path = path
+    plain, scaled = level_options(5, game=SPELLBOOK), level_options(5, game=game)
+    assert scaled.rollout_mix == 0.0 and scaled.iterations == 3 * plain.iterations
+    assert level_options(5, game=game, evaluator="rollout") == level_options(5, game=SPELLBOOK, evaluator="rollout")
+    bad = str(tmp_path / "bad.npz")
+    meta = {**base.meta, "search": {"rollout_mix": 2.0}}
+    np.savez(bad, meta=np.array(json.dumps(meta)), **base.arrays)
+    with pytest.raises(ValueError, match="search"):
+        Model.load(bad)
+
+
 def test_the_search_removes_the_models_lean_towards_the_seat_to_move(tmp_path):
     """With the lean removed every leaf is worth 1/2 to both seats, whoever is to move there, so every
     root move is worth 1/2 (rollouts off: the network alone values the leaves). Uncorrected, a move
@@ -390,6 +415,7 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
                                         {"mode": "value", "games": 12, "value_playouts": 0, "td_lambda": 1.0}])
     monkeypatch.setattr(T, "VALUE_MODEL", {"hidden": (8, 8), "epochs": 1, "games_per_shard": 6})
     monkeypatch.setattr(T, "VALUE_WINDOW", 1)
+    monkeypatch.setattr(T, "FINAL_SEARCH", {"rollout_mix": 0.0, "iteration_scale": 3.0})   # a model's own search
     monkeypatch.setattr(T, "POLICY_SELFPLAY", {"games": 2, "iterations": 12, "full_share": 0.5, "cheap_iterations": 3})
     run, ship = str(tmp_path / "run"), str(tmp_path / "ship" / "model.npz")
     table = T.run_pipeline(run, ship, jobs=1, executor="inline", treeless=True)
