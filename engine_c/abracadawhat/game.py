@@ -28,5 +28,12 @@ class AbracadaWhatGame(CompiledGameAdapter):
 
         return move_values(state, moves)
 
+    @staticmethod
+    def new_belief(seat: int):
+        """A fresh belief of `seat` over its own hand (belief.py), for searches with options.belief."""
+        from engine_c.abracadawhat.belief import Belief
+
+        return Belief(seat)
+
 
 ABRACADAWHAT = AbracadaWhatGame()
