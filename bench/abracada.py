@@ -7,20 +7,20 @@
 Every match is seat-swapped (2 players: each deal seed played twice, the seats exchanged; 4 players: every
 rotation of the challenger's seat) on fixed seeds; draws come from the state's seeded generator.
 - `belief_gain_nats`: at decisions in the middle of a round (at least 4 entries in the round's log) of
-  count-heuristic self-play (2 players), log P(true own hand) of the mover under its belief minus under the
+  count-heuristic self-play (2 players; `_level4_selfplay`: of level-4 searches, a third as many), log P(true own hand) of the mover under its belief minus under the
   count-only prior (the exact posterior of XC6), mean over the positions. `belief_ece`: expected
   calibration error (10 bins) of the belief's P(hold at least one stone of spell k), all 8 spells of every
   position (`prior_ece` beside it).
 - `opponent_fail_rate_gap`: in the level-10 games against the count heuristic, the share of the other
   seat's casts that fail inside the searcher's tree minus the share of the count heuristic's casts that
-  fail in the same games; `_searcher` beside it is the same for single-observer search (opponents decide
-  in the searcher's determinization), from the equal-time match below.
+  fail in the same games (level 10: single-observer); `_own_view` beside it is the same for
+  re-determinizing search, `_searcher` for single-observer search, both from the equal-time match below.
 - `win_rate_vs_count_heuristic`: level 10 against the count-heuristic bot, 2 players.
-- `win_rate_vs_no_inference`: the same search (own-view opponents, equal time per move) with against
-  without the belief, 2 players, with the pentanomial SPRT(0, 30) of clients/ratings.py.
+- `win_rate_vs_no_inference`: level 10's search on equal time per move with against without the belief,
+  2 players, with the pentanomial SPRT(0, 30) of clients/ratings.py.
 - `own_view_vs_searcher`: re-determinizing against single-observer search at equal time (both with the
   belief), 2 players: which opponent model is stronger per CPU second.
-- `win_share_4p`: level 10 among three inference-free searchers (own-view, no belief, equal time).
+- `win_share_4p`: level 10 among three level-10 searches without the belief (`belief=false`).
 - `belief_update_ms`: one belief update (one other seat's decision multiplied in), mean and p95 over the
   self-play positions; `move_ms_level10`: mean and max thread CPU time of a level-10 move.
 """
@@ -55,8 +55,9 @@ def make(spec: str, seed: int):
     return make_bot(spec, ABRACADAWHAT, seed=seed)
 
 
-def equal_time(time_ms: float, belief: bool, opponents: str = "own_view") -> str:
-    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,opponents={opponents},"
+def equal_time(time_ms: float, belief: bool, opponents: str = "searcher") -> str:
+    """Level 10's search (engine_c/abracadawhat/game.py) on a pure time budget per move."""
+    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,opponents={opponents},"
             f"belief={'true' if belief else 'false'}")
 
 
@@ -169,11 +170,12 @@ def fail_rates(records: list[dict], searcher: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 # Belief quality and cost
 # ----------------------------------------------------------------------------------------------
-def belief_game(seed: int) -> dict:
-    """Count-heuristic self-play (2 players), each seat's belief fed every decision; at mid-round decisions
-    the mover's belief and prior are scored against its true hand."""
+def belief_game(task: tuple[int, str]) -> dict:
+    """Self-play of `spec` (2 players), each seat's belief fed every decision; at mid-round decisions the
+    mover's belief and prior are scored against its true hand."""
+    seed, spec = task
     state = State.new(players=2, seed=seed)
-    bots = [CountingBot(seed=seed * 7 + i) for i in range(2)]
+    bots = [make(spec, seed * 7 + i) for i in range(2)]
     beliefs = [Belief(i) for i in range(2)]
     gains, pairs_belief, pairs_prior, update_ms = [], [], [], []
     decisions = 0
@@ -212,11 +214,11 @@ def ece(pairs: list[tuple[float, float]], bins: int = 10) -> float:
     return sum(abs(sum(p for p, _ in b) - sum(y for _, y in b)) for b in buckets if b) / max(total, 1)
 
 
-def belief_quality(pool, positions: int, seed0: int) -> dict:
+def belief_quality(pool, positions: int, seed0: int, spec: str = COUNTING) -> dict:
     gains, pb, pp, ms = [], [], [], []
     seed = seed0
     while len(gains) < positions:
-        batch = list(pool.map(belief_game, range(seed, seed + 8)))
+        batch = list(pool.map(belief_game, [(sd, spec) for sd in range(seed, seed + 8)]))
         seed += 8
         for g in batch:
             gains += g["gains"]
@@ -253,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         out.update(belief_quality(pool, sizes["positions"], 10_000))   # tuned on seeds 1000-1029
+        searchers = belief_quality(pool, sizes["positions"] // 3, 11_000, "ismcts:level=4")
+        out.update({"belief_gain_nats_level4_selfplay": searchers["belief_gain_nats"],
+                    "belief_ece_level4_selfplay": searchers["belief_ece"]})
 
         recs = list(pool.map(play, swapped(level10, COUNTING, sizes["vs_counting"], 2000)))
         vs = two_player(recs, level10)
@@ -273,9 +278,9 @@ def main(argv: list[str] | None = None) -> int:
         recs = list(pool.map(play, swapped(own, single, sizes["own_view"], 4000)))
         out["own_view_vs_searcher"] = two_player(recs, own, sprt=(0.0, 30.0))
         out["opponent_fail_rate_gap_searcher"] = fail_rates(recs, single)["gap"]
-        out["opponent_fail_rate_gap_own_view_equal_time"] = fail_rates(recs, own)["gap"]
+        out["opponent_fail_rate_gap_own_view"] = fail_rates(recs, own)["gap"]
 
-        plain = [equal_time(t, False) + f",seed={k}" for k in range(1, 4)]
+        plain = [f"ismcts:level=10,belief=false,seed={k}" for k in range(1, 4)]
         recs = list(pool.map(play, rotated(level10, plain, sizes["four"], 5000)))
         wins = sum(share(r, level10) for r in recs)
         out.update({"win_share_4p": round(wins / len(recs), 4), "win_share_4p_95": wilson(wins, len(recs)),

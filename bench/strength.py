@@ -277,6 +277,7 @@ def main() -> int:
             spec = importlib.util.spec_from_file_location(
                 "bench_abracada", os.path.join(os.path.dirname(os.path.abspath(__file__)), "abracada.py"))
             module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module        # its worker processes find its functions by this name
             spec.loader.exec_module(module)
             return module.main(sys.argv[1:])
         if game != "spellbook":

@@ -110,8 +110,8 @@ ctypedef struct Progress:
     int cand[64]
 
 ctypedef struct Work:
-    int64_t opp_moves       # decisions by seats other than the observer inside the tree (not rollouts)
-    int64_t opp_fails       # of which the game says failed (GameVTable.move_fails)
+    int64_t opp_moves       # decisions by other seats inside the tree that could fail (GameVTable.move_fails)
+    int64_t opp_fails       # of which failed
     uint64_t* moves
     uint64_t* untried
     int* avail
@@ -371,10 +371,13 @@ cdef inline void opponent_view(const GameVTable* g, const Config* cfg, Work* w, 
 
 cdef inline void count_opponent(const GameVTable* g, const Config* cfg, Work* w, int cp,
                                 uint64_t move) noexcept nogil:
-    if cp != cfg.observer and cp >= 0:
-        w.opp_moves += 1
-        if g.move_fails != NULL and g.move_fails(w.det, move):
-            w.opp_fails += 1
+    """Another seat's decision inside the tree that could fail (GameVTable.move_fails), and whether it did."""
+    cdef int fails
+    if cp != cfg.observer and cp >= 0 and g.move_fails != NULL:
+        fails = g.move_fails(w.det, move)
+        if fails >= 0:
+            w.opp_moves += 1
+            w.opp_fails += fails
 
 
 cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, double started) noexcept nogil:
@@ -1182,8 +1185,8 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
     """ISMCTS, GIL released, in a new tree or (tree given) below `root_node` of a kept one. With `progress`
     (and its tree) the search may pause at options["pause_at"] and continue in the next call. Returns
     (iterations of this call, rollout decisions, root children stats, principal variation as move codes,
-    nodes, whether it stopped early because the choice was made, other seats' decisions inside the tree,
-    of which failed by the game's move_fails). options["hypotheses"]: [(id, weight)] of the root
+    nodes, whether it stopped early because the choice was made, other seats' decisions inside the tree
+    that could fail, of which failed: GameVTable.move_fails). options["hypotheses"]: [(id, weight)] of the root
     observer's hidden part (a belief); options["opponents"]: "searcher" or "own_view" (re-determinizing)."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)

@@ -201,7 +201,7 @@ class SearchResult:
     stopped_early: bool = False        # stopped because more iterations could not change the move (stop_early)
     evaluator: str = "rollout"         # the evaluation used: "network" or "rollout"
     model: str = ""                    # the learned model's version ("" for rollouts)
-    opponent_tree_moves: int = 0       # other seats' decisions simulated inside the tree (not rollouts)
+    opponent_tree_moves: int = 0       # other seats' decisions inside the tree that could fail (casts; not rollouts)
     opponent_tree_fails: int = 0       # of which failed (games with GameVTable.move_fails; 0 otherwise)
 
     def stats_for(self, move: Any) -> MoveStats | None:

@@ -558,6 +558,8 @@ ctypedef struct CacheEntry:
     uint64_t stamp
     short idx[MS_COUNT]
     double cum[MS_COUNT]
+    int has_chance                  # chance[] computed (lazily, by holding_chance)
+    double chance[NS1]              # P(the observer holds at least one stone of spell k)
 
 ctypedef struct Cache:
     uint64_t clock
@@ -720,6 +722,7 @@ cdef CacheEntry* posterior_entry(const ABState* s, int o) noexcept nogil:
     memcpy(e.key, key, keylen)
     e.stamp = cache.clock
     e.count = 0
+    e.has_chance = 0
     if not forward(key, keylen, post, &h) or h != s.hand_n[o]:
         return NULL
     c = 0
@@ -799,9 +802,59 @@ cdef int ab_determinize_hypothesis(ABState* s, int o, int hypothesis, uint64_t* 
     deal_rest(s, o, e, hypothesis, rng)
     return 1
 
+cdef double holding_chance(const ABState* s, int o, int k) noexcept nogil:
+    """P(o holds at least one stone of spell k) from o's exact posterior (cached with it); -1 if none."""
+    cdef CacheEntry* e = posterior_entry(s, o)
+    cdef int i, j
+    cdef double prev = 0
+    if e == NULL:
+        return -1
+    if not e.has_chance:
+        for j in range(NS1):
+            e.chance[j] = 0
+        for i in range(e.count):
+            for j in range(1, NS1):
+                if MS_CNT[e.idx[i]][j]:
+                    e.chance[j] += e.cum[i] - prev
+            prev = e.cum[i]
+        for j in range(1, NS1):
+            e.chance[j] /= e.total
+        e.has_chance = 1
+    return e.chance[k]
+
+cdef double ab_move_weight(const ABState* s, uint64_t m) noexcept nogil:
+    """A cheap count heuristic as a move prior (rollout="heuristic", expand="prior"): a cast weighs the
+    chance that a hand of the decider's size, drawn from the stones it cannot see, holds the spell
+    (hypergeometric, its own announcements ignored: cheap enough for rollouts); `end` the heuristic's
+    threshold 0.2; every move at least 0.02, so none is never tried."""
+    cdef int a = s.active, k = <int>m, q, j, u = 0, uk = 0, v, h
+    cdef double miss = 1.0
+    if m == M_END or s.phase != PH_DECIDE or k < 1 or k > NSPELL:
+        return 0.2
+    for j in range(1, NS1):
+        v = j - s.removed[j] - s.cast[a][j] - s.taken[a][j]
+        for q in range(s.nplayers):
+            if q != a:
+                v -= s.hand[q][j] + s.cast[q][j]
+        u += v
+        if j == k:
+            uk = v
+    h = s.hand_n[a]
+    for j in range(h):
+        if u - j <= 0:
+            break
+        miss *= <double>(u - uk - j) / (u - j)
+        if miss <= 0:
+            miss = 0
+            break
+    return 0.02 if 1.0 - miss < 0.02 else 1.0 - miss
+
 cdef int ab_move_fails(const ABState* s, uint64_t m) noexcept nogil:
-    """Whether decision m, legal in the full state s, is an announcement of a spell the caster lacks."""
-    return s.phase == PH_DECIDE and 1 <= m <= NSPELL and s.hand[s.active][m] == 0
+    """Decision m, legal in the full state s: 1 when it announces a spell the caster lacks (XT1), 0 when it
+    announces one the caster holds, -1 when it is no announcement (`end`)."""
+    if s.phase != PH_DECIDE or m < 1 or m > NSPELL:
+        return -1
+    return 1 if s.hand[s.active][m] == 0 else 0
 
 # ---------------------------------------------------------------------------------------------
 # Belief over the own hand (engine_c/abracadawhat/belief.py; docs/search.md "Belief")
@@ -1195,7 +1248,7 @@ cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
     ab_evaluate(<const ABState*>s, out)
 
 cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
-    return 1.0
+    return ab_move_weight(<const ABState*>s, m)
 
 cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64_t* rng) noexcept nogil:
     return ab_determinize_hypothesis(<ABState*>s, observer, hypothesis, rng)

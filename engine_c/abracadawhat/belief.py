@@ -43,8 +43,8 @@ from engine_c.abracadawhat.heuristic import DEFAULT_THRESHOLD
 from engine_c.abracadawhat.state import END_CODE, State
 
 # Measured (docs/search.md, "Belief"): the softmax temperature of the modelled count heuristic and the floor.
-DEFAULT_TEMPERATURE = 0.02
-DEFAULT_FLOOR = 0.01
+DEFAULT_TEMPERATURE = 0.2
+DEFAULT_FLOOR = 0.05
 MULTISETS = _E.MULTISETS              # hypothesis id -> counts by spell 0..8 (index 0 unused)
 _OK, _FAIL, _END = 1, 2, 3            # log kinds (_engine.pyx LOG_*)
 
