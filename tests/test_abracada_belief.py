@@ -66,8 +66,8 @@ def test_probabilities_add_up_to_one_and_keep_the_posteriors_support():
 def test_uniform_policy_gives_the_exact_posterior():
     """With a policy that ignores the hand (an infinite temperature, or floor 1) the belief is XC6's."""
     state = play_counting(2, seed=11, decisions=12)
-    for kw in ({"temperature": 1e12}, {"floor": 1.0}):
-        b = Belief(state.current_player, **kw)
+    for models in (((0.05, 1e12),), ((1.0, 0.0),)):
+        b = Belief(state.current_player, models=models)
         exact = state.posterior(state.current_player)
         got = b.hands(state)
         assert set(got) == set(exact)
@@ -78,24 +78,31 @@ def test_the_floor_keeps_a_hand_a_surprising_move_contradicts():
     """temperature 0: the modelled seat always plays the heuristic's move, so any other move has policy
     probability 0; the floor keeps every possible hand alive, at a likelihood no lower than the floor."""
     state, _ = mid_round(2, seed=7)
-    sharp = Belief(state.current_player, temperature=0.0, floor=0.01)
+    sharp = Belief(state.current_player, models=((0.01, 0.0),))
     hands = sharp.hands(state)
     assert set(hands) == set(state.posterior(state.current_player))
     assert min(hands.values()) > 0
     with pytest.raises(ValueError, match="floor"):
-        Belief(0, floor=0.0)
+        Belief(0, models=((0.0, 0.1),))
 
 
 def test_the_belief_learns_from_announcements():
-    """In count-heuristic self-play (the modelled policy) the true hand gains probability on average."""
+    """In count-heuristic self-play, a belief whose model is that policy (sharp: temperature 0.02) gives
+    the true hand more probability than the count-only prior, on average over positions; the default
+    mixture learns that the seat plays the sharp model."""
     total, count = 0.0, 0
-    for seed in range(3):
-        state, beliefs = mid_round(2, seed=seed)
+    for seed in range(6):
+        state, _ = mid_round(2, seed=seed)
         seat = state.current_player
         truth = tuple(k + 1 for k, c in enumerate(state._to_raw()["hands"][seat]) for _ in range(c))
-        total += math.log(beliefs[seat].hands(state)[truth]) - math.log(state.posterior(seat)[truth])
+        sharp = Belief(seat, models=((0.05, 0.02),))
+        total += math.log(sharp.hands(state)[truth]) - math.log(state.posterior(seat)[truth])
         count += 1
-    assert total / count > 0.1
+    assert total / count > 0.2
+    mixture = Belief(seat)
+    mixture.observe(state)
+    weights = mixture.model_weights(1 - seat)
+    assert weights.argmax() == 0 and math.isclose(weights.sum(), 1.0)
 
 
 def test_deterministic_and_derivable_from_the_log():
@@ -151,7 +158,7 @@ def test_options_are_checked():
 
 def test_levels_come_from_the_game():
     low, top = level_options(1, game=ABRACADAWHAT), level_options(10, game=ABRACADAWHAT)
-    assert top.belief and top.opponents == "own_view" and top.chance == "open" and top.time_ms == 1000.0
+    assert top.belief and top.chance == "open" and top.rollout == "heuristic" and top.time_ms == 1000.0
     assert low.iterations < top.iterations and not low.belief
     assert [d["level"] for d in describe_levels(ABRACADAWHAT)] == list(range(1, 11))
     assert level_options(10, game=SPELLBOOK).opponents == "searcher"      # SpellBook's table unchanged

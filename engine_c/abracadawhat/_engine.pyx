@@ -17,7 +17,7 @@ remaining secret stones and the other seats' secret stones.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memset, memcpy, memcmp
-from libc.math cimport exp
+from libc.math cimport exp, log
 
 from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
 from search.rng cimport rand_below, rand_unit, splitmix
@@ -883,14 +883,15 @@ cdef int holding_chances(const uint8_t* key, int keylen, double* chance) noexcep
     return 1
 
 cdef double counting_policy(const ABState* v, const double* chance, uint64_t move, double temperature,
-                            double threshold) noexcept nogil:
+                            double threshold, int* legal) noexcept nogil:
     """The count heuristic (heuristic.py) as a stochastic policy: a softmax with `temperature` over its
     move values (a cast: the chance of holding the spell, a hair less for higher spells; `end`: the
-    threshold). The probability of `move` among the legal moves of v."""
+    threshold). The probability of `move` among the legal moves of v (*legal: how many)."""
     cdef uint64_t moves[MAX_MOVES]
     cdef double vals[MAX_MOVES]
     cdef int n = ab_legal_moves(v, moves), i
     cdef double best = -1e300, z = 0, mine = 0, e
+    legal[0] = n
     if n <= 0:
         return 0
     for i in range(n):
@@ -907,21 +908,31 @@ cdef double counting_policy(const ABState* v, const double* chance, uint64_t mov
             mine = e
     return mine / z if z > 0 else 0
 
-cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, double floor, double temperature,
-                           double threshold, float* out) noexcept nogil:
-    """out[i] for every own-hand multiset i of o's size in v: floor + (1 - floor) * P(q plays `move` | q's
-    view when o holds hand i), q's policy being the count heuristic over q's exact posterior. v is the
-    public state at q's decision (o's hand and q's secret stones are ignored: o sees neither, so q's
-    secret stones count as unseen for q). Hands o could not hold get 1. Returns the hands evaluated."""
+cdef enum:
+    MAX_MODELS = 4
+
+cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, int nmodels, const double* floors,
+                           const double* temperatures, double threshold, float* out,
+                           double* predictive) noexcept nogil:
+    """For each model m and every own-hand multiset i of o's size in v, out[m * MS_COUNT + i] = P(q plays
+    `move` | q's view when o holds hand i) under model m: the count heuristic over q's exact posterior as
+    a softmax with temperatures[m], mixed with the uniform policy by floors[m] (so every legal move keeps
+    at least floors[m] / legal). v is the public state at q's decision (o's hand and q's secret stones are
+    ignored: o sees neither, so q's secret stones count as unseen for q). Hands o could not hold get 1.
+    predictive[m]: the move's probability under model m with o's hand from o's count-only posterior then
+    (the model's evidence from this decision). Returns the hands evaluated."""
     cdef uint8_t key[KEY_MAX]
     cdef uint8_t base[NS1]
     cdef uint8_t saved_hand[NS1]
     cdef uint8_t saved_taken[NS1]
     cdef double chance[NS1]
-    cdef int keylen, i, k, h = v.hand_n[o], count = 0, ok
+    cdef int keylen, i, k, m, h = v.hand_n[o], count = 0, ok, legal = 1
+    cdef double pi, w, prev = 0
     cdef CacheEntry* e = posterior_entry(v, o)
-    for i in range(MS_START[h], MS_START[h + 1]):
-        out[i] = 1.0
+    for m in range(nmodels):
+        predictive[m] = 0
+        for i in range(MS_START[h], MS_START[h + 1]):
+            out[m * MS_COUNT + i] = 1.0
     if e == NULL:
         return 0
     memcpy(saved_hand, v.hand[o], NS1)
@@ -935,25 +946,33 @@ cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, double floor
         return 0
     memcpy(base, key, NS1)
     for i in range(e.count):
+        w = (e.cum[i] - prev) / e.total
+        prev = e.cum[i]
         ok = 1
         for k in range(1, NS1):
             if base[k] < MS_CNT[e.idx[i]][k]:
                 ok = 0
                 break
             key[k] = base[k] - MS_CNT[e.idx[i]][k]
-        if ok and holding_chances(key, keylen, chance):
-            out[e.idx[i]] = <float>(floor + (1.0 - floor) * counting_policy(v, chance, move, temperature,
-                                                                          threshold))
-        else:
-            out[e.idx[i]] = <float>floor
+        if ok:
+            ok = holding_chances(key, keylen, chance)
+        for m in range(nmodels):
+            if ok:
+                pi = counting_policy(v, chance, move, temperatures[m], threshold, &legal)
+                pi = floors[m] / legal + (1.0 - floors[m]) * pi
+            else:
+                pi = floors[m] / legal
+            out[m * MS_COUNT + e.idx[i]] = <float>pi
+            predictive[m] += w * pi
         count += 1
     return count
 
 cdef int belief_forward(const ABState* s, int o, int nlik, const int* lik_pos, const float* lik,
-                        double* out, int* hand_size) noexcept nogil:
+                        double* out, int* hand_size, double* log_scale) noexcept nogil:
     """The forward pass of `forward` over o's own events this round, with each likelihood vector
     lik[j] (MS_COUNT floats, o's hand at that time) multiplied in just before log entry lik_pos[j]
-    (ascending). `out` ends as the unnormalized belief over o's current hand. 0 if nothing fits."""
+    (ascending). `out` ends as the unnormalized belief over o's current hand, scaled down by
+    exp(*log_scale) (the renormalizations', so a model's evidence can be compared). 0 if nothing fits."""
     cdef uint8_t key[KEY_MAX]
     cdef double a[MS_COUNT]
     cdef double b[MS_COUNT]
@@ -964,6 +983,7 @@ cdef int belief_forward(const ABState* s, int o, int nlik, const int* lik_pos, c
     cdef int cast[NS1]
     cdef int k, i, h = 0, n, kind, j = 0, any_left, x
     cdef double top
+    log_scale[0] = 0
     if observer_key(s, o, key) < 0:
         return 0
     for k in range(NS1):
@@ -983,6 +1003,7 @@ cdef int belief_forward(const ABState* s, int o, int nlik, const int* lik_pos, c
                 return 0
             for x in range(MS_START[h], MS_START[h + 1]):
                 cur[x] /= top           # renormalized: a long round's products stay inside a double
+            log_scale[0] += log(top)
             j += 1
         if i == s.log_n:
             break
@@ -1371,15 +1392,23 @@ cdef class CoreState:
             prev = e.cum[i]
         return out
 
-    def _likelihood(self, int t, list hands, int o, int q, uint64_t move, double floor, double temperature,
-                    double threshold, float[::1] out, bint actor_known=True):
-        """Fills out (MS_COUNT floats) with likelihood_vector for q's decision `move` at log position t of
-        this round, the seats' hands then being `hands` (counts by spell 1..8 per seat; o's only counts
-        by size: it is the hypothesis). q's hand is no part of q's view; when it is not known
-        (actor_known False: only its size is right) o's possible hands then are a superset, which costs
-        time, not accuracy. Returns the hands evaluated. The caller (belief.py) checked the arguments."""
+    def _likelihood(self, int t, list hands, int o, int q, uint64_t move, floors, temperatures, double threshold,
+                    float[::1] out, bint actor_known=True):
+        """likelihood_vector for q's decision `move` at log position t of this round, for each model
+        (floors[m], temperatures[m]) into out (len(floors) x MS_COUNT floats), the seats' hands then being
+        `hands` (counts by spell 1..8 per seat; o's only counts by size: it is the hypothesis). q's hand
+        is no part of q's view; when it is not known (actor_known False: only its size is right) o's
+        possible hands then are a superset, which costs time, not accuracy. Returns each model's
+        predictive probability of the move. The caller (belief.py) checked the arguments."""
         cdef ABState v
-        cdef int p, k, i, kind
+        cdef int p, k, i, n = len(floors)
+        cdef double fl[MAX_MODELS]
+        cdef double te[MAX_MODELS]
+        cdef double pred[MAX_MODELS]
+        if not 1 <= n <= MAX_MODELS or len(temperatures) != n or out.shape[0] < n * MS_COUNT:
+            raise ValueError(f"1 to {MAX_MODELS} models, one temperature each, and room for them")
+        for i in range(n):
+            fl[i], te[i] = floors[i], temperatures[i]
         memcpy(&v, &self.s, sizeof(ABState))
         v.log_n = t
         for p in range(MAXP):
@@ -1401,25 +1430,30 @@ cdef class CoreState:
         if t > 0 and v.log[t - 1][0] == ((LOG_CAST_OK << 4) | q):
             v.last_cast = v.log[t - 1][1] & 15
         with nogil:
-            i = likelihood_vector(&v, o, q, move, floor, temperature, threshold, &out[0])
-        return i
+            likelihood_vector(&v, o, q, move, n, fl, te, threshold, &out[0], pred)
+        return [pred[i] for i in range(n)]
 
     def _belief(self, int o, int[::1] positions, float[::1] lik):
-        """[(multiset index, probability)] of o's current hand under the likelihood vectors `lik`
-        (len(positions) x MS_COUNT), each applied before log entry positions[j]; [] if nothing fits."""
+        """([(multiset index, probability)] of o's current hand under the likelihood vectors `lik`
+        (len(positions) x MS_COUNT), each applied before log entry positions[j], and the log of the
+        forward pass's total: the evidence of those likelihoods, up to a constant shared by every set of
+        vectors for the same state). ([], -inf) if nothing fits."""
         cdef double post[MS_COUNT]
         cdef int h = 0, ok, i, n = positions.shape[0]
-        cdef double total = 0
+        cdef double total = 0, scale = 0
         if lik.shape[0] < n * MS_COUNT:
             raise ValueError("likelihood matrix too short")
         with nogil:
-            ok = belief_forward(&self.s, o, n, &positions[0] if n else NULL, &lik[0] if n else NULL, post, &h)
+            ok = belief_forward(&self.s, o, n, &positions[0] if n else NULL, &lik[0] if n else NULL, post, &h,
+                                &scale)
         if not ok:
-            return []
+            return [], float("-inf")
         for i in range(MS_START[h], MS_START[h + 1]):
             if post[i] > 0:
                 total += post[i]
-        return [(i, post[i] / total) for i in range(MS_START[h], MS_START[h + 1]) if post[i] > 0]
+        if total <= 0:
+            return [], float("-inf")
+        return [(i, post[i] / total) for i in range(MS_START[h], MS_START[h + 1]) if post[i] > 0], scale + log(total)
 
     def _unseen(self, int observer):
         """The stones `observer` cannot see, by spell 1..8 (XI4); None if the counts are impossible."""

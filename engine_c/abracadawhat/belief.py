@@ -13,13 +13,21 @@
 
 The exact posterior of XC6 (`State.posterior`) is the count-only prior: every arrangement of the stones the
 seat cannot see that fits its own announcements, equally likely. The belief multiplies in, for every
-decision of another seat q this round, P(q's move | what q saw then), q being modelled as the count
-heuristic (heuristic.py) turned into a softmax policy (`temperature`), plus a `floor` so that one
-surprising move never rules a hand out: likelihood = floor + (1 - floor) * policy. What q saw depends on
-the seat's own hand (q sees it), so the likelihood is a vector over the seat's possible hands at that time,
-and the belief is the forward pass of XC6 over the seat's own events with those vectors multiplied in at
-their places in the log (SPARTA's exact belief tracking, Lerer et al. 2020). q's secret stones, which the
-seat cannot see, count as unseen for q.
+decision of another seat q this round, P(q's move | what q saw then). What q saw depends on the seat's own
+hand (q sees it), so the likelihood is a vector over the seat's possible hands at that time, and the
+belief is the forward pass of XC6 over the seat's own events with those vectors multiplied in at their
+places in the log (SPARTA's exact belief tracking, Lerer et al. 2020). q's secret stones, which the seat
+cannot see, count as unseen for q.
+
+q's policy is not known, so it is a mixture of `models`, each a pair (floor, temperature): the count
+heuristic (heuristic.py) as a softmax with that temperature, mixed with the uniform policy by the floor
+(every legal move keeps at least floor / legal moves, so one surprising move never rules a hand out;
+floor 1 is the uniform policy, which reveals nothing). Each seat has its own weights over the models,
+updated after each of its decisions by the probability the model gave that move (with the seat's hand
+from the count-only posterior then) and kept across rounds: against the count heuristic the sharp model
+takes over, against a player it does not describe the uniform one does, and the belief falls back towards
+the count-only prior instead of being misled. A decision's likelihood is the mixture of the models' with
+the seat's current weights.
 
 Contract:
 - `observe(state)` uses only what `observer` sees of `state` (the other hands, the public log, the cast and
@@ -34,6 +42,7 @@ Contract:
 """
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 import numpy as np
@@ -42,9 +51,9 @@ from engine_c.abracadawhat import _engine as _E
 from engine_c.abracadawhat.heuristic import DEFAULT_THRESHOLD
 from engine_c.abracadawhat.state import END_CODE, State
 
-# Measured (docs/search.md, "Belief"): the softmax temperature of the modelled count heuristic and the floor.
-DEFAULT_TEMPERATURE = 0.2
-DEFAULT_FLOOR = 0.05
+# (floor, temperature) of the modelled policies (docs/search.md, "Belief"; D71): the count heuristic nearly
+# as it plays, a looser version of it, and the uniform policy.
+DEFAULT_MODELS = ((0.05, 0.02), (0.1, 0.2), (1.0, 0.0))
 MULTISETS = _E.MULTISETS              # hypothesis id -> counts by spell 0..8 (index 0 unused)
 _OK, _FAIL, _END = 1, 2, 3            # log kinds (_engine.pyx LOG_*)
 
@@ -58,23 +67,31 @@ def hand_of(hypothesis: int) -> tuple[int, ...]:
 class Belief:
     """Seat `observer`'s belief over its own hand (see the module's contract)."""
 
-    def __init__(self, observer: int, floor: float = DEFAULT_FLOOR, temperature: float = DEFAULT_TEMPERATURE,
+    def __init__(self, observer: int, models: tuple[tuple[float, float], ...] = DEFAULT_MODELS,
                  threshold: float = DEFAULT_THRESHOLD):
         if not isinstance(observer, int) or isinstance(observer, bool) or not 0 <= observer < _E.LIMITS["max_players"]:
             raise ValueError(f"observer must be a seat 0..{_E.LIMITS['max_players'] - 1}, got {observer!r}")
-        if not 0.0 < floor <= 1.0:
-            raise ValueError(f"floor must be within (0, 1], got {floor!r}")
-        if not temperature >= 0.0:
-            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
-        self.observer, self.floor, self.temperature, self.threshold = observer, floor, temperature, threshold
+        if not 1 <= len(models) <= 4:
+            raise ValueError(f"models: 1 to 4 (floor, temperature) pairs, got {len(models)}")
+        for floor, temperature in models:
+            if not 0.0 < floor <= 1.0:
+                raise ValueError(f"models: a floor must be within (0, 1], got {floor!r}")
+            if not temperature >= 0.0:
+                raise ValueError(f"models: a temperature must be >= 0, got {temperature!r}")
+        self.observer, self.threshold = observer, threshold
+        self.floors = [float(f) for f, _ in models]
+        self.temperatures = [float(t) for _, t in models]
         self.skipped = 0
+        # per seat: log of each model's evidence (the product of the probabilities it gave the seat's moves)
+        self.log_evidence: dict[int, list[float]] = {}
         self._reset(None)
 
     def _reset(self, rounds: int | None) -> None:
         self._rounds = rounds                 # finished rounds when this round's tracking began
         self._log: list[tuple] = []           # the round's log entries processed so far
         self._positions: list[int] = []
-        self._rows: list[np.ndarray] = []
+        self._seats: list[int] = []
+        self._rows: list[np.ndarray] = []         # per decision: every model's likelihood vector
         self._snap: tuple[int, list[list[int]]] | None = None    # (log length, every hand) last observed
 
     # ------------------------------------------------------------------------------------------
@@ -98,14 +115,17 @@ class Belief:
                 self.skipped += 1
                 continue
             q = log[t][1]
-            actor = self._known_hand(log, t, q)
-            if actor is not None:
-                hands[q] = actor
-            row = np.ones(_E.MULTISET_COUNT, dtype=np.float32)
-            state._likelihood(t, hands, o, q, move, self.floor, self.temperature, self.threshold, row,
-                              actor is not None)
+            row = np.ones(len(self.floors) * _E.MULTISET_COUNT, dtype=np.float32)
+            # q's hand then is left unknown even when it was seen: its refill is not in the log (D35), and
+            # the belief must be the same whether it saw that state or not (the contract above)
+            predictive = state._likelihood(t, hands, o, q, move, self.floors, self.temperatures, self.threshold,
+                                           row, False)
+            evidence = self.log_evidence.setdefault(q, [0.0] * len(self.floors))
+            for m, p in enumerate(predictive):
+                evidence[m] += math.log(max(p, 1e-300))
             self._positions.append(t)
-            self._rows.append(row)
+            self._seats.append(q)
+            self._rows.append(row.reshape(len(self.floors), _E.MULTISET_COUNT))
             added += 1
         self._log = list(log)
         self._snap = (len(log), [list(h) for h in raw["hands"]])
@@ -141,19 +161,6 @@ class Belief:
             out.append(hand)
         return out
 
-    def _known_hand(self, log: list, t: int, q: int) -> list[int] | None:
-        """q's hand when it decided log entry t, from the last observed state when that was this round at
-        or before t (q's hand is not in q's view: this only narrows the observer's possible hands then)."""
-        if self._snap is None or self._snap[0] > t:
-            return None
-        hand = list(self._snap[1][q])
-        for e in log[self._snap[0]:t]:
-            if e[1] == q and e[0] == _OK:
-                hand[(e[2] & 15) - 1] -= 1
-            elif e[1] == q and e[0] == _END and e[2] > 0:
-                return None
-        return hand if min(hand) >= 0 else None
-
     # ------------------------------------------------------------------------------------------
     def hypotheses(self, state: State) -> list[tuple[int, float]]:
         """[(hypothesis id, probability)] of the observer's current hand (ids index MULTISETS; a search's
@@ -161,8 +168,10 @@ class Belief:
         ValueError when the observer's own announcements fit no hand (an impossible state)."""
         self.observe(state)
         positions = np.asarray(self._positions, dtype=np.intc)
-        lik = np.concatenate(self._rows) if self._rows else np.zeros(1, dtype=np.float32)
-        out = state._belief(self.observer, positions, lik)
+        weights = {q: self.model_weights(q) for q in set(self._seats)}
+        lik = (np.concatenate([weights[q] @ rows for q, rows in zip(self._seats, self._rows)]).astype(np.float32)
+               if self._rows else np.zeros(1, dtype=np.float32))
+        out, _ = state._belief(self.observer, positions, lik)
         if not out:
             raise ValueError(f"seat {self.observer}'s announcements fit no hand it could hold")
         return out
@@ -179,6 +188,12 @@ class Belief:
                 if MULTISETS[i][k]:
                     out[k] += p
         return out
+
+    def model_weights(self, seat: int) -> np.ndarray:
+        """The posterior weight of each model for `seat` (equal before it has decided anything)."""
+        ev = np.asarray(self.log_evidence.get(seat, [0.0] * len(self.floors)))
+        w = np.exp(ev - ev.max())
+        return w / w.sum()
 
     @property
     def updates(self) -> int:
