@@ -55,9 +55,10 @@ def make(spec: str, seed: int):
     return make_bot(spec, ABRACADAWHAT, seed=seed)
 
 
-def equal_time(time_ms: float, belief: bool, opponents: str = "searcher") -> str:
+def equal_time(time_ms: float, belief: bool, redeterminize: bool = False) -> str:
     """Level 10's search (engine_c/abracadawhat/game.py) on a pure time budget per move."""
-    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,opponents={opponents},"
+    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,"
+            f"redeterminize={'true' if redeterminize else 'false'},"
             f"belief={'true' if belief else 'false'}")
 
 
@@ -274,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         vs = two_player(recs, with_b, sprt=(0.0, 30.0))
         out.update({"win_rate_vs_no_inference": vs["rate"], "win_rate_vs_no_inference_detail": vs})
 
-        own, single = equal_time(t, True, "own_view"), equal_time(t, True, "searcher")
+        own, single = equal_time(t, True, True), equal_time(t, True, False)
         recs = list(pool.map(play, swapped(own, single, sizes["own_view"], 4000)))
         out["own_view_vs_searcher"] = two_player(recs, own, sprt=(0.0, 30.0))
         out["opponent_fail_rate_gap_searcher"] = fail_rates(recs, single)["gap"]

@@ -848,7 +848,7 @@ cdef Config make_config(dict o) except *:
     cfg.mover_bias = o.get("mover_bias", 0.0)
     cfg.pause_at = o.get("pause_at", 0.0)
     cfg.rollout_head = 1 if o.get("rollout_head", False) else 0
-    cfg.redeterminize = 1 if o.get("opponents", "searcher") == "own_view" else 0
+    cfg.redeterminize = 1 if o.get("redeterminize", False) else 0
     cfg.nhyp = 0
     cfg.hyp_ids = NULL
     cfg.hyp_cum = NULL
@@ -1187,7 +1187,7 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
     (iterations of this call, rollout decisions, root children stats, principal variation as move codes,
     nodes, whether it stopped early because the choice was made, other seats' decisions inside the tree
     that could fail, of which failed: GameVTable.move_fails). options["hypotheses"]: [(id, weight)] of the root
-    observer's hidden part (a belief); options["opponents"]: "searcher" or "own_view" (re-determinizing)."""
+    observer's hidden part (a belief); options["redeterminize"]: other seats decide from their own view."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)
     cdef Tree local

@@ -100,5 +100,5 @@ def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
         o = level_options(lv, evaluator=evaluator, game=game)
         out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
                     "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
-                    "evaluator": _evaluator(evaluator, game), "opponents": o.opponents, "belief": o.belief})
+                    "evaluator": _evaluator(evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief})
     return out

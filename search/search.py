@@ -24,7 +24,6 @@ ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open")
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
-OPPONENT_MODES = ("searcher", "own_view")
 
 
 class GameAdapter(Protocol):
@@ -105,11 +104,11 @@ class SearchOptions:
     # by 0.08 when the turn passes, 2 players), but removing it did not show a gain against flat Monte
     # Carlo at 4,000 iterations (0.36 over 22 games; docs/search.md), so the defaults stay as measured.
     unbias_mover: bool = False
-    # How other seats decide inside the tree (docs/search.md, "Opponents"): "searcher" = in the searcher's
-    # determinization (single-observer ISMCTS: where the searcher sees their hidden part, as Abracada's
-    # hands, they act knowing it); "own_view" = re-determinizing ISMCTS (Goodman 2019): before another
-    # seat decides, the world is resampled from that seat's own view.
-    opponents: str = "searcher"
+    # Other seats decide from their own view (re-determinizing ISMCTS, Goodman 2019): before another seat
+    # decides inside the tree, the world is resampled from that seat's view. False: they decide in the
+    # searcher's determinization (single-observer ISMCTS: where the searcher sees their hidden part, as
+    # Abracada's hands, they act knowing it). docs/search.md, "Abracada…What?".
+    redeterminize: bool = False
     # Root determinizations from the game's belief over the searcher's hidden part (a game offering
     # `new_belief`, Abracada…What?'s: weighted by what the other seats' moves reveal); False: uniform.
     belief: bool = False
@@ -149,8 +148,8 @@ class SearchOptions:
             bad("expand", f"must be one of {', '.join(EXPANSIONS)}, got {self.expand!r}")
         if self.evaluator not in EVALUATORS:
             bad("evaluator", f"must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
-        if self.opponents not in OPPONENT_MODES:
-            bad("opponents", f"must be one of {', '.join(OPPONENT_MODES)}, got {self.opponents!r}")
+        if not isinstance(self.redeterminize, bool):
+            bad("redeterminize", f"must be true or false, got {self.redeterminize!r}")
         if not isinstance(self.belief, bool):
             bad("belief", f"must be true or false, got {self.belief!r}")
         if self.root_halving == 1 or self.root_halving > 64:
@@ -396,7 +395,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
            cancel: CancelToken | None = None, reuse: TreeReuse | None = None,
            network: Any = None, belief: Any = None) -> SearchResult:
     """Determinized ISMCTS from the deciding player's point of view (see _mcts.pyx): single-observer, or
-    re-determinizing at other seats' decisions (options.opponents="own_view"). With `reuse` (one thread),
+    re-determinizing at other seats' decisions (options.redeterminize). With `reuse` (one thread),
     the search continues the tree of the previous decision when it can. `network` (a compiled
     search.model network) overrides the options' evaluator and model. With options.belief the root's
     hidden part is drawn from `belief` (the deciding seat's, kept through the game; rebuilt from the
@@ -432,7 +431,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
-            "root_halving": opts.root_halving, "opponents": opts.opponents, "hypotheses": hypotheses}
+            "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses}
 
     slicer = getattr(_slicing, "slicer", None)
     cut_by_deadline = False

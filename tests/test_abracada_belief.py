@@ -129,7 +129,7 @@ def test_same_observation_same_belief():
 def test_search_with_belief_and_own_view_is_deterministic_and_sees_only_the_observation():
     state, _ = mid_round(2, seed=6)
     seat = state.current_player
-    opts = SearchOptions(iterations=300, seed=5, chance="open", opponents="own_view", belief=True)
+    opts = SearchOptions(iterations=300, seed=5, chance="open", redeterminize=True, belief=True)
     first = ismcts(ABRACADAWHAT, state, opts)
     again = ismcts(ABRACADAWHAT, state, opts)
     resampled = ismcts(ABRACADAWHAT, state.determinize(seat, seed=1), opts)
@@ -142,13 +142,13 @@ def test_own_view_changes_how_simulated_opponents_play():
     state, _ = mid_round(2, seed=6)
     base = dict(iterations=400, seed=5, chance="open")
     searcher = ismcts(ABRACADAWHAT, state, SearchOptions(**base))
-    own = ismcts(ABRACADAWHAT, state, SearchOptions(**base, opponents="own_view"))
+    own = ismcts(ABRACADAWHAT, state, SearchOptions(**base, redeterminize=True))
     assert [(m.move, m.visits) for m in searcher.moves] != [(m.move, m.visits) for m in own.moves]
 
 
 def test_options_are_checked():
-    with pytest.raises(SearchOptionError, match="opponents"):
-        SearchOptions(opponents="psychic").validate()
+    with pytest.raises(SearchOptionError, match="redeterminize"):
+        SearchOptions(redeterminize="sometimes").validate()
     with pytest.raises(SearchOptionError, match="belief"):
         SearchOptions(belief="yes").validate()
     sb = SpellBookState.new(players=2, spells="set1", seed=0)
@@ -161,7 +161,7 @@ def test_levels_come_from_the_game():
     assert top.belief and top.chance == "open" and top.rollout == "heuristic" and top.time_ms == 1000.0
     assert low.iterations < top.iterations and not low.belief
     assert [d["level"] for d in describe_levels(ABRACADAWHAT)] == list(range(1, 11))
-    assert level_options(10, game=SPELLBOOK).opponents == "searcher"      # SpellBook's table unchanged
+    assert not level_options(10, game=SPELLBOOK).redeterminize and not level_options(10, game=SPELLBOOK).belief
 
 
 def test_a_level_bot_keeps_a_belief_per_seat():

@@ -18,7 +18,7 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
     # the root draws the searcher's hand from its belief (belief.py). Other seats decide in the searcher's
-    # determinization: re-determinizing them (opponents="own_view") was weaker at equal time (D74, docs/search.md).
+    # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md).
     # Level 10 answers within the 1 s cap.
     level_table = {
         1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
