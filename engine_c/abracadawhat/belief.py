@@ -32,13 +32,15 @@ the seat's current weights.
 Contract:
 - `observe(state)` uses only what `observer` sees of `state` (the other hands, the public log, the cast and
   removed stones, its own secret stones): two states with the same observation give the same belief.
-- It is deterministic and derivable from the public history: feeding the states of a game in order (every
-  state, or only the seat's own decision states) gives the same belief as feeding only the last, except
-  with 3+ seats where a third seat refilled since a decision the belief did not see: the refill's stones
-  are not in the log (D35), that seat's hand at that time is unknown, and that decision is left out
-  (`skipped` counts them). Feeding every decision state, as the bots and `from_history` do, skips none.
-- A new round (or another game) starts the belief afresh; a hand the seat's own announcements rule out
-  never has weight; probabilities add up to 1.
+- It is deterministic and derivable from the public history: within a round, feeding the states in order
+  (every state, or only the seat's own decision states) gives the same likelihoods as feeding only the
+  last, except with 3+ seats where a third seat refilled since a decision the belief did not see: the
+  refill's stones are not in the log (D35), that seat's hand at that time is unknown, and that decision
+  is left out (`skipped` counts them). Feeding every decision state, as the bots and `from_history` do,
+  skips none. The model weights (`log_evidence`) grow with what the belief was shown, earlier rounds
+  included, so a belief fed the whole game knows the other seats better than one built from the last state.
+- A new round (or another game) starts the belief over hands afresh; a hand the seat's own announcements
+  rule out never has weight; probabilities add up to 1.
 """
 from __future__ import annotations
 
