@@ -2,6 +2,7 @@
 
     python bench/strength.py            # the full run (hours on 2 cores)
     python bench/strength.py --quick    # the same keys from fewer games, at most ~15 minutes on 2 cores
+    python bench/strength.py --game abracadawhat [--quick]   # Abracada…What?'s belief and levels (bench/abracada.py)
 
 Every match plays seat-rotated deals on fixed seeds (a deal = the same seed with every seat order), with
 both sides given the same time per move (pure time budgets, tree reuse on: level 10's way of playing,
@@ -267,6 +268,22 @@ def speed(model_path: str) -> dict:
 
 # ----------------------------------------------------------------------------------------------
 def main() -> int:
+    if "--game" in sys.argv[1:]:          # another game's benchmark, with its own keys (--game spellbook: this one)
+        i = sys.argv.index("--game")
+        game = sys.argv[i + 1] if i + 1 < len(sys.argv) else ""
+        if "".join(ch for ch in game.lower() if ch.isalnum()) == "abracadawhat":
+            import importlib.util
+
+            spec = importlib.util.spec_from_file_location(
+                "bench_abracada", os.path.join(os.path.dirname(os.path.abspath(__file__)), "abracada.py"))
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module        # its worker processes find its functions by this name
+            spec.loader.exec_module(module)
+            return module.main(sys.argv[1:])
+        if game != "spellbook":
+            print(f"strength.py: --game must be spellbook or abracadawhat, got {game!r}", file=sys.stderr)
+            return 2
+        del sys.argv[i:i + 2]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer games: the same keys in at most ~15 minutes")

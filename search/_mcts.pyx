@@ -90,6 +90,10 @@ ctypedef struct Config:
     double mover_bias       # the network's measured optimism for the seat to move, removed from its values
     int rollout_head        # 1: the rollout_mix share of a leaf comes from the network's rollout head, not a rollout
     double pause_at         # CLOCK_MONOTONIC seconds; > 0: return at this time, resumable (Progress)
+    int redeterminize       # 1: at another seat's decision, the world is re-determinized from that seat's view
+    int nhyp                # > 0: root determinizations draw the observer's hidden part from these hypotheses
+    const int* hyp_ids      # the game's hypothesis ids (GameVTable.determinize_hypothesis)
+    const double* hyp_cum   # their cumulative weights (the last is the total)
 
 ctypedef struct Progress:
     # Where a search stands between calls (a search run in slices: Config.pause_at): the next call with the
@@ -106,6 +110,8 @@ ctypedef struct Progress:
     int cand[64]
 
 ctypedef struct Work:
+    int64_t opp_moves       # decisions by other seats inside the tree that could fail (GameVTable.move_fails)
+    int64_t opp_fails       # of which failed
     uint64_t* moves
     uint64_t* untried
     int* avail
@@ -304,6 +310,8 @@ cdef bint work_init(Work* w, const GameVTable* g) noexcept nogil:
     w.tmp = <char*>malloc(g.state_size)
     w.priors = <double*>malloc(g.max_moves * sizeof(double))
     memset(&w.ns, 0, sizeof(NetScratch))
+    w.opp_moves = 0
+    w.opp_fails = 0
     return (w.moves != NULL and w.untried != NULL and w.avail != NULL and w.weights != NULL
             and w.path != NULL and w.det != NULL and w.tmp != NULL and w.priors != NULL)
 
@@ -331,6 +339,47 @@ cdef inline bint should_stop(const Config* cfg, int64_t it, const int* cancel, d
 # ---------------------------------------------------------------------------------------------
 # ISMCTS
 # ---------------------------------------------------------------------------------------------
+cdef void determinize_root(const GameVTable* g, const Config* cfg, void* det, uint64_t* rng) noexcept nogil:
+    """One determinization of the root for the observer: its hidden part drawn from the belief's
+    hypotheses (weights cfg.hyp_cum) when the search was given some, else the game's own (uniform over
+    what the observer cannot see). A hypothesis the game refuses falls back to the game's own."""
+    cdef int lo = 0, hi, mid
+    cdef double u
+    if cfg.nhyp > 0 and g.determinize_hypothesis != NULL:
+        u = rand_unit(rng) * cfg.hyp_cum[cfg.nhyp - 1]
+        hi = cfg.nhyp - 1
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cfg.hyp_cum[mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        if g.determinize_hypothesis(det, cfg.observer, cfg.hyp_ids[lo], rng):
+            return
+    g.determinize(det, cfg.observer, cfg.observer_kind, rng)
+
+
+cdef inline void opponent_view(const GameVTable* g, const Config* cfg, Work* w, int cp,
+                               uint64_t* rng) noexcept nogil:
+    """Re-determinizing ISMCTS (Goodman 2019): before another seat decides inside the tree, everything
+    that seat cannot see is resampled from its own view, so it chooses (and its cast succeeds or fails)
+    as it would knowing only what it knows; the searcher's own determinized hidden part, which that seat
+    sees, is kept."""
+    if cfg.redeterminize and cp != cfg.observer:
+        g.determinize(w.det, cp, cfg.observer_kind, rng)
+
+
+cdef inline void count_opponent(const GameVTable* g, const Config* cfg, Work* w, int cp,
+                                uint64_t move) noexcept nogil:
+    """Another seat's decision inside the tree that could fail (GameVTable.move_fails), and whether it did."""
+    cdef int fails
+    if cp != cfg.observer and cp >= 0 and g.move_fails != NULL:
+        fails = g.move_fails(w.det, move)
+        if fails >= 0:
+            w.opp_moves += 1
+            w.opp_fails += fails
+
+
 cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, double started) noexcept nogil:
     """True when the root's most visited move leads the next by more visits than the rest of the budget
     can give (iterations left, or those the time left allows at the rate so far): running on could not
@@ -357,7 +406,7 @@ cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, d
 
 cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t, int root_node,
                         const int* cancel, double* rollout_decisions, int* stopped_early,
-                        Progress* pr) noexcept nogil:
+                        Progress* pr, int64_t* opp) noexcept nogil:
     """Grows tree `t` below `root_node` (the node of the state `root`) until the budget ends, or until
     cfg.pause_at; continues from `pr` when it has started, and leaves in it where it stopped. Returns the
     iterations done in this call."""
@@ -394,7 +443,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         # the root's own evaluation and priors: not an iteration, so every iteration visits one root
         # move and the root moves' visits add up to the iterations, as in the rollout search
         memcpy(w.det, root, g.state_size)
-        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        determinize_root(g, cfg, w.det, &rng)
         plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
         backup(t, &w, plen, n, rew, scores, wins)
     if not pr.started and cfg.net != NULL and cfg.root_halving > 1 and cfg.iterations > 0:
@@ -418,7 +467,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
             stopped_early[0] = 1
             break
         memcpy(w.det, root, g.state_size)
-        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        determinize_root(g, cfg, w.det, &rng)
         if cfg.net != NULL:
             forced = halving_pick(t, cand, ncand) if ncand >= 1 and phases > 0 else -1
             plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions, forced)
@@ -452,6 +501,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 continue
             if expanded:
                 break
+            opponent_view(g, cfg, &w, cp, &rng)
             nm = g.legal_moves(w.det, w.moves)
             nun = 0
             na = 0
@@ -480,6 +530,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 m = w.untried[rand_below(&rng, nun)] if not cfg.expand_by_prior else \
                     weighted_move(g, w.det, w.untried, w.weights, nun, &rng)
                 child = tree_add(t, node, m, cp)
+                count_opponent(g, cfg, &w, cp, m)
                 g.apply_move(w.det, m)
                 if child < 0:
                     break
@@ -489,6 +540,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 plen += 1
                 expanded = True
                 continue
+            count_opponent(g, cfg, &w, cp, t.nodes[best].move)
             g.apply_move(w.det, t.nodes[best].move)
             node = best
             w.path[plen] = node
@@ -501,6 +553,8 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         outcome(g, w.det, cfg, rew, scores, wins)
         backup(t, &w, plen, n, rew, scores, wins)
         it += 1
+    opp[0] += w.opp_moves
+    opp[1] += w.opp_fails
     work_free(&w)
     pr.started = 1
     pr.rng, pr.it, pr.active_s = rng, it, now_s() - started
@@ -662,6 +716,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
                     scores[p] = (1 - mix) * scores[p] + mix * rscores[p]
                     wins[p] = (1 - mix) * wins[p] + mix * rwins[p]
             return plen
+        opponent_view(g, cfg, w, cp, rng)
         nm = g.legal_moves(w.det, w.moves)
         c = &t.nodes[node]
         parent_q = (c.reward[cp] / c.visits if c.visits > 0 else 0.5) - cfg.fpu_reduction
@@ -687,6 +742,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
                 best = child
         if best < 0:
             break
+        count_opponent(g, cfg, w, cp, t.nodes[best].move)
         g.apply_move(w.det, t.nodes[best].move)
         node = best
         w.path[plen] = node
@@ -725,7 +781,7 @@ cdef int64_t flat_run(const GameVTable* g, const void* root, const Config* cfg, 
     while not should_stop(cfg, it, cancel, cfg.deadline):
         k = <int>(it % nroot)
         memcpy(w.det, root, g.state_size)
-        g.determinize(w.det, cfg.observer, cfg.observer_kind, &rng)
+        determinize_root(g, cfg, w.det, &rng)
         nm = g.legal_moves(w.det, w.moves)
         legal = False
         for i in range(nm):
@@ -792,6 +848,10 @@ cdef Config make_config(dict o) except *:
     cfg.mover_bias = o.get("mover_bias", 0.0)
     cfg.pause_at = o.get("pause_at", 0.0)
     cfg.rollout_head = 1 if o.get("rollout_head", False) else 0
+    cfg.redeterminize = 1 if o.get("redeterminize", False) else 0
+    cfg.nhyp = 0
+    cfg.hyp_ids = NULL
+    cfg.hyp_cum = NULL
     net = o.get("network")
     if net is not None:
         cfg.net = &(<Network?>net).net
@@ -1079,12 +1139,55 @@ cdef class SearchProgress:
         return self.p.it
 
 
+cdef int load_hypotheses(const GameVTable* g, Config* cfg, object hypotheses) except -1:
+    """cfg's root hypotheses from [(id, weight), ...] (malloc'd; free_hypotheses frees them)."""
+    cdef int n, i
+    cdef int* ids
+    cdef double* cum
+    cdef double total = 0
+    if not hypotheses:
+        return 0
+    if g.determinize_hypothesis == NULL:
+        raise ValueError("hypotheses: this game offers no belief (its vtable has no determinize_hypothesis)")
+    n = len(hypotheses)
+    ids = <int*>malloc(n * sizeof(int))
+    cum = <double*>malloc(n * sizeof(double))
+    if ids == NULL or cum == NULL:
+        free(ids)
+        free(cum)
+        raise MemoryError()
+    for i, (hid, weight) in enumerate(hypotheses):
+        if not weight >= 0:
+            free(ids)
+            free(cum)
+            raise ValueError(f"hypotheses: weight {weight!r} of hypothesis {hid!r} must be >= 0")
+        ids[i] = hid
+        total += weight
+        cum[i] = total
+    if total <= 0:
+        free(ids)
+        free(cum)
+        raise ValueError("hypotheses: the weights add up to 0")
+    cfg.nhyp, cfg.hyp_ids, cfg.hyp_cum = n, ids, cum
+    return 0
+
+
+cdef void free_hypotheses(Config* cfg) noexcept:
+    free(<void*>cfg.hyp_ids)
+    free(<void*>cfg.hyp_cum)
+    cfg.hyp_ids = NULL
+    cfg.hyp_cum = NULL
+    cfg.nhyp = 0
+
+
 def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_nodes=4000000,
                SearchTree tree=None, int root_node=0, SearchProgress progress=None):
     """ISMCTS, GIL released, in a new tree or (tree given) below `root_node` of a kept one. With `progress`
     (and its tree) the search may pause at options["pause_at"] and continue in the next call. Returns
     (iterations of this call, rollout decisions, root children stats, principal variation as move codes,
-    nodes, whether it stopped early because the choice was made)."""
+    nodes, whether it stopped early because the choice was made, other seats' decisions inside the tree
+    that could fail, of which failed: GameVTable.move_fails). options["hypotheses"]: [(id, weight)] of the root
+    observer's hidden part (a belief); options["redeterminize"]: other seats decide from their own view."""
     cdef const GameVTable* g = vtable_of(capsule)
     cdef Config cfg = make_config(options)
     cdef Tree local
@@ -1095,6 +1198,9 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
     cdef int n, early = 0
     cdef Progress fresh
     cdef Progress* pr = &fresh
+    cdef int64_t opp[2]
+    opp[0] = 0
+    opp[1] = 0
     if len(root) != g.state_size:
         raise ValueError("root state has the wrong size for this game")
     memset(&fresh, 0, sizeof(Progress))
@@ -1114,12 +1220,14 @@ def run_ismcts(capsule, bytes root, dict options, CancelToken cancel, int max_no
             raise ValueError(f"root_node {root_node} is not a node of the tree")
         t = &tree.t
     try:
+        load_hypotheses(g, &cfg, options.get("hypotheses"))
         with nogil:
-            its = ismcts_run(g, rp, &cfg, t, root_node, &cancel.flag, &decisions, &early, pr)
+            its = ismcts_run(g, rp, &cfg, t, root_node, &cancel.flag, &decisions, &early, pr, opp)
         n = g.num_players(rp)
         children, pv = tree_result(t, root_node, n)
-        return its, decisions, children, pv, t.n, bool(early)
+        return its, decisions, children, pv, t.n, bool(early), opp[0], opp[1]
     finally:
+        free_hypotheses(&cfg)
         if tree is None:
             tree_free(&local)
 
@@ -1142,11 +1250,13 @@ def run_flat(capsule, bytes root, list root_moves, dict options, CancelToken can
         for i in range(nroot):
             moves[i] = root_moves[i]
             stats[i].move = root_moves[i]
+        load_hypotheses(g, &cfg, options.get("hypotheses"))
         with nogil:
             its = flat_run(g, rp, &cfg, nroot, moves, stats, &cancel.flag, &decisions)
         n = g.num_players(rp)
         return its, decisions, [node_stats(&stats[i], n) for i in range(nroot)]
     finally:
+        free_hypotheses(&cfg)
         free(moves)
         free(stats)
 

@@ -44,6 +44,10 @@ def play_game(new_state: Callable[[int], Any], bots: Sequence[Any], seed: int,
                 rec.moves.append((-1, str(d)))
             continue
         seat = state.current_player
+        for own_seat, bot in enumerate(bots):
+            watch = getattr(bot, "observe", None)      # bots that track the game (beliefs) see every decision
+            if watch is not None:
+                watch(state, own_seat)
         move, info = bots[seat].choose(state)
         if on_move:
             on_move(seat, move, info)

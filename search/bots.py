@@ -78,6 +78,25 @@ class _SearchBot:
         self.cancel: CancelToken | None = None
         # ISMCTS with reuse_tree continues its previous tree where the game allows (TreeReuse)
         self.reuse = TreeReuse() if self.kind == "ismcts" and options.reuse_tree else None
+        self.beliefs: dict[int, Any] = {}     # options.belief: the game's belief per seat this bot plays
+
+    def observe(self, state: Any, seat: int) -> None:
+        """Shown every decision state of the game while playing `seat` (search.arena.play_game does so):
+        keeps that seat's belief exact with 3+ seats, where a refill hides a seat's earlier hand from a
+        belief that only sees its own turns. Nothing to do without options.belief."""
+        if self.options.belief:
+            self._belief(state, seat).observe(state)
+
+    def _belief(self, state: Any, seat: int | None = None) -> Any:
+        if not self.options.belief:
+            return None
+        seat = self.game.current_player(state) if seat is None else seat
+        if seat not in self.beliefs:
+            make = getattr(self.game, "new_belief", None)
+            if make is None:
+                raise ValueError(f"belief: {getattr(self.game, 'name', 'this game')} offers no belief")
+            self.beliefs[seat] = make(seat)
+        return self.beliefs[seat]
 
     def choose(self, state):
         forced = _forced(self.game, state)
@@ -88,10 +107,11 @@ class _SearchBot:
         opts = replace(self.options, seed=(self.options.seed + 7919 * self.calls) % 2**64)
         self.calls += 1
         self.cancel = CancelToken()
+        belief = self._belief(state)
         if self.kind == "ismcts":
-            result = ismcts(self.game, state, opts, self.cancel, reuse=self.reuse)
+            result = ismcts(self.game, state, opts, self.cancel, reuse=self.reuse, belief=belief)
         else:
-            result = flat_monte_carlo(self.game, state, opts, self.cancel)
+            result = flat_monte_carlo(self.game, state, opts, self.cancel, belief=belief)
         return result.move, {"result": result}
 
 

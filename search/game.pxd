@@ -45,3 +45,12 @@ ctypedef struct GameVTable:
     int feature_version
     void (*state_features)(const void* s, int observer, float* out) noexcept nogil
     void (*move_features)(const void* s, uint64_t move, float* out) noexcept nogil
+    # Optional companions (NULL when a game offers none; SpellBook offers none).
+    # A belief over the observer's own hidden part (engine_c/abracadawhat/belief.py): determinize as
+    # `determinize` does, but with that hidden part set to `hypothesis` (a game-defined id, as the
+    # game's belief lists them); returns 0, state unchanged, when the hypothesis is impossible here.
+    int (*determinize_hypothesis)(void* s, int observer, int hypothesis, uint64_t* rng) noexcept nogil
+    # The decision `move`, legal in the full state s: 1 when it fails there (a cast of a stone the caster
+    # lacks), 0 when it could fail but does not, -1 when it cannot fail (`end`). Search statistics only
+    # (how often simulated opponents fail inside the tree).
+    int (*move_fails)(const void* s, uint64_t move) noexcept nogil

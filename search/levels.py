@@ -81,6 +81,13 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
                              stop_early=temperature == 0, reuse_tree=level == 10,
                              evaluator="auto" if evaluator == "auto" else "network")
         return _models_own_search(opts, game)
+    table = getattr(game, "level_table", None)
+    if table is not None:
+        # a game's own rollout-search levels (Abracada…What?'s: engine_c/abracadawhat/game.py), found
+        # through its adapter: {level: SearchOptions fields}; the 1 s cap and stop_early as above
+        fields = dict(table[level])
+        return SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,
+                             evaluator="rollout")
     iterations, temperature, rollout, cutoff = ROLLOUT_LEVELS[level]
     return SearchOptions(iterations=iterations, temperature=temperature, rollout=rollout, cutoff=cutoff,
                          time_ms=cap, seed=seed, stop_early=temperature == 0, reuse_tree=level == 10,
@@ -110,5 +117,5 @@ def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
         o = level_options(lv, evaluator=evaluator, game=game)
         out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
                     "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
-                    "evaluator": _evaluator(evaluator, game)})
+                    "evaluator": _evaluator(evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief})
     return out

@@ -104,6 +104,14 @@ class SearchOptions:
     # by 0.08 when the turn passes, 2 players), but removing it did not show a gain against flat Monte
     # Carlo at 4,000 iterations (0.36 over 22 games; docs/search.md), so the defaults stay as measured.
     unbias_mover: bool = False
+    # Other seats decide from their own view (re-determinizing ISMCTS, Goodman 2019): before another seat
+    # decides inside the tree, the world is resampled from that seat's view. False: they decide in the
+    # searcher's determinization (single-observer ISMCTS: where the searcher sees their hidden part, as
+    # Abracada's hands, they act knowing it). docs/search.md, "Abracada…What?".
+    redeterminize: bool = False
+    # Root determinizations from the game's belief over the searcher's hidden part (a game offering
+    # `new_belief`, Abracada…What?'s: weighted by what the other seats' moves reveal); False: uniform.
+    belief: bool = False
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
@@ -140,6 +148,10 @@ class SearchOptions:
             bad("expand", f"must be one of {', '.join(EXPANSIONS)}, got {self.expand!r}")
         if self.evaluator not in EVALUATORS:
             bad("evaluator", f"must be one of {', '.join(EVALUATORS)}, got {self.evaluator!r}")
+        if not isinstance(self.redeterminize, bool):
+            bad("redeterminize", f"must be true or false, got {self.redeterminize!r}")
+        if not isinstance(self.belief, bool):
+            bad("belief", f"must be true or false, got {self.belief!r}")
         if self.root_halving == 1 or self.root_halving > 64:
             bad("root_halving", f"must be 0 (off) or 2 to 64, got {self.root_halving}")
         if self.rollout_mix > 1:
@@ -188,6 +200,8 @@ class SearchResult:
     stopped_early: bool = False        # stopped because more iterations could not change the move (stop_early)
     evaluator: str = "rollout"         # the evaluation used: "network" or "rollout"
     model: str = ""                    # the learned model's version ("" for rollouts)
+    opponent_tree_moves: int = 0       # other seats' decisions inside the tree that could fail (casts; not rollouts)
+    opponent_tree_fails: int = 0       # of which failed (games with GameVTable.move_fails; 0 otherwise)
 
     def stats_for(self, move: Any) -> MoveStats | None:
         for s in self.moves:
@@ -363,15 +377,33 @@ def mover_bias_of(network: Any, players: int) -> float:
     return float(table.get(str(players), 0.0))
 
 
+def root_hypotheses(game: GameAdapter, state: Any, opts: SearchOptions, belief: Any = None) -> list | None:
+    """The root determinizations' hypotheses [(id, weight)] when the options ask for a belief: from
+    `belief` (kept by a bot through the game) or one rebuilt from `state`'s public log
+    (`game.new_belief(seat)`); None for a uniform root. SearchOptionError("belief") when the game has none."""
+    if not opts.belief:
+        return None
+    if belief is None:
+        make = getattr(game, "new_belief", None)
+        if make is None:
+            raise SearchOptionError("belief", f"{getattr(game, 'name', 'this game')} offers no belief")
+        belief = make(game.current_player(state))
+    return belief.hypotheses(state)
+
+
 def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
            cancel: CancelToken | None = None, reuse: TreeReuse | None = None,
-           network: Any = None) -> SearchResult:
-    """Determinized single-observer ISMCTS from the deciding player's point of view (see _mcts.pyx).
-    With `reuse` (one thread), the search continues the tree of the previous decision when it can.
-    `network` (a compiled search.model network) overrides the options' evaluator and model."""
+           network: Any = None, belief: Any = None) -> SearchResult:
+    """Determinized ISMCTS from the deciding player's point of view (see _mcts.pyx): single-observer, or
+    re-determinizing at other seats' decisions (options.redeterminize). With `reuse` (one thread),
+    the search continues the tree of the previous decision when it can. `network` (a compiled
+    search.model network) overrides the options' evaluator and model. With options.belief the root's
+    hidden part is drawn from `belief` (the deciding seat's, kept through the game; rebuilt from the
+    state's log when None)."""
     opts = options or SearchOptions()
     opts.validate()
     player = _check_root(game, state)
+    hypotheses = root_hypotheses(game, state, opts, belief)
     version = ""
     if network is None:
         network, version = resolve_network(game, opts)
@@ -399,7 +431,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
-            "root_halving": opts.root_halving}
+            "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses}
 
     slicer = getattr(_slicing, "slicer", None)
     cut_by_deadline = False
@@ -440,7 +472,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
                         mean_decisions=sum(r[1] for r in runs) / max(iterations, 1),
                         cut_short=(bool(opts.iterations) and iterations < budget_left and not early) or cut_by_deadline,
                         stopped_early=early, evaluator="network" if network is not None else "rollout",
-                        model=version)
+                        model=version, opponent_tree_moves=sum(r[6] for r in runs),
+                        opponent_tree_fails=sum(r[7] for r in runs))
 
 
 def _run_in_slices(game: GameAdapter, root: bytes, base: dict, budgets: list[int], seeds: list[int],
@@ -455,7 +488,7 @@ def _run_in_slices(game: GameAdapter, root: bytes, base: dict, budgets: list[int
     trees = [tree if tree is not None and i == 0 else _mcts.SearchTree(opts.max_nodes) for i in range(threads)]
     nodes = [node if tree is not None and i == 0 else 0 for i in range(threads)]
     progress = [_mcts.SearchProgress() for _ in range(threads)]
-    totals = [[0, 0.0] for _ in range(threads)]
+    totals = [[0, 0.0, 0, 0] for _ in range(threads)]
     budget_s = opts.time_ms / 1000.0 if opts.time_ms else math.inf
     cpu_s = searched_s = 0.0
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
@@ -479,7 +512,9 @@ def _run_in_slices(game: GameAdapter, root: bytes, base: dict, budgets: list[int
             for total, (run, _) in zip(totals, outs):
                 total[0] += run[0]
                 total[1] += run[1]
-            runs = [(total[0], total[1]) + run[2:] for total, (run, _) in zip(totals, outs)]
+                total[2] += run[6]
+                total[3] += run[7]
+            runs = [(total[0], total[1]) + run[2:6] + (total[2], total[3]) for total, (run, _) in zip(totals, outs)]
             by_deadline = bool(opts.deadline) and time.monotonic() >= opts.deadline
             done = (cancel.cancelled or any(r[5] for r in runs) or by_deadline or budget_s - cpu_s < 0.001
                     or (bool(opts.iterations) and all(p.iterations >= b for p, b in zip(progress, budgets))))
@@ -492,11 +527,14 @@ def _run_in_slices(game: GameAdapter, root: bytes, base: dict, budgets: list[int
 
 
 def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | None = None,
-                     cancel: CancelToken | None = None, moves: Sequence[Any] | None = None) -> SearchResult:
-    """PIMC baseline: determinized rollouts spread evenly over the root moves (or `moves`), no tree."""
+                     cancel: CancelToken | None = None, moves: Sequence[Any] | None = None,
+                     belief: Any = None) -> SearchResult:
+    """PIMC baseline: determinized rollouts spread evenly over the root moves (or `moves`), no tree
+    (with options.belief, determinized from the belief as ismcts does)."""
     opts = options or SearchOptions()
     opts.validate()
     player = _check_root(game, state)
+    hypotheses = root_hypotheses(game, state, opts, belief)
     start = time.monotonic()
     root = game.state_bytes(state)
     codes = [game.code(m) for m in (game.legal_moves(state) if moves is None else moves)]
@@ -505,7 +543,8 @@ def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | Non
     budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
     base = {"deadline": opts.absolute_deadline(start), "exploration": 0.0, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
-            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1}
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
+            "hypotheses": hypotheses}
 
     def one(i: int):
         return _mcts.run_flat(game.vtable, root, codes, dict(base, iterations=budgets[i], seed=seeds[i]), cancel)

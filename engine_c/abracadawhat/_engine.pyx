@@ -17,6 +17,7 @@ remaining secret stones and the other seats' secret stones.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memset, memcpy, memcmp
+from libc.math cimport exp, log
 
 from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
 from search.rng cimport rand_below, rand_unit, splitmix
@@ -557,6 +558,8 @@ ctypedef struct CacheEntry:
     uint64_t stamp
     short idx[MS_COUNT]
     double cum[MS_COUNT]
+    int has_chance                  # chance[] computed (lazily, by holding_chance)
+    double chance[NS1]              # P(the observer holds at least one stone of spell k)
 
 ctypedef struct Cache:
     uint64_t clock
@@ -719,6 +722,7 @@ cdef CacheEntry* posterior_entry(const ABState* s, int o) noexcept nogil:
     memcpy(e.key, key, keylen)
     e.stamp = cache.clock
     e.count = 0
+    e.has_chance = 0
     if not forward(key, keylen, post, &h) or h != s.hand_n[o]:
         return NULL
     c = 0
@@ -751,8 +755,7 @@ cdef bint ab_determinize(ABState* s, int o, uint64_t* rng) noexcept nogil:
     pile, the remaining secret stones and the others' secret stones (uniform given o's hand) — and the
     hidden future `rng`. False (state unchanged) if no arrangement is consistent with o's observation."""
     cdef CacheEntry* e = posterior_entry(s, o)
-    cdef int lo = 0, hi, mid, i, k, q, rest_n = 0
-    cdef int rest[NS1]
+    cdef int lo = 0, hi, mid
     cdef double u
     if e == NULL:
         return False
@@ -764,7 +767,14 @@ cdef bint ab_determinize(ABState* s, int o, uint64_t* rng) noexcept nogil:
             hi = mid
         else:
             lo = mid + 1
-    i = e.idx[lo]
+    deal_rest(s, o, e, e.idx[lo], rng)
+    return True
+
+cdef void deal_rest(ABState* s, int o, const CacheEntry* e, int i, uint64_t* rng) noexcept nogil:
+    """o's hand := multiset i; the pile, the remaining secret stones and the others' secret stones a
+    uniform split of the rest of what o cannot see (e: o's cached posterior, for its unseen counts)."""
+    cdef int k, q, rest_n = 0
+    cdef int rest[NS1]
     rest[0] = 0
     for k in range(1, NS1):
         s.hand[o][k] = MS_CNT[i][k]
@@ -776,7 +786,263 @@ cdef bint ab_determinize(ABState* s, int o, uint64_t* rng) noexcept nogil:
         if q != o:
             draw_into(rest, &rest_n, s.taken[q], s.taken_n[q], rng)
     s.rng = splitmix(rng)
-    return True
+
+cdef int ab_determinize_hypothesis(ABState* s, int o, int hypothesis, uint64_t* rng) noexcept nogil:
+    """The companion of ab_determinize for a belief (search/game.pxd): o's hand is the hand multiset
+    `hypothesis` (an index of MULTISETS, from Belief.hypotheses), everything else o cannot see uniform
+    given it. 0 (state unchanged) when the hand is impossible for o's observation (then the caller
+    determinizes as usual)."""
+    cdef CacheEntry* e = posterior_entry(s, o)
+    cdef int k
+    if e == NULL or hypothesis < 0 or hypothesis >= MS_COUNT or MS_SIZE[hypothesis] != s.hand_n[o]:
+        return 0
+    for k in range(1, NS1):
+        if e.key[k] < MS_CNT[hypothesis][k] + s.cast[o][k]:
+            return 0
+    deal_rest(s, o, e, hypothesis, rng)
+    return 1
+
+cdef double holding_chance(const ABState* s, int o, int k) noexcept nogil:
+    """P(o holds at least one stone of spell k) from o's exact posterior (cached with it); -1 if none."""
+    cdef CacheEntry* e = posterior_entry(s, o)
+    cdef int i, j
+    cdef double prev = 0
+    if e == NULL:
+        return -1
+    if not e.has_chance:
+        for j in range(NS1):
+            e.chance[j] = 0
+        for i in range(e.count):
+            for j in range(1, NS1):
+                if MS_CNT[e.idx[i]][j]:
+                    e.chance[j] += e.cum[i] - prev
+            prev = e.cum[i]
+        for j in range(1, NS1):
+            e.chance[j] /= e.total
+        e.has_chance = 1
+    return e.chance[k]
+
+cdef double ab_move_weight(const ABState* s, uint64_t m) noexcept nogil:
+    """A cheap count heuristic as a move prior (rollout="heuristic", expand="prior"): a cast weighs the
+    chance that a hand of the decider's size, drawn from the stones it cannot see, holds the spell
+    (hypergeometric, its own announcements ignored: cheap enough for rollouts); `end` the heuristic's
+    threshold 0.2; every move at least 0.02, so none is never tried."""
+    cdef int a = s.active, k = <int>m, q, j, u = 0, uk = 0, v, h
+    cdef double miss = 1.0
+    if m == M_END or s.phase != PH_DECIDE or k < 1 or k > NSPELL:
+        return 0.2
+    for j in range(1, NS1):
+        v = j - s.removed[j] - s.cast[a][j] - s.taken[a][j]
+        for q in range(s.nplayers):
+            if q != a:
+                v -= s.hand[q][j] + s.cast[q][j]
+        u += v
+        if j == k:
+            uk = v
+    h = s.hand_n[a]
+    for j in range(h):
+        if u - j <= 0:
+            break
+        miss *= <double>(u - uk - j) / (u - j)
+        if miss <= 0:
+            miss = 0
+            break
+    return 0.02 if 1.0 - miss < 0.02 else 1.0 - miss
+
+cdef int ab_move_fails(const ABState* s, uint64_t m) noexcept nogil:
+    """Decision m, legal in the full state s: 1 when it announces a spell the caster lacks (XT1), 0 when it
+    announces one the caster holds, -1 when it is no announcement (`end`)."""
+    if s.phase != PH_DECIDE or m < 1 or m > NSPELL:
+        return -1
+    return 1 if s.hand[s.active][m] == 0 else 0
+
+# ---------------------------------------------------------------------------------------------
+# Belief over the own hand (engine_c/abracadawhat/belief.py; docs/search.md "Belief")
+# ---------------------------------------------------------------------------------------------
+cdef int holding_chances(const uint8_t* key, int keylen, double* chance) noexcept nogil:
+    """chance[k]: the probability that the key's observer holds at least one stone of spell k, from the
+    exact posterior of that key (XC6). 0 when no hand fits the key."""
+    cdef double post[MS_COUNT]
+    cdef int h, i, k
+    cdef double total = 0
+    for k in range(NS1):
+        chance[k] = 0
+    if not forward(key, keylen, post, &h):
+        return 0
+    for i in range(MS_START[h], MS_START[h + 1]):
+        if post[i] <= 0:
+            continue
+        total += post[i]
+        for k in range(1, NS1):
+            if MS_CNT[i][k]:
+                chance[k] += post[i]
+    if total <= 0:
+        return 0
+    for k in range(1, NS1):
+        chance[k] /= total
+    return 1
+
+cdef double counting_policy(const ABState* v, const double* chance, uint64_t move, double temperature,
+                            double threshold, int* legal) noexcept nogil:
+    """The count heuristic (heuristic.py) as a stochastic policy: a softmax with `temperature` over its
+    move values (a cast: the chance of holding the spell, a hair less for higher spells; `end`: the
+    threshold). The probability of `move` among the legal moves of v (*legal: how many)."""
+    cdef uint64_t moves[MAX_MOVES]
+    cdef double vals[MAX_MOVES]
+    cdef int n = ab_legal_moves(v, moves), i
+    cdef double best = -1e300, z = 0, mine = 0, e
+    legal[0] = n
+    if n <= 0:
+        return 0
+    for i in range(n):
+        vals[i] = threshold if moves[i] == M_END else chance[moves[i]] - 1e-6 * moves[i]
+        if vals[i] > best:
+            best = vals[i]
+    for i in range(n):
+        if temperature > 0:
+            e = exp((vals[i] - best) / temperature)
+        else:
+            e = 1.0 if vals[i] >= best - 1e-12 else 0.0
+        z += e
+        if moves[i] == move:
+            mine = e
+    return mine / z if z > 0 else 0
+
+cdef enum:
+    MAX_MODELS = 4
+
+cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, int nmodels, const double* floors,
+                           const double* temperatures, double threshold, float* out,
+                           double* predictive) noexcept nogil:
+    """For each model m and every own-hand multiset i of o's size in v, out[m * MS_COUNT + i] = P(q plays
+    `move` | q's view when o holds hand i) under model m: the count heuristic over q's exact posterior as
+    a softmax with temperatures[m], mixed with the uniform policy by floors[m] (so every legal move keeps
+    at least floors[m] / legal). v is the public state at q's decision (o's hand and q's secret stones are
+    ignored: o sees neither, so q's secret stones count as unseen for q). Hands o could not hold get 1.
+    predictive[m]: the move's probability under model m with o's hand from o's count-only posterior then
+    (the model's evidence from this decision). Returns the hands evaluated."""
+    cdef uint8_t key[KEY_MAX]
+    cdef uint8_t base[NS1]
+    cdef uint8_t saved_hand[NS1]
+    cdef uint8_t saved_taken[NS1]
+    cdef double chance[NS1]
+    cdef int keylen, i, k, m, h = v.hand_n[o], count = 0, ok, legal = 1
+    cdef double pi, w, prev = 0
+    cdef CacheEntry* e = posterior_entry(v, o)
+    for m in range(nmodels):
+        predictive[m] = 0
+        for i in range(MS_START[h], MS_START[h + 1]):
+            out[m * MS_COUNT + i] = 1.0
+    if e == NULL:
+        return 0
+    memcpy(saved_hand, v.hand[o], NS1)
+    memcpy(saved_taken, v.taken[q], NS1)
+    memset(v.hand[o], 0, NS1)
+    memset(v.taken[q], 0, NS1)
+    keylen = observer_key(v, q, key)
+    memcpy(v.hand[o], saved_hand, NS1)
+    memcpy(v.taken[q], saved_taken, NS1)
+    if keylen < 0:
+        return 0
+    memcpy(base, key, NS1)
+    for i in range(e.count):
+        w = (e.cum[i] - prev) / e.total
+        prev = e.cum[i]
+        ok = 1
+        for k in range(1, NS1):
+            if base[k] < MS_CNT[e.idx[i]][k]:
+                ok = 0
+                break
+            key[k] = base[k] - MS_CNT[e.idx[i]][k]
+        if ok:
+            ok = holding_chances(key, keylen, chance)
+        for m in range(nmodels):
+            if ok:
+                pi = counting_policy(v, chance, move, temperatures[m], threshold, &legal)
+                pi = floors[m] / legal + (1.0 - floors[m]) * pi
+            else:
+                pi = floors[m] / legal
+            out[m * MS_COUNT + e.idx[i]] = <float>pi
+            predictive[m] += w * pi
+        count += 1
+    return count
+
+cdef int belief_forward(const ABState* s, int o, int nlik, const int* lik_pos, const float* lik,
+                        double* out, int* hand_size, double* log_scale) noexcept nogil:
+    """The forward pass of `forward` over o's own events this round, with each likelihood vector
+    lik[j] (MS_COUNT floats, o's hand at that time) multiplied in just before log entry lik_pos[j]
+    (ascending). `out` ends as the unnormalized belief over o's current hand, scaled down by
+    exp(*log_scale) (the renormalizations', so a model's evidence can be compared). 0 if nothing fits."""
+    cdef uint8_t key[KEY_MAX]
+    cdef double a[MS_COUNT]
+    cdef double b[MS_COUNT]
+    cdef double* cur = a
+    cdef double* other = b
+    cdef double* t
+    cdef int unseen[NS1]
+    cdef int cast[NS1]
+    cdef int k, i, h = 0, n, kind, j = 0, any_left, x
+    cdef double top
+    log_scale[0] = 0
+    if observer_key(s, o, key) < 0:
+        return 0
+    for k in range(NS1):
+        unseen[k] = key[k] if k > 0 else 0
+        cast[k] = 0
+    cur[0] = 1.0
+    if not draw_stones(&cur, &other, &h, key[NS1], unseen, cast):
+        return 0
+    for i in range(s.log_n + 1):
+        while j < nlik and lik_pos[j] <= i:
+            top = 0
+            for x in range(MS_START[h], MS_START[h + 1]):
+                cur[x] *= lik[j * MS_COUNT + x]
+                if cur[x] > top:
+                    top = cur[x]
+            if top <= 0:
+                return 0
+            for x in range(MS_START[h], MS_START[h + 1]):
+                cur[x] /= top           # renormalized: a long round's products stay inside a double
+            log_scale[0] += log(top)
+            j += 1
+        if i == s.log_n:
+            break
+        if (s.log[i][0] & 15) != o:
+            continue
+        kind = s.log[i][0] >> 4
+        n = s.log[i][1] & 15
+        if kind == LOG_CAST_OK:
+            if h == 0:
+                return 0
+            any_left = 0
+            for x in range(MS_START[h - 1], MS_START[h]):
+                other[x] = 0
+            for x in range(MS_START[h], MS_START[h + 1]):
+                if cur[x] != 0 and MS_CNT[x][n] > 0:
+                    other[MS_SUB[x][n]] += cur[x]
+                    any_left = 1
+            if not any_left:
+                return 0
+            t = cur
+            cur = other
+            other = t
+            h -= 1
+            cast[n] += 1
+        elif kind == LOG_CAST_FAIL:
+            any_left = 0
+            for x in range(MS_START[h], MS_START[h + 1]):
+                if MS_CNT[x][n] > 0:
+                    cur[x] = 0
+                elif cur[x] != 0:
+                    any_left = 1
+            if not any_left:
+                return 0
+        elif s.log[i][1] > 0 and not draw_stones(&cur, &other, &h, s.log[i][1], unseen, cast):
+            return 0
+    for x in range(MS_START[h], MS_START[h + 1]):
+        out[x] = cur[x]
+    hand_size[0] = h
+    return 1 if h == s.hand_n[o] else 0
 
 # ---------------------------------------------------------------------------------------------
 # Invariants (the compiled fuzz test and State.validate's first line of defence)
@@ -1003,7 +1269,13 @@ cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
     ab_evaluate(<const ABState*>s, out)
 
 cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
-    return 1.0
+    return ab_move_weight(<const ABState*>s, m)
+
+cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64_t* rng) noexcept nogil:
+    return ab_determinize_hypothesis(<ABState*>s, observer, hypothesis, rng)
+
+cdef int vt_move_fails(const void* s, uint64_t m) noexcept nogil:
+    return ab_move_fails(<const ABState*>s, m)
 
 cdef void vt_state_features(const void* s, int observer, float* out) noexcept nogil:
     ab_state_features(<const ABState*>s, observer, out)
@@ -1031,6 +1303,8 @@ ABRACADAWHAT_VTABLE.num_move_features = MOVE_FEATURES
 ABRACADAWHAT_VTABLE.feature_version = FEATURE_VERSION
 ABRACADAWHAT_VTABLE.state_features = vt_state_features
 ABRACADAWHAT_VTABLE.move_features = vt_move_features
+ABRACADAWHAT_VTABLE.determinize_hypothesis = vt_determinize_hypothesis
+ABRACADAWHAT_VTABLE.move_fails = vt_move_fails
 
 
 def game_vtable():
@@ -1048,6 +1322,7 @@ VARIANT_BITS = {"xv1": V_EASY, "xv2": V_LAST}
 CODES = {"end": M_END, "stone": C_STONE, "roll": C_ROLL}
 LIMITS = {"max_players": MAXP, "hand": HAND_SIZE, "life": START_LIFE, "secrets": SECRETS, "win": WIN_POINTS,
           "log": LOG_MAX, "rounds": HIST_MAX, "max_moves": MAX_MOVES, "stones": STONES}
+MULTISET_COUNT = MS_COUNT
 FEATURES = {"state": STATE_FEATURES, "move": MOVE_FEATURES, "version": FEATURE_VERSION,
             "seat": SEAT_FEATURES}
 
@@ -1116,6 +1391,69 @@ cdef class CoreState:
             out.append((MULTISETS[e.idx[i]][1:], (e.cum[i] - prev) / e.total))
             prev = e.cum[i]
         return out
+
+    def _likelihood(self, int t, list hands, int o, int q, uint64_t move, floors, temperatures, double threshold,
+                    float[::1] out, bint actor_known=True):
+        """likelihood_vector for q's decision `move` at log position t of this round, for each model
+        (floors[m], temperatures[m]) into out (len(floors) x MS_COUNT floats), the seats' hands then being
+        `hands` (counts by spell 1..8 per seat; o's only counts by size: it is the hypothesis). q's hand
+        is no part of q's view; when it is not known (actor_known False: only its size is right) o's
+        possible hands then are a superset, which costs time, not accuracy. Returns each model's
+        predictive probability of the move. The caller (belief.py) checked the arguments."""
+        cdef ABState v
+        cdef int p, k, i, n = len(floors)
+        cdef double fl[MAX_MODELS]
+        cdef double te[MAX_MODELS]
+        cdef double pred[MAX_MODELS]
+        if not 1 <= n <= MAX_MODELS or len(temperatures) != n or out.shape[0] < n * MS_COUNT:
+            raise ValueError(f"1 to {MAX_MODELS} models, one temperature each, and room for them")
+        for i in range(n):
+            fl[i], te[i] = floors[i], temperatures[i]
+        memcpy(&v, &self.s, sizeof(ABState))
+        v.log_n = t
+        for p in range(MAXP):
+            memset(v.cast[p], 0, NS1)
+        for i in range(t):
+            if (v.log[i][0] >> 4) == LOG_CAST_OK:
+                v.cast[v.log[i][0] & 15][v.log[i][1] & 15] += 1
+        for p in range(v.nplayers):
+            v.hand_n[p] = 0
+            for k in range(1, NS1):
+                v.hand[p][k] = hands[p][k - 1]
+                v.hand_n[p] += v.hand[p][k]
+        if not actor_known:
+            memset(v.hand[q], 0, NS1)     # q's own hand is no part of q's view; o's unseen is then a superset
+        v.phase = PH_DECIDE
+        v.over = 0
+        v.active = q
+        v.last_cast = 0
+        if t > 0 and v.log[t - 1][0] == ((LOG_CAST_OK << 4) | q):
+            v.last_cast = v.log[t - 1][1] & 15
+        with nogil:
+            likelihood_vector(&v, o, q, move, n, fl, te, threshold, &out[0], pred)
+        return [pred[i] for i in range(n)]
+
+    def _belief(self, int o, int[::1] positions, float[::1] lik):
+        """([(multiset index, probability)] of o's current hand under the likelihood vectors `lik`
+        (len(positions) x MS_COUNT), each applied before log entry positions[j], and the log of the
+        forward pass's total: the evidence of those likelihoods, up to a constant shared by every set of
+        vectors for the same state). ([], -inf) if nothing fits."""
+        cdef double post[MS_COUNT]
+        cdef int h = 0, ok, i, n = positions.shape[0]
+        cdef double total = 0, scale = 0
+        if lik.shape[0] < n * MS_COUNT:
+            raise ValueError("likelihood matrix too short")
+        with nogil:
+            ok = belief_forward(&self.s, o, n, &positions[0] if n else NULL, &lik[0] if n else NULL, post, &h,
+                                &scale)
+        if not ok:
+            return [], float("-inf")
+        for i in range(MS_START[h], MS_START[h + 1]):
+            if post[i] > 0:
+                total += post[i]
+        if total <= 0:
+            return [], float("-inf")
+        return [(i, post[i] / total) for i in range(MS_START[h], MS_START[h + 1]) if post[i] > 0], scale + log(total)
 
     def _unseen(self, int observer):
         """The stones `observer` cannot see, by spell 1..8 (XI4); None if the counts are impossible."""

@@ -14,6 +14,24 @@ class AbracadaWhatGame(CompiledGameAdapter):
     not see; chance="open" pools them (D33)."""
 
     name = "abracadawhat"
+    # Strength levels (search/levels.py finds them here): {level: SearchOptions fields}. Chance outcomes are
+    # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
+    # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
+    # the root draws the searcher's hand from its belief (belief.py). Other seats decide in the searcher's
+    # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md).
+    # Level 10 answers within the 1 s cap.
+    level_table = {
+        1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
+        2: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
+        3: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic"),
+        4: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic"),
+        5: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
+        6: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", belief=True),
+        7: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", belief=True),
+        8: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
+        9: dict(iterations=6000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+    }
     State = State
     Move = Move
 
@@ -29,6 +47,13 @@ class AbracadaWhatGame(CompiledGameAdapter):
         from engine_c.abracadawhat.heuristic import move_values
 
         return move_values(state, moves)
+
+    @staticmethod
+    def new_belief(seat: int):
+        """A fresh belief of `seat` over its own hand (belief.py), for searches with options.belief."""
+        from engine_c.abracadawhat.belief import Belief
+
+        return Belief(seat)
 
 
 def _counting_bot(seed: int = 0, threshold: str | float | None = None):

@@ -1,0 +1,295 @@
+"""Abracada…What? belief and strength benchmark (issue 24). Ends with one JSON line.
+
+    python bench/strength.py --game abracadawhat            # the full run (hours on 2 cores)
+    python bench/strength.py --game abracadawhat --quick    # the same keys from fewer games (~15 min)
+    python bench/abracada.py [--quick] [--jobs N]           # the same
+
+Every match is seat-swapped (2 players: each deal seed played twice, the seats exchanged; 4 players: every
+rotation of the challenger's seat) on fixed seeds; draws come from the state's seeded generator.
+- `belief_gain_nats`: at decisions in the middle of a round (at least 4 entries in the round's log) of
+  count-heuristic self-play (2 players; `_level4_selfplay`: of level-4 searches, a third as many), log P(true own hand) of the mover under its belief minus under the
+  count-only prior (the exact posterior of XC6), mean over the positions. `belief_ece`: expected
+  calibration error (10 bins) of the belief's P(hold at least one stone of spell k), all 8 spells of every
+  position (`prior_ece` beside it).
+- `opponent_fail_rate_gap`: in the level-10 games against the count heuristic, the share of the other
+  seat's casts that fail inside the searcher's tree minus the share of the count heuristic's casts that
+  fail in the same games (level 10: single-observer); `_own_view` beside it is the same for
+  re-determinizing search, `_searcher` for single-observer search, both from the equal-time match below.
+- `win_rate_vs_count_heuristic`: level 10 against the count-heuristic bot, 2 players.
+- `win_rate_vs_no_inference`: level 10's search on equal time per move with against without the belief,
+  2 players, with the pentanomial SPRT(0, 30) of clients/ratings.py.
+- `own_view_vs_searcher`: re-determinizing against single-observer search at equal time (both with the
+  belief), 2 players: which opponent model is stronger per CPU second.
+- `win_share_4p`: level 10 among three level-10 searches without the belief (`belief=false`).
+- `belief_update_ms`: one belief update (one other seat's decision multiplied in), mean and p95 over the
+  self-play positions; `move_ms_level10`: mean and max thread CPU time of a level-10 move.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine_c.abracadawhat import State
+from engine_c.abracadawhat.belief import MULTISETS, Belief
+from engine_c.abracadawhat.game import ABRACADAWHAT
+from engine_c.abracadawhat.heuristic import CountingBot
+from search.bots import make_bot
+
+COUNTING = "counting"
+
+
+def make(spec: str, seed: int):
+    """A bot by spec: `counting` (the count heuristic) or a search/bots.py spec for this game."""
+    if spec == COUNTING:
+        return CountingBot(seed=seed)
+    return make_bot(spec, ABRACADAWHAT, seed=seed)
+
+
+def equal_time(time_ms: float, belief: bool, redeterminize: bool = False) -> str:
+    """Level 10's search (engine_c/abracadawhat/game.py) on a pure time budget per move."""
+    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,"
+            f"redeterminize={'true' if redeterminize else 'false'},"
+            f"belief={'true' if belief else 'false'}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Games
+# ----------------------------------------------------------------------------------------------
+def play(task: tuple) -> dict:
+    """One game: (seed, seat specs) -> winners, per-seat casts and fails, per-seat move CPU times and the
+    in-tree opponent counts of each searching seat."""
+    seed, seats = task
+    n = len(seats)
+    bots = [make(s, seed * 31 + i) for i, s in enumerate(seats)]
+    state = State.new(players=n, seed=seed)
+    casts, fails = [0] * n, [0] * n
+    tree_moves, tree_fails = [0] * n, [0] * n
+    cpu: list[list[float]] = [[] for _ in range(n)]
+    decisions = 0
+    while not state.is_terminal() and decisions < 3000:
+        if state.is_chance():
+            state.resolve_chance()
+            continue
+        for i, b in enumerate(bots):
+            if hasattr(b, "observe"):
+                b.observe(state, i)
+        seat = state.current_player
+        t0 = time.thread_time()
+        move, info = bots[seat].choose(state)
+        cpu[seat].append(time.thread_time() - t0)
+        result = info.get("result")
+        if result is not None:
+            tree_moves[seat] += result.opponent_tree_moves
+            tree_fails[seat] += result.opponent_tree_fails
+        if move.kind == "cast":
+            casts[seat] += 1
+            fails[seat] += state._to_raw()["hands"][seat][move.value - 1] == 0
+        state.apply(move)
+        decisions += 1
+    return {"seed": seed, "seats": list(seats), "winners": state.winners() if state.is_terminal() else list(range(n)),
+            "casts": casts, "fails": fails, "tree_moves": tree_moves, "tree_fails": tree_fails, "cpu": cpu}
+
+
+def swapped(a: str, b: str, deals: int, seed0: int) -> list[tuple]:
+    return [t for d in range(deals) for t in ((seed0 + d, (a, b)), (seed0 + d, (b, a)))]
+
+
+def rotated(a: str, others: list[str], deals: int, seed0: int) -> list[tuple]:
+    tasks = []
+    for d in range(deals):
+        table = [a] + others
+        for r in range(len(table)):
+            tasks.append((seed0 + d, tuple(table[(i + r) % len(table)] for i in range(len(table)))))
+    return tasks
+
+
+def share(rec: dict, spec: str) -> float:
+    """The win share of the seat playing `spec` (ties shared)."""
+    me = rec["seats"].index(spec)
+    return (1.0 / len(rec["winners"])) if me in rec["winners"] else 0.0
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> list[float]:
+    if n == 0:
+        return [0.0, 1.0]
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return [round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)]
+
+
+def two_player(records: list[dict], challenger: str, sprt: tuple[float, float] | None = None) -> dict:
+    """Win rate of `challenger` over seat-swapped pairs, its interval, and the pentanomial SPRT."""
+    from clients import ratings as R
+
+    by_seed: dict[int, list[float]] = {}
+    for rec in records:
+        by_seed.setdefault(rec["seed"], []).append(share(rec, challenger))
+    total = sum(sum(v) for v in by_seed.values())
+    games = sum(len(v) for v in by_seed.values())
+    out = {"rate": round(total / max(games, 1), 4), "games": games, "rate_95": wilson(total, games)}
+    if sprt is not None:
+        penta = [0] * 5
+        for v in by_seed.values():
+            if len(v) == 2:
+                penta[int(round(sum(v) * 2))] += 1
+        test = R.SPRT(*sprt)
+        out.update({"pentanomial": penta, "sprt": f"SPRT({sprt[0]:g}, {sprt[1]:g})",
+                    "sprt_llr": round(test.llr(penta), 3), "sprt_bounds": [round(test.lower, 3), round(test.upper, 3)],
+                    "sprt_decision": test.decision(penta) or "continue"})
+    return out
+
+
+def fail_rates(records: list[dict], searcher: str) -> dict:
+    """In-tree opponent fail rate of `searcher` and the real fail rate of its opponents, same games."""
+    tm = tf = casts = fails = 0
+    for rec in records:
+        me = rec["seats"].index(searcher)
+        tm += rec["tree_moves"][me]
+        tf += rec["tree_fails"][me]
+        for o in range(len(rec["seats"])):
+            if o != me:
+                casts += rec["casts"][o]
+                fails += rec["fails"][o]
+    tree = tf / tm if tm else 0.0
+    real = fails / casts if casts else 0.0
+    return {"tree": round(tree, 4), "real": round(real, 4), "gap": round(tree - real, 4), "tree_moves": tm,
+            "casts": casts}
+
+
+# ----------------------------------------------------------------------------------------------
+# Belief quality and cost
+# ----------------------------------------------------------------------------------------------
+def belief_game(task: tuple[int, str]) -> dict:
+    """Self-play of `spec` (2 players), each seat's belief fed every decision; at mid-round decisions the
+    mover's belief and prior are scored against its true hand."""
+    seed, spec = task
+    state = State.new(players=2, seed=seed)
+    bots = [make(spec, seed * 7 + i) for i in range(2)]
+    beliefs = [Belief(i) for i in range(2)]
+    gains, pairs_belief, pairs_prior, update_ms = [], [], [], []
+    decisions = 0
+    while not state.is_terminal() and decisions < 3000:
+        if state.is_chance():
+            state.resolve_chance()
+            continue
+        for b in beliefs:
+            t0 = time.perf_counter()
+            added = b.observe(state)
+            if added:
+                update_ms.append(1000 * (time.perf_counter() - t0) / added)
+        seat = state.current_player
+        raw = state._to_raw()
+        if len(raw["log"]) >= 4:
+            truth = tuple(raw["hands"][seat])
+            hyp = beliefs[seat].hypotheses(state)
+            belief_p = {tuple(MULTISETS[i][1:]): p for i, p in hyp}
+            prior_p = {tuple(c): p for c, p in state._posterior(seat)}
+            gains.append(math.log(max(belief_p.get(truth, 0.0), 1e-300)) - math.log(prior_p[truth]))
+            for k in range(8):
+                held = 1.0 if truth[k] else 0.0
+                pairs_belief.append((sum(p for h, p in belief_p.items() if h[k]), held))
+                pairs_prior.append((sum(p for h, p in prior_p.items() if h[k]), held))
+        move, _ = bots[seat].choose(state)
+        state.apply(move)
+        decisions += 1
+    return {"gains": gains, "belief": pairs_belief, "prior": pairs_prior, "update_ms": update_ms}
+
+
+def ece(pairs: list[tuple[float, float]], bins: int = 10) -> float:
+    buckets: list[list[tuple[float, float]]] = [[] for _ in range(bins)]
+    for p, y in pairs:
+        buckets[min(int(p * bins), bins - 1)].append((p, y))
+    total = len(pairs)
+    return sum(abs(sum(p for p, _ in b) - sum(y for _, y in b)) for b in buckets if b) / max(total, 1)
+
+
+def belief_quality(pool, positions: int, seed0: int, spec: str = COUNTING) -> dict:
+    gains, pb, pp, ms = [], [], [], []
+    seed = seed0
+    while len(gains) < positions:
+        batch = list(pool.map(belief_game, [(sd, spec) for sd in range(seed, seed + 8)]))
+        seed += 8
+        for g in batch:
+            gains += g["gains"]
+            pb += g["belief"]
+            pp += g["prior"]
+            ms += g["update_ms"]
+    step = len(gains) / positions        # an even thinning to the asked number of positions
+    keep = sorted({int(i * step) for i in range(positions)})
+    gains = [gains[i] for i in keep]
+    pb = [pb[8 * i + k] for i in keep for k in range(8)]
+    pp = [pp[8 * i + k] for i in keep for k in range(8)]
+    ms.sort()
+    return {"belief_gain_nats": round(statistics.mean(gains), 4),
+            "belief_gain_se": round(statistics.stdev(gains) / math.sqrt(len(gains)), 4),
+            "belief_ece": round(ece(pb), 4), "prior_ece": round(ece(pp), 4), "positions": len(gains),
+            "belief_update_ms": round(statistics.mean(ms), 3),
+            "belief_update_ms_p95": round(ms[int(0.95 * (len(ms) - 1))], 3), "updates_timed": len(ms)}
+
+
+# ----------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer positions and games (at most ~15 minutes)")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--game", default="abracadawhat", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    q = args.quick
+    sizes = {"positions": 300 if q else 1000, "vs_counting": 8 if q else 200, "vs_noinf": 16 if q else 300,
+             "own_view": 8 if q else 200, "four": 2 if q else 50, "time_ms": 100 if q else 250}
+    t_start = time.monotonic()
+    level10 = "ismcts:level=10"
+    out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        out.update(belief_quality(pool, sizes["positions"], 10_000))   # tuned on seeds 1000-1029
+        searchers = belief_quality(pool, sizes["positions"] // 3, 11_000, "ismcts:level=4")
+        out.update({"belief_gain_nats_level4_selfplay": searchers["belief_gain_nats"],
+                    "belief_ece_level4_selfplay": searchers["belief_ece"]})
+
+        recs = list(pool.map(play, swapped(level10, COUNTING, sizes["vs_counting"], 2000)))
+        vs = two_player(recs, level10)
+        fr = fail_rates(recs, level10)
+        cpu = sorted(t for r in recs for t in r["cpu"][r["seats"].index(level10)])
+        out.update({"win_rate_vs_count_heuristic": vs["rate"], "win_rate_vs_count_heuristic_detail": vs,
+                    "opponent_fail_rate_gap": fr["gap"], "opponent_fail_rate_detail": fr,
+                    "move_ms_level10": round(1000 * statistics.mean(cpu), 1),
+                    "move_ms_level10_max": round(1000 * cpu[-1], 1)})
+
+        t = sizes["time_ms"]
+        with_b, without_b = equal_time(t, True), equal_time(t, False)
+        recs = list(pool.map(play, swapped(with_b, without_b, sizes["vs_noinf"], 3000)))
+        vs = two_player(recs, with_b, sprt=(0.0, 30.0))
+        out.update({"win_rate_vs_no_inference": vs["rate"], "win_rate_vs_no_inference_detail": vs})
+
+        own, single = equal_time(t, True, True), equal_time(t, True, False)
+        recs = list(pool.map(play, swapped(own, single, sizes["own_view"], 4000)))
+        out["own_view_vs_searcher"] = two_player(recs, own, sprt=(0.0, 30.0))
+        out["opponent_fail_rate_gap_searcher"] = fail_rates(recs, single)["gap"]
+        out["opponent_fail_rate_gap_own_view"] = fail_rates(recs, own)["gap"]
+
+        plain = [f"ismcts:level=10,belief=false,seed={k}" for k in range(1, 4)]
+        recs = list(pool.map(play, rotated(level10, plain, sizes["four"], 5000)))
+        wins = sum(share(r, level10) for r in recs)
+        out.update({"win_share_4p": round(wins / len(recs), 4), "win_share_4p_95": wilson(wins, len(recs)),
+                    "win_share_4p_games": len(recs)})
+    out["seconds"] = round(time.monotonic() - t_start, 1)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
