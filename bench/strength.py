@@ -39,7 +39,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot

@@ -157,7 +157,7 @@ class Reason:
     value: float
     items: list[str]
     text: str
-    aspect: str = ""               # "gains", "enables", "gives_up" or "leaves" (engine_c/reasons.py)
+    aspect: str = ""               # "gains", "enables", "gives_up" or "leaves" (engine_c/spellbook/reasons.py)
 
 
 @dataclass

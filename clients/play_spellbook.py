@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 from engine_c import IllegalMoveError, Move, NotationError, State, records
-from engine_c import _engine as _E
-from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
+from engine_c.spellbook import _engine as _E
+from engine_c.spellbook.state import COLOR_NAMES, COLORS, RUNES, format_counts
 from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_label,
                           seat_spec, write_record)
 from clients.spell_text import describe, find_spell, points, spell_title
@@ -407,7 +407,7 @@ class SpellBookHinter(Hinter):
 
     def adapter(self):
         """SpellBook's search adapter."""
-        from engine_c.game import SPELLBOOK
+        from engine_c.spellbook.game import SPELLBOOK
 
         return SPELLBOOK
 
@@ -419,8 +419,8 @@ class SpellBookHinter(Hinter):
                              seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
 
     def hint(self, state: State, level: int | None) -> str:
-        from engine_c.game import final_score_spread
-        from engine_c.reasons import reasons, threats, veiled
+        from engine_c.spellbook.game import final_score_spread
+        from engine_c.spellbook.reasons import reasons, threats, veiled
         from search.hints import top_hints
 
         g = self.grown(state)
@@ -477,7 +477,7 @@ VERB_TEXT = {"take": "you take from the Altar", "draw": "you draw from the Pouch
 
 def action_phase(word: str) -> tuple[str, str] | None:
     """(phase, what it is) of a move's first word: a verb (take, store, learn...) or a spell's action."""
-    from engine_c.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
+    from engine_c.spellbook.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
 
     word = word.lower()
     if word in VERB_PHASE:

@@ -33,7 +33,7 @@ import secrets
 from typing import Any, Iterable, Sequence
 
 from engine_c.registry import get_game
-from engine_c.state import IllegalMoveError, Move, NotationError, State, _mix_seed, resolve_spells
+from engine_c.spellbook.state import IllegalMoveError, Move, NotationError, State, _mix_seed, resolve_spells
 
 FORMAT = "spellbook-record"
 VERSION = 2
@@ -274,7 +274,7 @@ def _spells(obj: dict, seed: int | None) -> list[str]:
         ids = resolve_spells(spells, seed or 0)
     except ValueError as e:
         raise RecordError("spells", str(e)) from None
-    from engine_c.state import SPELL_NAMES
+    from engine_c.spellbook.state import SPELL_NAMES
 
     return [SPELL_NAMES[i] for i in ids]
 

@@ -5,7 +5,7 @@
     state = g.State.new(players=3, seed=1)
     search.ismcts(g.adapter, state, ...)
 
-The compiled games live one folder each (engine_c/ for SpellBook, engine_c/abracadawhat/); search/ knows
+The compiled games live one folder each (engine_c/spellbook/, engine_c/abracadawhat/); search/ knows
 none of them and reaches a game only through its adapter (search.GameAdapter).
 """
 from __future__ import annotations
@@ -35,13 +35,14 @@ class Game:
 
 # name: (title, adapter module and attribute, state module, notation module, players, rules)
 _GAMES = {
-    "spellbook": ("SpellBook", "engine_c.game", "SPELLBOOK", "engine_c.state", "engine_c.notation", (2, 4),
+    "spellbook": ("SpellBook", "engine_c.spellbook.game", "SPELLBOOK", "engine_c.spellbook.state",
+                  "engine_c.spellbook.notation", (2, 4),
                   "shared/rules/SPELLBOOK.md"),
     "abracadawhat": ("Abracada…What?", "engine_c.abracadawhat.game", "ABRACADAWHAT", "engine_c.abracadawhat.state",
                      "engine_c.abracadawhat.notation", (2, 5), "shared/rules/ABRACADAWHAT.md"),
 }
 # name: the game's text module (what the review and the terminal say that only the game knows)
-_TEXTS = {"spellbook": "engine_c.text", "abracadawhat": "engine_c.abracadawhat.text"}
+_TEXTS = {"spellbook": "engine_c.spellbook.text", "abracadawhat": "engine_c.abracadawhat.text"}
 GAMES = tuple(_GAMES)
 _cache: dict[str, Game] = {}
 

@@ -9,8 +9,8 @@ from importlib import metadata
 from pathlib import Path
 
 import engine_c
-from engine_c.game import SPELLBOOK
-from engine_c.state import LIMITS, SPELL_NAMES
+from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.state import LIMITS, SPELL_NAMES
 from search.hints import MISTAKE_CLASSES, MISTAKE_THRESHOLDS
 from search.levels import describe_levels
 from search.model import default_model

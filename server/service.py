@@ -1,7 +1,7 @@
 """The SpellBookService servicer (grpc.aio): protobuf in, engine/search calls, protobuf out.
 
 Rules live in engine_c, search in search/, hint classes in search/hints.py, SpellBook reasons in
-engine_c/reasons.py, message conversion in server/convert.py. The RPCs are grouped by idea:
+engine_c/spellbook/reasons.py, message conversion in server/convert.py. The RPCs are grouped by idea:
 
 - server/rpc_rules.py     GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance
 - server/rpc_search.py    GetBestMove, GetHints, Analyze (and their insight)
@@ -82,7 +82,7 @@ class ServiceConfig:
 def use_model(model: str) -> None:
     """Makes `model` ("" = shipped, "none", or a file) the evaluation every search of this process uses
     by default; ValueError naming the file when it is not a model for this game."""
-    from engine_c.game import DEFAULT_MODEL_PATH, SPELLBOOK
+    from engine_c.spellbook.game import DEFAULT_MODEL_PATH, SPELLBOOK
     from search.model import Model
 
     if model == "none":
