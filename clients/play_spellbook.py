@@ -26,6 +26,7 @@ seeded generator so a continued game draws what the original would have.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -650,3 +651,31 @@ def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     except KeyboardInterrupt:
         print("\nLeaving the game (the session stays on the server).", file=out)
         return 1
+
+
+def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -> State:
+    """Plays a seeded game between uniformly random bots, printing each move, draw and the result."""
+    out = out or sys.stdout
+    state = State.new(players=players, spells=spells, seed=seed)
+    rng = random.Random(seed)
+    print(f"SpellBook demo: {players} players, spells {', '.join(state.spells)}, seed {seed}", file=out)
+    while not state.is_terminal():
+        seat, phase, day = state.current_player, state.phase, state.day
+        move = rng.choice(state.legal_moves())
+        draws = state.play(move)
+        drawn = f"  (draws: {' '.join(str(d)[6:] for d in draws)})" if draws else ""
+        print(f"day {day + 1:3d} seat {seat} {phase:8s} {move}{drawn}", file=out)
+    for seat, score in enumerate(state.scores()):
+        spells = ", ".join(f"{k} {v}" for k, v in score.spells.items() if v)
+        bonuses = "".join(f"; {name} bonus {getattr(score, name.lower())}" for name in ("Feast", "Knowledge", "Communion")
+                          if name in state.spells)
+        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}{bonuses})",
+              file=out)
+    winners = state.winners()
+    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)}", file=out)
+    return state
+
+
+def demo(args: argparse.Namespace, out=None) -> State:
+    """`spellbook-ai demo` (--players, --spells, --seed)."""
+    return demo_game(args.players, args.spells, args.seed, out)
