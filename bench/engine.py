@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 
-from engine_c import State
+from engine_c.spellbook import State
 from engine_c.spellbook._engine import random_playouts
 from engine_c.abracadawhat import _engine as abracadawhat_engine
 from engine_c.abracadawhat.state import State as AbracadaState

@@ -30,7 +30,7 @@ import multiprocessing as mp
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from engine_c import State
+from engine_c.spellbook import State
 from engine_c.spellbook.game import SPELLBOOK
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot

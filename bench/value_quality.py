@@ -34,7 +34,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine_c import State
+from engine_c.spellbook import State
 from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
 from search.bots import make_bot

@@ -20,7 +20,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO
 
-from engine_c import IllegalMoveError, NotationError, State
+from engine_c.spellbook import IllegalMoveError, NotationError, State
 
 MAX_VISITS = 200_000
 MAX_TIME_MS = 60_000

@@ -25,7 +25,7 @@ import numpy as np
 
 import pyspiel
 
-from engine_c import Move, State, token_name
+from engine_c.spellbook import Move, State, token_name
 from engine_c.spellbook.state import _mix_seed, parse_token, resolve_spells
 
 NUM_DISTINCT_ACTIONS = 1024

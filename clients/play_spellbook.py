@@ -31,7 +31,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
+from engine_c import records
+from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
 from engine_c.spellbook import _engine as _E
 from engine_c.spellbook.state import COLOR_NAMES, COLORS, RUNES, format_counts
 from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_label,

@@ -33,7 +33,7 @@ FACTORY = "clients.selfplay:spellbook_game"
 
 def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
     """(game adapter, new_state(seed)) for self-play: the seat count cycles through `players` by seed."""
-    from engine_c import State
+    from engine_c.spellbook import State
     from engine_c.spellbook.game import SPELLBOOK
 
     counts = list(players or [2, 3, 4])

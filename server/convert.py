@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
+from engine_c import records
+from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
 from engine_c.spellbook.game import SPELLBOOK
 from engine_c.spellbook.notation import _frame_text
 from engine_c.spellbook.reasons import Reason

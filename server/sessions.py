@@ -39,7 +39,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, NotationError, records
+from engine_c import records
+from engine_c.base import IllegalMoveError, NotationError
 from engine_c.registry import Game, get_game
 from search import ismcts
 from search.bots import make_bot
