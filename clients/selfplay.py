@@ -33,8 +33,8 @@ FACTORY = "clients.selfplay:spellbook_game"
 
 def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
     """(game adapter, new_state(seed)) for self-play: the seat count cycles through `players` by seed."""
-    from engine_c import State
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook import State
+    from engine_c.spellbook.game import SPELLBOOK
 
     counts = list(players or [2, 3, 4])
 
@@ -114,7 +114,7 @@ def main(args: argparse.Namespace) -> int:
             from search.model import Model
 
             Model.load(args.model)
-        from engine_c.state import resolve_spells
+        from engine_c.spellbook.state import resolve_spells
 
         resolve_spells(args.spells)
     except ValueError as e:

@@ -155,8 +155,8 @@ def hint_level() -> int:
 
 
 def _calibration_game(task: tuple[str, int, int]) -> list:
-    from engine_c import State
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook import State
+    from engine_c.spellbook.game import SPELLBOOK
     from search.calibration import collect
     from search.levels import level_options
     from search.model import Model
