@@ -83,7 +83,7 @@ class ServerProcess:
     """`python -m server.main` on 127.0.0.1:0; the address is read from its `serving` log line."""
 
     def __init__(self, workers: int, queue_size: int, processes: int = 1, flags: tuple[str, ...] | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, root: Path | str | None = None):
         self.dir = tempfile.mkdtemp(prefix="grpc_load_")
         db = os.path.join(self.dir, "sessions.db") if processes > 1 else ":memory:"
         # every load client comes from this one host (often on one connection): by default let it hold every
@@ -95,7 +95,8 @@ class ServerProcess:
                *flags]
         # Logs go to a file, not a pipe: a reader thread here would compete with the clients for the GIL.
         self.log = tempfile.NamedTemporaryFile("w+", prefix="grpc_load_", suffix=".jsonl", delete=False)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True,
+        # `root`: another checkout's code (bench/overhead_pairs.py runs old and new side by side)
+        self.proc = subprocess.Popen(cmd, cwd=root or ROOT, stderr=self.log, stdout=subprocess.DEVNULL, text=True,
                                      env=dict(os.environ, **(env or {})))
         self.address: str | None = None
         self.pids = [self.proc.pid]      # every process whose CPU a request costs

@@ -190,6 +190,14 @@ def _parse_stack(text: str, n: int) -> list[tuple]:
 
 
 def state_from_text(cls, text: str):
+    raw = _compiled.fields_raw(text)     # the common, well-formed text, read in C (engine_c/spellbook/_notation.pyx)
+    if raw is None:
+        raw = read_raw(text)             # anything else: read here, which says what is wrong, if anything
+    return _build(cls, raw)
+
+
+def read_raw(text: str) -> dict:
+    """The raw dict of a state text before its checks (validate_raw...); NotationError naming what is wrong."""
     f = _fields(text)
     raw = _parse_common(f)
     raw["pouch"] = parse_counts(_need(f, "pouch"), "pouch")
@@ -199,7 +207,7 @@ def state_from_text(cls, text: str):
         raise NotationError(f"rng must be 16 hex digits, got {clip(rng)}")
     raw["rng"] = int(rng, 16)
     _refuse_unknown(f, raw["players"], {"pouch", "discard", "rng"})
-    return _build(cls, raw)
+    return raw
 
 
 _COMMON_KEYS = {"n", "spells", "day", "active", "phase", "end", "over", "altar", "stack", "taken", "given",
@@ -444,3 +452,8 @@ def observation_array(state, player: int) -> np.ndarray:
     out[i + 1] = raw["day"] / 100.0
     out[i + 2 + n - 2] = 1.0
     return out
+
+
+# The compiled reader reads this module's names (HEADER, MAX_TEXT, _LEARNED_RE): imported last, and looked
+# up at call time, so either module may be imported first.
+import engine_c.spellbook._notation as _compiled  # noqa: E402
