@@ -88,3 +88,59 @@ def test_never_reads_what_the_python_reader_refuses():
 @pytest.mark.parametrize("text", [None, 5, "", "sb1", "sb2 n=2", "x" * 30_000])
 def test_odd_inputs_are_left_to_the_python_reader(text):
     assert _notation.fields_raw(text) is None
+
+
+def _reference_validate(raw):
+    """validate_raw as it was before the compiled count check: every check in Python."""
+    from engine_c.spellbook import notation
+    from engine_c.spellbook.stack import check_stack
+
+    notation._check_zones(raw)
+    notation._check_counters(raw)
+    check_stack(raw)
+    notation._check_bookkeeping(raw)
+
+
+def _outcome(fn, raw):
+    try:
+        fn(raw)
+    except NotationError as e:
+        return str(e)
+    return None
+
+
+def test_count_check_agrees_with_the_python_checks():
+    import copy
+
+    from engine_c.spellbook import notation
+
+    rng = random.Random(11)
+    zones = ["pouch", "altar", "discard", "taken", "given", "justdisc"]
+    differed = 0
+    for text in TEXTS[:150]:
+        raw = read_raw(text)
+        assert _notation.counts_hold(raw)
+        assert _outcome(notation.validate_raw, raw) is None
+        for _ in range(12):
+            bad = copy.deepcopy(raw)
+            kind = rng.randrange(4)
+            if kind == 0:
+                bad[rng.choice(zones)][rng.randrange(21)] += rng.choice([-1, 1, 2, 6, 50])
+            elif kind == 1:
+                p = rng.randrange(bad["players"])
+                bad[rng.choice(["pool", "fam"])][p][rng.randrange(21)] += rng.choice([-1, 1, 3, 9])
+            elif kind == 2:
+                p, c = rng.randrange(bad["players"]), rng.randrange(7)
+                bad[rng.choice(["level", "rune", "learned_day"])][p][c] = rng.choice([0, 1, 3, 4, 5, 7, -1, 99])
+            else:
+                a, b = rng.randrange(21), rng.randrange(21)
+                z = rng.choice(zones[:3])
+                bad[z][a] += 1
+                bad[z][b] -= 1
+            if _notation.counts_hold(bad):
+                assert _outcome(notation._check_zones, bad) is None or _outcome(notation._check_zones, bad) == \
+                    _outcome(_reference_validate, bad)
+            ref = _outcome(_reference_validate, bad)
+            assert _outcome(notation.validate_raw, bad) == ref
+            differed += ref is not None
+    assert differed > 500

@@ -248,3 +248,56 @@ def fields_raw(text):
     raw["discard"] = discard
     raw["rng"] = int(rng, 16)
     return raw
+
+
+cdef long _COPIES = LIMITS["copies"]
+cdef long _POOL_LIMIT = LIMITS["pool"]
+cdef long _FAMILIAR_SPACES = LIMITS["familiar"]
+
+
+def counts_hold(dict raw):
+    """True when every token count of `raw` passes notation.validate_raw's count checks: each count of each
+    zone 0..COPIES, each pool within POOL_LIMIT and familiar within FAMILIAR_SPACES, every token type's total
+    over the zones (a learned spell's rune token included) COPIES, and justdisc within the Discard box.
+    False when any fails or `raw` is not as expected: validate_raw then runs those checks in Python, which
+    name the first that fails. Only the counts: the spells, counters, stack and bookkeeping are checked
+    in Python either way."""
+    cdef long totals[21]
+    cdef long t, p, c, k, size, n
+    try:
+        n = raw["players"]
+        zones = [raw["pouch"], raw["altar"], raw["discard"], raw["taken"], raw["given"], raw["justdisc"]]
+        for p in range(n):
+            zones.append(raw["pool"][p])
+            zones.append(raw["fam"][p])
+        for t in range(21):
+            totals[t] = 0
+        for k in range(len(zones)):
+            z = zones[k]
+            if type(z) is not list or len(<list>z) != 21:
+                return False
+            size = 0
+            for t in range(21):
+                c = (<list>z)[t]
+                if c < 0 or c > _COPIES:
+                    return False
+                size += c
+                if k < 3 or k >= 6:         # pouch, altar, discard, pools and familiars hold the tokens
+                    totals[t] += c
+            if k >= 6 and size > (_POOL_LIMIT if (k - 6) % 2 == 0 else _FAMILIAR_SPACES):
+                return False
+        for p in range(n):
+            level, rune = raw["level"][p], raw["rune"][p]
+            for c in range(7):
+                if level[c]:
+                    k = rune[c]
+                    if k < 0 or k > 2:
+                        return False
+                    totals[c * 3 + k] += 1
+        jd, discard = raw["justdisc"], raw["discard"]
+        for t in range(21):
+            if totals[t] != _COPIES or jd[t] > discard[t]:
+                return False
+    except (KeyError, IndexError, TypeError, OverflowError):
+        return False
+    return True

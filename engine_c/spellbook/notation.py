@@ -279,6 +279,20 @@ def validate_raw(raw: dict) -> None:
     Counts first (so nothing out of range reaches the C conversion), then the 105 tokens (S1), the players'
     zones and spells, the counters (day, active seat, end, over, phase), the pending-step stack
     (engine_c.spellbook.stack) and what depends on it (Purification's and Communion's bookkeeping)."""
+    if _compiled.counts_hold(raw):     # every count check of _check_zones passes (checked in C): the spells
+        for p in range(raw["players"]):
+            _check_spells(raw, p)
+    else:
+        _check_zones(raw)
+    _check_counters(raw)
+    from engine_c.spellbook.stack import check_stack
+
+    check_stack(raw)
+    _check_bookkeeping(raw)
+
+
+def _check_zones(raw: dict) -> None:
+    """validate_raw's checks of the zones' counts, each seat's pool and familiar and spells, and the token totals."""
     n = raw["players"]
     for zone in _COUNT_FIELDS:
         _check_counts(raw[zone], zone)
@@ -304,11 +318,6 @@ def validate_raw(raw: dict) -> None:
             raise NotationError(f"there are {total} {token_name(t)} across the zones; the game has {COPIES}")
         if raw["justdisc"][t] > raw["discard"][t]:
             raise NotationError(f"justdisc lists {raw['justdisc'][t]} {token_name(t)}, more than the Discard box holds")
-    _check_counters(raw)
-    from engine_c.spellbook.stack import check_stack
-
-    check_stack(raw)
-    _check_bookkeeping(raw)
 
 
 def _check_spells(raw: dict, p: int) -> None:
