@@ -48,8 +48,8 @@ def cpu_s(server: ServerProcess) -> float:
     return total / 1e9
 
 
-def block(server: ServerProcess, channel, reqs, block_size: int, bare_size: int) -> tuple[float, float, list[str]]:
-    """(bare_call_cpu_ms, server_overhead_cpu_ms, moves) of one block on `server`."""
+def block(server: ServerProcess, channel, reqs, block_size: int, bare_size: int) -> tuple[float, float, list[str], float]:
+    """(bare_call_cpu_ms, server_overhead_cpu_ms, moves, the searches' CPU per call) of one block on `server`."""
     stub = service_pb2_grpc.SpellBookServiceStub(channel)
     health = health_pb2_grpc.HealthStub(channel)
     before = len([e for e in server.log_entries() if e.get("method") == "GetBestMove"])
@@ -68,7 +68,8 @@ def block(server: ServerProcess, channel, reqs, block_size: int, bare_size: int)
             break
         time.sleep(0.02)
     search_ms = sum(e["search_cpu_ms"] for e in entries[:block_size])
-    return 1000 * (cpu1 - cpu0) / bare_size, (1000 * (cpu2 - cpu1) - search_ms) / block_size, moves
+    return 1000 * (cpu1 - cpu0) / bare_size, (1000 * (cpu2 - cpu1) - search_ms) / block_size, moves, \
+        search_ms / block_size
 
 
 def summary(values: list[float]) -> dict:
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=12)
     p.add_argument("--max-seconds", type=float, default=600.0)
     p.add_argument("--flags", default="", help="extra server flags, space-separated (every server)")
+    p.add_argument("--root-flags", action="append", default=[],
+                   help="NAME=FLAGS: extra server flags of one checkout (an ablation: e.g. the same checkout twice, "
+                        "once with --log-level WARNING)")
     a = p.parse_args(argv)
     if not (1 <= a.rounds <= 100 and 1 <= a.block <= 2000 and 1 <= a.bare_block <= 10_000):
         p.error("rounds 1..100, block 1..2000, bare block 1..10000")
@@ -94,12 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     reqs = [request_for(states[i % len(states)], a.iterations, 1000 + i) for i in range(a.block)]
     servers: dict[str, ServerProcess] = {}
     channels = {}
-    figures: dict = {name: {"bare": [], "over": []} for name, _ in roots}
+    figures: dict = {name: {"bare": [], "over": [], "search": []} for name, _ in roots}
     try:
         extra = tuple(a.flags.split()) if a.flags else ()
+        own = {n: tuple(f.split()) for n, f in (r.split("=", 1) for r in a.root_flags)}
         for name, path in roots:
             servers[name] = ServerProcess(workers=1, queue_size=16, root=Path(path).resolve(),
-                                          flags=("--per-client-searches", "17", "--per-host-searches", "17", *extra))
+                                          flags=("--per-client-searches", "17", "--per-host-searches", "17", *extra,
+                                                 *own.get(name, ())))
             channels[name] = grpc.insecure_channel(servers[name].address)
             stub = service_pb2_grpc.SpellBookServiceStub(channels[name])
             for i in range(5):      # warm up the channel, the server and its cost estimate (inline)
@@ -111,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             order = roots if r % 2 == 0 else roots[::-1]
             moves = {}
             for name, _ in order:
-                bare, over, moves[name] = block(servers[name], channels[name], reqs, a.block, a.bare_block)
+                bare, over, moves[name], search = block(servers[name], channels[name], reqs, a.block, a.bare_block)
+                figures[name]["search"].append(search)
                 figures[name]["bare"].append(bare)
                 figures[name]["over"].append(over)
             first = moves[roots[0][0]]
@@ -130,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, _ in roots:
         f = figures[name]
         out[name] = {"server_overhead_cpu_ms": summary(f["over"]), "bare_call_cpu_ms": summary(f["bare"]),
+                     "search_cpu_ms": summary(f["search"]),
                      "ratio": summary([o / b for o, b in zip(f["over"], f["bare"]) if b > 0] or [float("nan")])}
         if name != base:
             out[name]["overhead_minus_" + base] = summary([x - y for x, y in zip(f["over"], figures[base]["over"])])
