@@ -75,13 +75,20 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
         raise ValueError(f"level must be an integer from 1 to 10, got {level!r}")
     kind = _evaluator(evaluator, game)
     cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
+    table = getattr(game, "level_table", None)
+    if kind == "network" and table is not None:
+        # a game's own levels (below) with the learned evaluation: the same fields and budgets, the
+        # network's priors and leaves, as the game's model was gated to search (_models_own_search)
+        fields = dict(table[level])
+        opts = SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,
+                             evaluator="auto" if evaluator == "auto" else "network")
+        return _models_own_search(opts, game)
     if kind == "network":
         iterations, temperature = NETWORK_LEVELS[level]
         opts = SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
                              stop_early=temperature == 0, reuse_tree=level == 10,
                              evaluator="auto" if evaluator == "auto" else "network")
         return _models_own_search(opts, game)
-    table = getattr(game, "level_table", None)
     if table is not None:
         # a game's own rollout-search levels (Abracada…What?'s: engine_c/abracadawhat/game.py), found
         # through its adapter: {level: SearchOptions fields}; the 1 s cap and stop_early as above

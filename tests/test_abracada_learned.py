@@ -1,0 +1,163 @@
+"""Issue 24 item 4: Abracada…What?'s learned evaluation through SpellBook's pipeline (`spellbook-ai selfplay
+--game abracadawhat`, `spellbook-ai train --game abracadawhat`): shards of 5 seats from the observer's
+features, a model that records its game and refuses another's, the search and its levels using it."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from engine_c.abracadawhat.game import ABRACADAWHAT
+from engine_c.abracadawhat.state import State
+from engine_c.game import SPELLBOOK
+from search import _mcts
+from search.bots import make_bot
+from search.levels import level_options
+from search.model import Model
+from search.search import SearchOptions, ismcts
+from search.selfplay import list_shards, load_shards, read_shard
+
+
+def selfplay(*argv: str) -> int:
+    from clients.cli import main
+
+    return main(["selfplay", "--game", "abracadawhat", "--no-progress", "--executor", "inline", *argv])
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two tiny runs (search and tree-less generators) and a model trained on both."""
+    from clients.cli import main
+
+    base = tmp_path_factory.mktemp("aw")
+    search_dir, treeless_dir, model = str(base / "s"), str(base / "t"), str(base / "m.npz")
+    assert selfplay("--out", search_dir, "--games", "4", "--games-per-shard", "1", "--players", "2", "5",
+                    "--iterations", "12", "--seed", "3") == 0
+    assert selfplay("--out", treeless_dir, "--generator", "treeless", "--games", "60", "--games-per-shard", "30",
+                    "--value-playouts", "2", "--seed", "3") == 0
+    assert main(["train", "--game", "abracadawhat", "--data", search_dir, treeless_dir, "--out", model,
+                 "--epochs", "2", "--hidden", "8", "8", "--seed", "1", "-j", "1"]) == 0
+    return search_dir, treeless_dir, model
+
+
+def test_search_shards_hold_five_seats_of_observer_features(runs):
+    search_dir, _, _ = runs
+    nf, nm, fver, maxp = _mcts.feature_info(ABRACADAWHAT.vtable)
+    shards = list_shards(search_dir)
+    assert len(shards) == 4
+    seen = set()
+    for path in shards:
+        arrays, meta = read_shard(path)
+        assert meta["game"] == "abracadawhat" and meta["feature_version"] == fver
+        assert meta["game_args"] == {"game": "abracadawhat", "players": [2, 5], "variants": []}
+        assert meta["config"]["options"]["chance"] == "open"           # the game's own search fields
+        d = len(arrays["seat"])
+        assert arrays["x"].shape == (d, nf) and arrays["move_x"].shape[1] == nm
+        assert arrays["z_win"].shape == (d, maxp) == (d, 5)
+        n = int(arrays["players"][0])
+        seen.add(n)
+        assert np.allclose(arrays["z_win"].sum(1), 1.0) and np.all(arrays["z_win"][:, n:] == 0)
+        assert np.allclose(np.add.reduceat(arrays["visits"], arrays["move_offset"][:-1]), 1.0, atol=1e-5)
+    assert seen == {2, 5}                                                # seat counts cycle by game
+
+
+def test_the_same_seed_gives_the_same_shard(runs, tmp_path):
+    search_dir, _, _ = runs
+    again = str(tmp_path / "again")
+    assert selfplay("--out", again, "--games", "1", "--games-per-shard", "1", "--players", "2", "5",
+                    "--iterations", "12", "--seed", "3") == 0
+    a, b = read_shard(list_shards(search_dir)[0])[0], read_shard(list_shards(again)[0])[0]
+    assert all(np.array_equal(a[k], b[k]) for k in ("x", "visits", "move_code", "z_win"))
+
+
+def test_treeless_shards_and_training_on_both(runs):
+    search_dir, treeless_dir, model_path = runs
+    data, metas = load_shards(list_shards(treeless_dir))
+    assert {m["generator"] for m in metas} == {"treeless"} and data["z_win"].shape[1] == 5
+    assert set(np.unique(data["players"])) <= {2, 3, 4, 5}
+    model = Model.load(model_path)
+    assert model.meta["game"] == "abracadawhat" and model.meta["seats"] == 5
+    assert model.meta["feature_version"] == _mcts.feature_info(ABRACADAWHAT.vtable)[2]
+    assert model.meta["training"]["data"]["shards"] == 6
+
+
+def test_the_model_plays_five_seats_and_refuses_another_game(runs):
+    _, _, model_path = runs
+    st = State.new(players=5, seed=11)
+    r = ismcts(ABRACADAWHAT, st, SearchOptions(iterations=60, model=model_path, chance="open", belief=True, seed=2))
+    assert r.evaluator == "network" and r.model == Model.load(model_path).version
+    assert abs(sum(s.prior for s in r.moves) - 1.0) < 1e-6
+    with pytest.raises(ValueError, match="for 'abracadawhat', not 'spellbook'"):
+        Model.load(model_path).network(SPELLBOOK)
+    spellbook_model = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "models", "spellbook.npz")
+    with pytest.raises(ValueError, match="for 'spellbook', not 'abracadawhat'"):
+        Model.load(spellbook_model).network(ABRACADAWHAT)
+
+
+def test_levels_with_the_network_keep_the_games_own_fields(runs):
+    _, _, model_path = runs
+    opts = level_options(5, seed=1, evaluator="network", game=ABRACADAWHAT)
+    assert (opts.evaluator, opts.chance, opts.rollout, opts.belief) == ("network", "open", "heuristic", True)
+    assert opts.iterations == ABRACADAWHAT.level_table[5]["iterations"]
+    bot = make_bot(f"ismcts:level=3,evaluator=network,model={model_path}", ABRACADAWHAT, seed=1)
+    st = State.new(players=3, seed=4)
+    move, _ = bot.choose(st)
+    assert move in st.legal_moves()
+
+
+def test_tree_reuse_never_offers_a_move_the_state_does_not_allow():
+    """A kept tree below a cast pools determinizations where it failed: Abracada's adapter has no `child`,
+    so bots with reuse_tree search afresh (this played an illegal cast in self-play)."""
+    from search.arena import play_game
+
+    bots = [make_bot("ismcts:iterations=40,reuse_tree=true,chance=open", ABRACADAWHAT, seed=s) for s in range(2)]
+    rec = play_game(lambda seed: State.new(players=2, seed=seed), bots, seed=5)
+    assert not rec.unfinished and rec.winners
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--players", "6"], "--players"),
+    (["--players", "1", "2"], "--players"),
+    (["--spells", "classic"], "--spells"),
+    (["--variants", "xv9"], "--variants"),
+    (["--model", "nowhere.npz"], "--model"),
+])
+def test_bad_selfplay_flags_exit_2_naming_the_flag(tmp_path, capsys, argv, flag):
+    assert selfplay("--out", str(tmp_path / "x"), "--games", "1", *argv) == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_bad_game_and_another_games_model_are_refused(tmp_path, capsys):
+    from clients.cli import main
+
+    assert main(["selfplay", "--game", "chess", "--out", str(tmp_path / "x")]) == 2
+    assert "--game" in capsys.readouterr().err
+    spellbook_model = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "models", "spellbook.npz")
+    assert selfplay("--out", str(tmp_path / "x"), "--model", spellbook_model) == 2
+    err = capsys.readouterr().err
+    assert "--model" in err and "spellbook" in err
+    assert main(["selfplay", "--out", str(tmp_path / "y"), "--variants", "xv1"]) == 2    # SpellBook has none
+    assert "--variants" in capsys.readouterr().err
+
+
+def test_train_refuses_shards_of_another_game(runs, tmp_path, capsys):
+    from clients.cli import main
+
+    search_dir, _, _ = runs
+    assert main(["train", "--game", "spellbook", "--data", search_dir, "--out", str(tmp_path / "m.npz")]) == 2
+    assert "--game" in capsys.readouterr().err
+    assert main(["train", "--game", "go", "--data", search_dir, "--out", str(tmp_path / "m.npz")]) == 2
+    assert "--game" in capsys.readouterr().err
+
+
+def test_shards_of_two_games_do_not_train_together(runs, tmp_path):
+    from search.train import TrainConfig, train
+    from test_learned import _tiny_run
+
+    search_dir, _, _ = runs
+    sb = str(tmp_path / "sb")
+    os.makedirs(sb)
+    _tiny_run(sb, games=1)
+    with pytest.raises(ValueError, match="seat widths|different games"):
+        train(list_shards(search_dir) + list_shards(sb), TrainConfig(epochs=1, hidden=(4, 4)), log=lambda _: None)
