@@ -161,3 +161,26 @@ def test_shards_of_two_games_do_not_train_together(runs, tmp_path):
     _tiny_run(sb, games=1)
     with pytest.raises(ValueError, match="seat widths|different games"):
         train(list_shards(search_dir) + list_shards(sb), TrainConfig(epochs=1, hidden=(4, 4)), log=lambda _: None)
+
+
+def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, monkeypatch):
+    from search.levels import describe_levels
+
+    _, _, model_path = runs
+    model = Model.load(model_path)
+    model.meta.update({"use_by_default": True, "levels": [1, 2], "search": {"iteration_scale": 0.8}})
+    path = str(tmp_path / "default.npz")
+    model.save(path)
+    monkeypatch.setattr(ABRACADAWHAT, "default_model_path", path)
+    low, high = level_options(2, game=ABRACADAWHAT), level_options(5, game=ABRACADAWHAT)
+    assert low.evaluator == "auto" and low.iterations == round(0.8 * ABRACADAWHAT.level_table[2]["iterations"])
+    assert low.chance == "open" and low.rollout == "heuristic"
+    assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[5]["iterations"]
+    kinds = [d["evaluator"] for d in describe_levels(ABRACADAWHAT)]
+    assert kinds == ["network"] * 2 + ["rollout"] * 8
+    st = State.new(players=2, seed=3)
+    assert make_bot("ismcts:level=1", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
+    assert level_options(5, evaluator="network", game=ABRACADAWHAT).evaluator == "network"   # asked for: every level
+    model.meta["levels"] = [0, 11]
+    with pytest.raises(ValueError, match="levels"):
+        model.save(str(tmp_path / "bad.npz"))
