@@ -99,7 +99,8 @@ def test_levels_with_the_network_keep_the_games_own_fields(runs):
     _, _, model_path = runs
     opts = level_options(5, seed=1, evaluator="network", game=ABRACADAWHAT)
     assert (opts.evaluator, opts.chance, opts.rollout, opts.belief) == ("network", "open", "heuristic", True)
-    assert opts.iterations == ABRACADAWHAT.level_table[5]["iterations"]
+    shipped = Model.load(ABRACADAWHAT.default_model_path).meta.get("search", {})     # the gated search (D77)
+    assert opts.iterations == round(ABRACADAWHAT.level_table[5]["iterations"] * shipped.get("iteration_scale", 1.0))
     bot = make_bot(f"ismcts:level=3,evaluator=network,model={model_path}", ABRACADAWHAT, seed=1)
     st = State.new(players=3, seed=4)
     move, _ = bot.choose(st)
@@ -184,3 +185,20 @@ def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, mo
     model.meta["levels"] = [0, 11]
     with pytest.raises(ValueError, match="levels"):
         model.save(str(tmp_path / "bad.npz"))
+
+
+def test_the_shipped_model_is_small_and_used_where_its_gate_passed():
+    from search.levels import describe_levels
+
+    path = ABRACADAWHAT.default_model_path
+    assert os.path.getsize(path) < 200_000
+    model = Model.load(path)
+    assert model.meta["game"] == "abracadawhat" and model.version.startswith("g")
+    gate = model.meta["gate"]["levels"]
+    assert model.levels == sorted(int(k) for k, g in gate.items() if g["sprt"] == "H1")
+    assert model.use_by_default == bool(model.levels)
+    for d in describe_levels(ABRACADAWHAT):
+        assert d["evaluator"] == ("network" if d["level"] in model.levels else "rollout")
+    st = State.new(players=4, seed=2)
+    r = ismcts(ABRACADAWHAT, st, level_options(min(model.levels), seed=1, game=ABRACADAWHAT))
+    assert r.evaluator == "network" and r.model == model.version
