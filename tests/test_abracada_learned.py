@@ -10,13 +10,15 @@ import pytest
 
 from engine_c.abracadawhat.game import ABRACADAWHAT
 from engine_c.abracadawhat.state import State
-from engine_c.game import SPELLBOOK
+from engine_c.registry import get_game
 from search import _mcts
 from search.bots import make_bot
 from search.levels import level_options
 from search.model import Model
 from search.search import SearchOptions, ismcts
 from search.selfplay import list_shards, load_shards, read_shard
+
+SPELLBOOK = get_game("spellbook").adapter          # through the registry: SpellBook's engine files may move
 
 
 def selfplay(*argv: str) -> int:
