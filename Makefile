@@ -11,7 +11,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Re-install when the build inputs change (the extension is compiled by pip).
-$(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*.pyx engine_c/*.pxd engine_c/*.pxi engine_c/*/*.pyx engine_c/*/*.pxd engine_c/*/*.pxi search/*.pyx search/*.pxd search/*.pxi)
+$(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*/*.pyx engine_c/*/*.pxd engine_c/*/*.pxi search/*.pyx search/*.pxd search/*.pxi)
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
@@ -62,4 +62,4 @@ train: $(STAMP)
 	$(PY) -m clients.cli train --pipeline $(TRAIN_DIR) --ship data/models/spellbook.npz
 
 clean:
-	rm -rf build $(VENV) engine_c/*.c engine_c/*.so engine_c/*/*.c engine_c/*/*.so search/*.c search/*.so
+	rm -rf build $(VENV) engine_c/*/*.c engine_c/*/*.so search/*.c search/*.so

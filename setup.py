@@ -1,5 +1,5 @@
-"""Compiles every Cython module of the project (engine_c/*.pyx, one folder per further game
-engine_c/<game>/*.pyx, search/*.pyx) to C."""
+"""Compiles every Cython module of the project (the games, one folder each: engine_c/<game>/*.pyx, and
+search/*.pyx) to C."""
 from glob import glob
 
 from Cython.Build import cythonize
@@ -7,7 +7,7 @@ from setuptools import Extension, setup
 
 extensions = [
     Extension(path[:-4].replace("/", "."), [path], extra_compile_args=["-O3"])
-    for path in sorted(glob("engine_c/*.pyx") + glob("engine_c/*/*.pyx") + glob("search/*.pyx"))
+    for path in sorted(glob("engine_c/*/*.pyx") + glob("search/*.pyx"))
 ]
 
 setup(

@@ -16,11 +16,11 @@ import random
 import statistics
 import time
 
-from engine_c import State
-from engine_c._engine import random_playouts
+from engine_c.spellbook import State
+from engine_c.spellbook._engine import random_playouts
 from engine_c.abracadawhat import _engine as abracadawhat_engine
 from engine_c.abracadawhat.state import State as AbracadaState
-from engine_c.state import resolve_spells
+from engine_c.spellbook.state import resolve_spells
 
 
 def compiled_rates(playouts, games: int, seconds: float, seed: int) -> dict:

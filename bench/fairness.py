@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import grpc  # noqa: E402
 
 from clients.client import AsyncSpellBookClient, ServiceError, SpellBookClient  # noqa: E402
-from engine_c import State  # noqa: E402
+from engine_c.spellbook import State  # noqa: E402
 from grpc_load import ServerProcess  # noqa: E402
 from server._gen.spellbook.v1 import service_pb2 as spb  # noqa: E402
 from server._gen.spellbook.v1 import types_pb2 as pb  # noqa: E402

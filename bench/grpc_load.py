@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
-from engine_c import State  # noqa: E402
-from engine_c.game import SPELLBOOK  # noqa: E402
+from engine_c.spellbook import State  # noqa: E402
+from engine_c.spellbook.game import SPELLBOOK  # noqa: E402
 from search import ismcts  # noqa: E402
 from server._gen.spellbook.v1 import service_pb2 as spb  # noqa: E402
 from server._gen.spellbook.v1 import service_pb2_grpc  # noqa: E402

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine_c import State  # noqa: E402
-from engine_c.game import SPELLBOOK  # noqa: E402
+from engine_c.spellbook import State  # noqa: E402
+from engine_c.spellbook.game import SPELLBOOK  # noqa: E402
 from search import SearchOptions, ismcts  # noqa: E402
 from search.hints import grow, separation  # noqa: E402
 from search.levels import level_options  # noqa: E402

@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine_c import State  # noqa: E402
-from engine_c.game import SPELLBOOK  # noqa: E402
+from engine_c.spellbook import State  # noqa: E402
+from engine_c.spellbook.game import SPELLBOOK  # noqa: E402
 from search import SearchOptions, ismcts  # noqa: E402
 from search.hints import contradictions, top_hints  # noqa: E402
 from search.review import Estimator, review_game  # noqa: E402

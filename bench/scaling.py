@@ -30,8 +30,8 @@ import multiprocessing as mp
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook import State
+from engine_c.spellbook.game import SPELLBOOK
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot
 

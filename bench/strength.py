@@ -38,8 +38,8 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook import State
+from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot

@@ -34,8 +34,8 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook import State
+from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
 from search.bots import make_bot
 from search.model import default_model, load_cached

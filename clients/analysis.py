@@ -20,7 +20,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TextIO
 
-from engine_c import IllegalMoveError, NotationError, State
+from engine_c.spellbook import IllegalMoveError, NotationError, State
 
 MAX_VISITS = 200_000
 MAX_TIME_MS = 60_000
@@ -94,8 +94,8 @@ def parse_query(q: Any) -> tuple[State, dict]:
 def analyse(query: dict, cancel=None) -> dict:
     """The response to one query (or its error), as a JSON-ready dict. A cancelled `cancel` (a
     `terminate` action) stops its search: the answer holds what it found so far (`cutShort`)."""
-    from engine_c.game import SPELLBOOK, final_score_spread
-    from engine_c.reasons import reasons
+    from engine_c.spellbook.game import SPELLBOOK, final_score_spread
+    from engine_c.spellbook.reasons import reasons
     from search import SearchOptions, ismcts
     from search.hints import separation, top_hints
     from search.search import SearchOptionError
@@ -136,7 +136,7 @@ def version_info() -> dict:
     """What `{"action": "query_version"}` answers: the package's version and the default model's."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook.game import SPELLBOOK
     from search.model import default_model
 
     try:

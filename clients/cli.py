@@ -16,69 +16,7 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-
-from engine_c import State
-
-
-def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -> State:
-    """Plays a seeded game between uniformly random bots, printing each move, draw and the result."""
-    out = out or sys.stdout
-    state = State.new(players=players, spells=spells, seed=seed)
-    rng = random.Random(seed)
-    print(f"SpellBook demo: {players} players, spells {', '.join(state.spells)}, seed {seed}", file=out)
-    while not state.is_terminal():
-        seat, phase, day = state.current_player, state.phase, state.day
-        move = rng.choice(state.legal_moves())
-        draws = state.play(move)
-        drawn = f"  (draws: {' '.join(str(d)[6:] for d in draws)})" if draws else ""
-        print(f"day {day + 1:3d} seat {seat} {phase:8s} {move}{drawn}", file=out)
-    for seat, score in enumerate(state.scores()):
-        spells = ", ".join(f"{k} {v}" for k, v in score.spells.items() if v)
-        bonuses = "".join(f"; {name} bonus {getattr(score, name.lower())}" for name in ("Feast", "Knowledge", "Communion")
-                          if name in state.spells)
-        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}{bonuses})",
-              file=out)
-    winners = state.winners()
-    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)}", file=out)
-    return state
-
-
-def demo_abracadawhat(players: int = 3, seed: int = 0, variants: str = "", out=None):
-    """A seeded Abracada…What? game between uniformly random bots: every announcement with its outcome and
-    die roll, every round's result, the final points and the winner (XG1)."""
-    from engine_c.registry import get_game
-
-    out = out or sys.stdout
-    game = get_game("abracadawhat")
-    state = game.State.new(players=players, seed=seed, variants=variants)
-    rng = random.Random(seed)
-    print(f"Abracada…What? demo: {players} players, variants {','.join(state.variants) or 'none'}, seed {seed}",
-          file=out)
-    rnd = 0
-    while not state.is_terminal():
-        if state.round != rnd:
-            rnd = state.round
-            hands = " | ".join("".join(map(str, state.hand(p))) for p in range(players))
-            print(f"round {rnd}: seat {state.active_player} starts; hands {hands}", file=out)
-        seat, move = state.current_player, rng.choice(state.legal_moves())
-        finished = len(state.results())
-        ok = move.kind == "cast" and move.value in state.hand(seat)     # the demo sees every hand
-        rolls = [str(m) for m in state.play(move) if m.kind == "roll"]
-        ended = len(state.results()) > finished
-        life = state.results()[-1]["life"] if ended else state.life
-        outcome = "" if move.kind == "end" else (" success" if ok else " fails") + \
-            (f" ({rolls[0]})" if rolls else "")
-        print(f"  seat {seat} {move}{outcome}; life {','.join(map(str, life))}", file=out)
-        if ended:
-            r = state.results()[-1]
-            print(f"round {rnd} ends ({r['reason']}, seat {r['seat']}): scores {','.join(map(str, r['scores']))}; "
-                  f"points {','.join(map(str, state.points))}", file=out)
-    winners = state.winners()
-    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)} "
-          f"(points {','.join(map(str, state.points))})", file=out)
-    return state
 
 
 FORMATTER = argparse.ArgumentDefaultsHelpFormatter    # every --help shows the defaults
@@ -125,12 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "run", None):
         return args.run(args)
     try:
+        import importlib
+
         from engine_c.registry import get_game
 
-        if get_game(args.game).name == "abracadawhat":
-            demo_abracadawhat(args.players, args.seed, args.variants)
-        else:
-            demo_game(args.players, args.spells, args.seed)
+        importlib.import_module(get_game(args.game).terminal).demo(args)    # the game's terminal prints it
     except ValueError as e:
         parser.error(str(e))
     return 0

@@ -55,7 +55,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from engine_c import Move, State
+from engine_c.spellbook import Move, State
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
 from server._gen.spellbook.v1 import types_pb2 as pb
@@ -157,7 +157,7 @@ class Reason:
     value: float
     items: list[str]
     text: str
-    aspect: str = ""               # "gains", "enables", "gives_up" or "leaves" (engine_c/reasons.py)
+    aspect: str = ""               # "gains", "enables", "gives_up" or "leaves" (engine_c/spellbook/reasons.py)
 
 
 @dataclass

@@ -25,8 +25,8 @@ import numpy as np
 
 import pyspiel
 
-from engine_c import Move, State, token_name
-from engine_c.state import _mix_seed, parse_token, resolve_spells
+from engine_c.spellbook import Move, State, token_name
+from engine_c.spellbook.state import _mix_seed, parse_token, resolve_spells
 
 NUM_DISTINCT_ACTIONS = 1024
 NUM_TOKEN_TYPES = 21

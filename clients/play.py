@@ -384,19 +384,19 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     try:
         from engine_c.registry import get_game
 
-        game = get_game(getattr(args, "game", "spellbook")).name
+        game = get_game(getattr(args, "game", "spellbook"))
     except ValueError as e:
         print(f"spellbook-ai play: --game: {e}", file=sys.stderr)
         return 2
     if args.load:                       # a saved game names its game: its terminal continues it
         try:
-            game = load_record(args.load).get("game", "spellbook")
+            game = get_game(load_record(args.load).get("game", "spellbook"))
         except (OSError, ValueError) as e:
             print(f"spellbook-ai play: {e}", file=sys.stderr)
             return 2
     import importlib
 
-    return importlib.import_module(f"clients.play_{game}").run(args, inp, out)    # the game's terminal (D64)
+    return importlib.import_module(game.terminal).run(args, inp, out)    # the game's terminal (D64, registry)
 
 
 def run_local(args: argparse.Namespace, inp: TextIO, out: TextIO, session_class, client_class,

@@ -21,6 +21,8 @@ review and save are clients/play.py's (D64).
 """
 from __future__ import annotations
 
+import argparse
+import random
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -336,3 +338,41 @@ def run(args, inp: TextIO, out: TextIO) -> int:
         return 2
     return run_local(args, inp, out, AbracadaSession, AbracadaPlayClient,
                      lambda seed: AbracadaSession.new(args.bots, args.seat, seed, getattr(args, "variants", "") or ""))
+
+
+def demo_abracadawhat(players: int = 3, seed: int = 0, variants: str = "", out=None):
+    """A seeded Abracada…What? game between uniformly random bots: every announcement with its outcome and
+    die roll, every round's result, the final points and the winner (XG1)."""
+    out = out or sys.stdout
+    state = State.new(players=players, seed=seed, variants=variants)
+    rng = random.Random(seed)
+    print(f"Abracada…What? demo: {players} players, variants {','.join(state.variants) or 'none'}, seed {seed}",
+          file=out)
+    rnd = 0
+    while not state.is_terminal():
+        if state.round != rnd:
+            rnd = state.round
+            hands = " | ".join("".join(map(str, state.hand(p))) for p in range(players))
+            print(f"round {rnd}: seat {state.active_player} starts; hands {hands}", file=out)
+        seat, move = state.current_player, rng.choice(state.legal_moves())
+        finished = len(state.results())
+        ok = move.kind == "cast" and move.value in state.hand(seat)     # the demo sees every hand
+        rolls = [str(m) for m in state.play(move) if m.kind == "roll"]
+        ended = len(state.results()) > finished
+        life = state.results()[-1]["life"] if ended else state.life
+        outcome = "" if move.kind == "end" else (" success" if ok else " fails") + \
+            (f" ({rolls[0]})" if rolls else "")
+        print(f"  seat {seat} {move}{outcome}; life {','.join(map(str, life))}", file=out)
+        if ended:
+            r = state.results()[-1]
+            print(f"round {rnd} ends ({r['reason']}, seat {r['seat']}): scores {','.join(map(str, r['scores']))}; "
+                  f"points {','.join(map(str, state.points))}", file=out)
+    winners = state.winners()
+    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)} "
+          f"(points {','.join(map(str, state.points))})", file=out)
+    return state
+
+
+def demo(args: argparse.Namespace, out=None):
+    """`spellbook-ai demo --game abracadawhat` (--players, --variants, --seed)."""
+    return demo_abracadawhat(args.players, args.seed, args.variants, out)

@@ -26,13 +26,15 @@ seeded generator so a continued game draws what the original would have.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
-from engine_c import _engine as _E
-from engine_c.state import COLOR_NAMES, COLORS, RUNES, format_counts
+from engine_c import records
+from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
+from engine_c.spellbook import _engine as _E
+from engine_c.spellbook.state import COLOR_NAMES, COLORS, RUNES, format_counts
 from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_label,
                           seat_spec, write_record)
 from clients.spell_text import describe, find_spell, points, spell_title
@@ -407,7 +409,7 @@ class SpellBookHinter(Hinter):
 
     def adapter(self):
         """SpellBook's search adapter."""
-        from engine_c.game import SPELLBOOK
+        from engine_c.spellbook.game import SPELLBOOK
 
         return SPELLBOOK
 
@@ -419,8 +421,8 @@ class SpellBookHinter(Hinter):
                              seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
 
     def hint(self, state: State, level: int | None) -> str:
-        from engine_c.game import final_score_spread
-        from engine_c.reasons import reasons, threats, veiled
+        from engine_c.spellbook.game import final_score_spread
+        from engine_c.spellbook.reasons import reasons, threats, veiled
         from search.hints import top_hints
 
         g = self.grown(state)
@@ -477,7 +479,7 @@ VERB_TEXT = {"take": "you take from the Altar", "draw": "you draw from the Pouch
 
 def action_phase(word: str) -> tuple[str, str] | None:
     """(phase, what it is) of a move's first word: a verb (take, store, learn...) or a spell's action."""
-    from engine_c.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
+    from engine_c.spellbook.explain import _PHASE_OF_KIND, _SPELL_OF_KIND
 
     word = word.lower()
     if word in VERB_PHASE:
@@ -650,3 +652,31 @@ def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     except KeyboardInterrupt:
         print("\nLeaving the game (the session stays on the server).", file=out)
         return 1
+
+
+def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -> State:
+    """Plays a seeded game between uniformly random bots, printing each move, draw and the result."""
+    out = out or sys.stdout
+    state = State.new(players=players, spells=spells, seed=seed)
+    rng = random.Random(seed)
+    print(f"SpellBook demo: {players} players, spells {', '.join(state.spells)}, seed {seed}", file=out)
+    while not state.is_terminal():
+        seat, phase, day = state.current_player, state.phase, state.day
+        move = rng.choice(state.legal_moves())
+        draws = state.play(move)
+        drawn = f"  (draws: {' '.join(str(d)[6:] for d in draws)})" if draws else ""
+        print(f"day {day + 1:3d} seat {seat} {phase:8s} {move}{drawn}", file=out)
+    for seat, score in enumerate(state.scores()):
+        spells = ", ".join(f"{k} {v}" for k, v in score.spells.items() if v)
+        bonuses = "".join(f"; {name} bonus {getattr(score, name.lower())}" for name in ("Feast", "Knowledge", "Communion")
+                          if name in state.spells)
+        print(f"seat {seat}: {score.total} points (spells: {spells or 'none'}; familiar {score.familiar}{bonuses})",
+              file=out)
+    winners = state.winners()
+    print(f"winner{'s' if len(winners) > 1 else ''}: {' and '.join(f'seat {w}' for w in winners)}", file=out)
+    return state
+
+
+def demo(args: argparse.Namespace, out=None) -> State:
+    """`spellbook-ai demo` (--players, --spells, --seed)."""
+    return demo_game(args.players, args.spells, args.seed, out)

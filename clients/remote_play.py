@@ -13,7 +13,7 @@ import random
 import time
 from typing import Callable
 
-from engine_c import Move, State
+from engine_c.spellbook import Move, State
 
 HUMAN = "human"
 

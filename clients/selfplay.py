@@ -35,8 +35,8 @@ GAME_FACTORY = "clients.selfplay:registry_game"      # every other game, through
 
 def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
     """(game adapter, new_state(seed)) for self-play: the seat count cycles through `players` by seed."""
-    from engine_c import State
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook import State
+    from engine_c.spellbook.game import SPELLBOOK
 
     counts = list(players or [2, 3, 4])
 
@@ -209,7 +209,7 @@ def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
     if g.name == "spellbook":
         if args.variants:
             raise ValueError("--variants: SpellBook has no variants (use --spells)")
-        from engine_c.state import resolve_spells
+        from engine_c.spellbook.state import resolve_spells
 
         spells = args.spells or "classic"
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from engine_c import _engine as _E
+from engine_c.spellbook import _engine as _E
 
 PHASE_NAMES = {0: "no action of its own", 1: "a Morning action", 2: "a Midday action", 3: "an Evening action"}
 

@@ -323,10 +323,10 @@ def _score_vs(rec: dict, a: str, b: str) -> float:
 
 def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slots: int = 1,
                    resume: bool = False, sprt: R.SPRT | None = None, progress: bool | None = None,
-                   on_record: Callable[[dict], None] | None = None) -> RunResult:
+                   on_record: Callable[[dict], None] | None = None, desc: str = "tournament") -> RunResult:
     """Plays the scheduled games not yet in `out`, appending each to it as soon as it finishes.
 
-    progress: None shows a tqdm bar only when stderr is a terminal. `sprt` (two bots, two seats)
+    progress: None shows a tqdm bar (labelled `desc`) only when stderr is a terminal. `sprt` (two bots, two seats)
     stops scheduling new games once the test decides; games already running are still recorded."""
     keys = {t.key for t in tasks}
     if not resume and os.path.exists(out) and os.path.getsize(out) > 0:
@@ -348,7 +348,7 @@ def run_tournament(tasks: Sequence[GameTask], out: str, executor: Executor, slot
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), initial=len(done), unit="game", file=sys.stderr, dynamic_ncols=True,
-               disable=(None if progress is None else not progress), desc="tournament")
+               disable=(None if progress is None else not progress), desc=desc)
     ran = 0
     stopped = tracker is not None and tracker.decision is not None
     inflight: dict[Future, int] = {}                  # future -> submission number

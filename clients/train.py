@@ -189,8 +189,8 @@ def hint_level() -> int:
 
 
 def _calibration_game(task: tuple[str, int, int]) -> list:
-    from engine_c import State
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook import State
+    from engine_c.spellbook.game import SPELLBOOK
     from search.calibration import collect
     from search.levels import level_options
     from search.model import Model
@@ -214,17 +214,20 @@ def fit_calibration(model_path: str, games: int, seed: int, jobs: int, level: in
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
+    from tqdm import tqdm
+
     from search.calibration import fit
     from search.model import Model
 
     level = level or hint_level()
     tasks = [(model_path, seed + i, level) for i in range(games)]
     start = time.monotonic()
+    bar = dict(total=len(tasks), unit="game", desc="calibrate", file=sys.stderr, disable=None)   # a bar on a terminal
     if jobs <= 1:
-        per_game = [_calibration_game(t) for t in tasks]
+        per_game = [_calibration_game(t) for t in tqdm(tasks, **bar)]
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as pool:
-            per_game = list(pool.map(_calibration_game, tasks))
+            per_game = list(tqdm(pool.map(_calibration_game, tasks), **bar))
     rows = [r for game_rows in per_game for r in game_rows]
     cal = fit(rows)
     cal.update({"model": Model.load(model_path).version, "games": games, "seeds": [seed, seed + games - 1],
@@ -324,8 +327,7 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
     tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic")
     out = os.path.join(run_dir, f"{name}.jsonl")
     with make_executor(executor, jobs) as ex:
-        result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True, sprt=test,
-                                progress=False)
+        result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True, sprt=test, desc=name)
     sprt = result.sprt or {}
     elo = R.outcome_elo(sprt["pentanomial"]) if sprt.get("pentanomial") else None
     decision = sprt.get("decision") or ("H1" if elo and elo.score > 0.5 else "H0")

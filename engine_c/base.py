@@ -42,6 +42,14 @@ def split_fields(text: str, header: str, max_text: int) -> dict[str, str]:
     return out
 
 
+def _mix_seed(seed: int) -> int:
+    """Spread a small user seed over 64 bits (splitmix64 finalizer)."""
+    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
 class GameState:
     """The State methods every game shares (python-chess style), mixed into a game's `State(GameState,
     CoreState)`. The game sets `Move` (a class with `code`, `from_text`) and defines `explain_illegal(move)`,

@@ -1,5 +1,9 @@
 """The game record: one versioned JSON format for every game the project writes or reads.
 
+This module is the format and knows no game's rules: what only a game knows (its setup, its chance
+events, what a viewer may see, SpellBook's older formats) is in the game's folder, engine_c/<game>/record.py,
+found through engine_c.registry (`get_game(name).record`).
+
 Schema and examples: docs/records.md. In short (format "spellbook-record", version 2):
 
     {"format": "spellbook-record", "version": 2, "players": 2, "spells": [7 names in color order],
@@ -32,17 +36,14 @@ import json
 import secrets
 from typing import Any, Iterable, Sequence
 
-from engine_c.registry import get_game
-from engine_c.state import IllegalMoveError, Move, NotationError, State, _mix_seed, resolve_spells
+from engine_c.base import IllegalMoveError, NotationError
+from engine_c.registry import GAMES, get_game
 
 FORMAT = "spellbook-record"
 VERSION = 2
 STATUSES = ("finished", "active", "unfinished")   # unfinished: stopped by a harness's decision cap (D15)
-EVENT_KINDS = ("setup", "move", "draw")
 SEAT_KINDS = ("human", "client", "bot")
 SPELLBOOK = "spellbook"                # the game of a record without a "game" field
-ABRACADAWHAT = "abracadawhat"
-AW_EVENT_KINDS = ("deal", "refill", "secret", "roll", "move")
 HIDDEN_STONE = "stone ?"               # a chance outcome hidden from the record's viewer
 LEGACY_SERVER = "spellbook-record/1"
 LEGACY_TERMINAL = "spellbook-ai-game"
@@ -84,7 +85,7 @@ def seat_name(entry: dict) -> str:
     return entry.get("kind", "?")
 
 
-def event(kind: str, seat_: int, move: Move | str, seq: int | None = None, zone: str = "",
+def event(kind: str, seat_: int, move: Any, seq: int | None = None, zone: str = "",
           to: int | None = None) -> dict:
     """An event. `zone` and `to` (Abracada…What?'s chance events): where the outcome went ('removed',
     'hand', 'secret', 'taken') and the seat whose hand or secret stones it joined."""
@@ -101,12 +102,7 @@ def event(kind: str, seat_: int, move: Move | str, seq: int | None = None, zone:
 def chance_event(state, outcome: Any, seq: int | None = None) -> dict:
     """The event of `outcome`, a chance outcome pending in `state` (before it is applied): a SpellBook
     Pouch draw ('draw'), or an Abracada…What? stone or roll with its kind, zone and seat."""
-    if _game_of_state(state) == SPELLBOOK:
-        return event("draw", -1, outcome, seq)
-    from engine_c.abracadawhat.state import chance_destination
-
-    kind, zone, to = chance_destination(state)
-    return event(kind, -1, outcome, seq, zone=zone, to=to if to >= 0 else None)
+    return _rules(_game_of_state(state)).chance_event(state, outcome, seq)
 
 
 def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str = SPELLBOOK,
@@ -115,15 +111,8 @@ def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str
     (S1, S3) as 'setup' events; Abracada…What?'s deal (XS2 in XC5's order) as 'deal' events (`spells`
     is ignored for it; `variants` is ignored for SpellBook)."""
     game = _game_name(game)
-    st = _fresh(players, resolve_spells(spells, seed) if game == SPELLBOOK else list(variants), seed, game)
-    if game == SPELLBOOK:
-        return [event("setup", -1, d) for d in st.resolve_chance()]
-    out = []
-    while st.is_chance():
-        outcome = st.Move(st._sample_chance_code())
-        out.append(chance_event(st, outcome))
-        st._apply_code(outcome.code)
-    return out
+    rules = _rules(game)
+    return rules.setup_events(rules.fresh(players, _setup_arg(game, spells, variants), seed))
 
 
 def for_viewer(record: dict, viewer: int | None) -> dict:
@@ -131,14 +120,13 @@ def for_viewer(record: dict, viewer: int | None) -> dict:
     every Abracada…What? chance outcome the viewer may not see (its own hand, others' taken secret
     stones, the secret stones; a spectator: every hand) is written "stone ?", and `view` says whose view
     it is; a finished game's record is shown whole, as is every SpellBook record (its draws are public)."""
-    if _game_name(record.get("game", SPELLBOOK)) == SPELLBOOK or record.get("status") == "finished":
+    rules = _rules(_game_name(record.get("game", SPELLBOOK)))
+    if rules.PUBLIC or record.get("status") == "finished":
         return dict(record)
-    from engine_c.abracadawhat.state import outcome_visible_to
-
     out = dict(record)
     out.pop("seed", None)            # the seed fixes every hand: never in a view of a live game
-    out["events"] = [e if e.get("kind") == "move" or outcome_visible_to(e.get("zone", ""), e.get("to", -1), viewer)
-                     else dict(e, move=HIDDEN_STONE) for e in record["events"]]
+    out["events"] = [e if e.get("kind") == "move" or rules.visible(e, viewer) else dict(e, move=HIDDEN_STONE)
+                     for e in record["events"]]
     out["view"] = "spectator" if viewer is None else f"seat {viewer}"
     return out
 
@@ -155,10 +143,10 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     over = final is not None and final.is_terminal()
     status = "finished" if over else "unfinished" if unfinished else "active"
     rec: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    if game != SPELLBOOK:
-        rec.update(game=game, players=players, variants=[str(v).lower() for v in variants])
-    else:
-        rec.update(players=players, spells=list(spells))
+    if game != SPELLBOOK:            # a record without "game" is SpellBook's (every older record)
+        rec["game"] = game
+    rec["players"] = players
+    rec[get_game(game).setup] = _rules(game).setup_list(_setup_arg(game, spells, variants))
     rec.update(seats=[dict(s) for s in seats], status=status)
     if seed is not None and (over or unfinished or seed_shown):
         rec["seed"] = seed
@@ -241,17 +229,19 @@ def _load(obj: Any) -> dict:
         if version != VERSION:
             raise RecordError("version", f"this version reads spellbook-record version {VERSION}, got {version!r}")
         return validate(obj)
+    legacy = _rules(SPELLBOOK)       # the older formats were SpellBook's alone
     if fmt == LEGACY_SERVER or (fmt is None and "events" in obj):
-        return _from_server_v1(obj)
+        return legacy.from_server_v1(obj)
     if fmt == LEGACY_TERMINAL or (fmt is None and "moves" in obj):
-        return _from_moves_format(obj)
+        return legacy.from_moves_format(obj)
     if fmt is None and "key" in obj and "seats" in obj:
         raise RecordError("moves", "this tournament line has no moves (it was written with --no-moves), "
                                    "so the game cannot be replayed")
     raise RecordError("format", f"not a SpellBook game record (format {fmt!r}; expected {FORMAT!r})")
 
 
-def _int(obj: dict, key: str, lo: int, hi: int, required: bool = True) -> int | None:
+def int_field(obj: dict, key: str, lo: int, hi: int, required: bool = True) -> int | None:
+    """obj[key], an integer from lo to hi (RecordError(key) otherwise; None when absent and not required)."""
     if key not in obj or obj[key] is None:
         if required:
             raise RecordError(key, "missing from the record")
@@ -260,23 +250,6 @@ def _int(obj: dict, key: str, lo: int, hi: int, required: bool = True) -> int | 
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise RecordError(key, f"must be an integer from {lo} to {hi}, got {v!r}")
     return v
-
-
-def _spells(obj: dict, seed: int | None) -> list[str]:
-    spells = obj.get("spells")
-    if spells is None:
-        raise RecordError("spells", "missing from the record")
-    if not (isinstance(spells, str) or (isinstance(spells, list) and all(isinstance(s, str) for s in spells))):
-        raise RecordError("spells", "must be the 7 spell names in color order")
-    if isinstance(spells, str) and spells.strip().lower() == "classic" and seed is None:
-        raise RecordError("spells", "'classic' is drawn with the seed: list the 7 spells instead")
-    try:
-        ids = resolve_spells(spells, seed or 0)
-    except ValueError as e:
-        raise RecordError("spells", str(e)) from None
-    from engine_c.state import SPELL_NAMES
-
-    return [SPELL_NAMES[i] for i in ids]
 
 
 def _game_name(name: Any) -> str:
@@ -288,16 +261,17 @@ def _game_name(name: Any) -> str:
 
 
 def _game_of_state(state) -> str:
-    return SPELLBOOK if isinstance(state, State) else ABRACADAWHAT
+    return next(name for name in GAMES if isinstance(state, get_game(name).State))
 
 
-def _variants(obj: dict) -> list[str]:
-    from engine_c.abracadawhat.state import VARIANTS
+def _rules(game: str):
+    """The game's part of the record (engine_c/<game>/record.py, found through the registry)."""
+    return get_game(game).record
 
-    variants = obj.get("variants", [])
-    if not isinstance(variants, list) or not all(isinstance(v, str) and v.lower() in VARIANTS for v in variants):
-        raise RecordError("variants", f"must be a list of variant names ({', '.join(VARIANTS)}), got {variants!r}")
-    return sorted({v.lower() for v in variants})
+
+def _setup_arg(game: str, spells: Any, variants: Any) -> Any:
+    """Of a writer's `spells` and `variants` arguments, the one the game's setup is."""
+    return {"spells": spells, "variants": variants}[get_game(game).setup]
 
 
 def totals(state) -> list[int]:
@@ -312,10 +286,7 @@ def new_game(game: str, players: int, setup: Any, seed: int):
     """A new game of `game` set up with `seed`: SpellBook's State.new(players, spells=setup, seed) or
     Abracada…What?'s State.new(players, seed, variants=setup). ValueError names what is wrong (players,
     seed, spells or variants)."""
-    g = get_game(game)
-    if g.name == SPELLBOOK:
-        return g.State.new(players=players, spells=setup, seed=seed)
-    return g.State.new(players=players, seed=seed, variants=setup or ())
+    return _rules(get_game(game).name).new(players, setup, seed)
 
 
 def validate(obj: dict) -> dict:
@@ -323,18 +294,12 @@ def validate(obj: dict) -> dict:
     `game` and `variants`). Moves are checked by replay()."""
     game = _game_name(obj.get("game", SPELLBOOK))
     g = get_game(game)
-    players = _int(obj, "players", g.min_players, g.max_players)
-    seed = _int(obj, "seed", 0, 2**64 - 1, required=False)
-    if game == SPELLBOOK:
-        spells = _spells(obj, seed)
-        kinds = EVENT_KINDS
-    else:
-        variants = _variants(obj)
-        kinds = AW_EVENT_KINDS
-        view = obj.get("view")
-        if view is not None and not (view == "spectator" or (isinstance(view, str) and view.startswith("seat ")
-                                                              and view[5:].isdigit() and int(view[5:]) < players)):
-            raise RecordError("view", f"must be 'spectator' or 'seat N' (N from 0 to {players - 1}), got {view!r}")
+    players = int_field(obj, "players", g.min_players, g.max_players)
+    seed = int_field(obj, "seed", 0, 2**64 - 1, required=False)
+    rules = _rules(game)
+    setup = rules.read_setup(obj, seed)
+    kinds = rules.EVENT_KINDS
+    rules.check_view(obj, players)
     seats = obj.get("seats", [])
     if not isinstance(seats, list) or (seats and len(seats) != players):
         raise RecordError("seats", f"must list the {players} seats")
@@ -367,11 +332,11 @@ def validate(obj: dict) -> dict:
             raise RecordError("result.scores", f"must be {players} integer scores")
     out = dict(obj)
     out.update(players=players, seats=seats, status=status, events=events, result=result)
+    out[g.setup] = setup
     if game == SPELLBOOK:
-        out.update(spells=spells)
         out.pop("game", None)
     else:
-        out.update(game=game, variants=variants)
+        out["game"] = game
     if seed is None:
         out.pop("seed", None)
     return out
@@ -380,21 +345,7 @@ def validate(obj: dict) -> dict:
 # ----------------------------------------------------------------------------------------------
 # Replaying
 # ----------------------------------------------------------------------------------------------
-def _fresh(players: int, spell_ids: list, seed: int, game: str = SPELLBOOK):
-    """A state before setup (SpellBook: the Altar and pools still to be drawn; Abracada…What?: before the
-    deal, `spell_ids` then being its variants) whose generator is `seed`'s."""
-    if game == SPELLBOOK:
-        st = State()
-        st._init(players, spell_ids, _mix_seed(seed))
-        return st
-    from engine_c.abracadawhat.state import variant_bits
-
-    st = get_game(game).State()
-    st._init(players, variant_bits(spell_ids), _mix_seed(seed))
-    return st
-
-
-def replay(record: dict, rng_seed: int | None = None) -> tuple[State, list[tuple[State, Move, int]]]:
+def replay(record: dict, rng_seed: int | None = None) -> tuple[Any, list[tuple[Any, Any, int]]]:
     """The state after the record's last event and the (state before, move, seat) of every decision.
 
     Any supported format is accepted (load() converts it). The record's draws are applied as recorded;
@@ -414,8 +365,8 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
     seed = rec.get("seed")
     if seed is None:
         seed = rng_seed if rng_seed is not None else secrets.randbits(63)
-    setup = resolve_spells(rec["spells"]) if game == SPELLBOOK else rec["variants"]
-    st = _fresh(rec["players"], setup, seed, game)
+    rules = _rules(game)
+    st = rules.fresh(rec["players"], rec[get_game(game).setup], seed)
     move_class = st.Move
     steps: list[tuple[Any, Any, int]] = []
     indices: list[int] = []
@@ -432,7 +383,7 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
                     raise RecordError(f"events[{i}].move", f"a {kind} event is a chance outcome, got {text!r}")
                 if not st.is_chance():
                     raise RecordError(f"events[{i}].kind", "no chance event is pending here")
-                _check_chance_kind(st, ev, i)
+                rules.check_chance_kind(st, ev, i)
                 move = st.parse_move(move)
                 st._sample_chance_code()          # keeps the generator in step with the recorded game
                 st._apply_code(move.code)
@@ -462,119 +413,3 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
             raise RecordError("result", f"the events replay to scores {scores}, the record says "
                                         f"{list(rec['result']['scores'])}")
     return st, steps, indices
-
-
-def _check_chance_kind(st, ev: dict, i: int) -> None:
-    """A chance event's kind (and Abracada…What?'s zone and seat, when given) must be the pending one's."""
-    if _game_of_state(st) == SPELLBOOK:
-        if ev["kind"] not in ("setup", "draw"):
-            raise RecordError(f"events[{i}].kind", f"a Pouch draw is a 'setup' or 'draw' event, not {ev['kind']!r}")
-        return
-    want = chance_event(st, "")
-    for key in ("kind", "zone", "to"):
-        if key in ev and ev[key] != want.get(key) or key == "kind" and ev[key] != want[key]:
-            raise RecordError(f"events[{i}].{key}", f"the pending chance event is "
-                                                    f"{dict((k, want[k]) for k in ('kind', 'zone', 'to') if k in want)}"
-                                                    f", not {ev[key]!r}")
-
-
-# ----------------------------------------------------------------------------------------------
-# Older formats
-# ----------------------------------------------------------------------------------------------
-def _from_legacy_moves(players: int, spells: list[str], seed: int, moves: Iterable[tuple[int, str, str]]):
-    """Replays a legacy move list (seat or -1, move text, field name) from State.new(seed): the setup
-    draws come from the seed, as do any draws the list leaves out. Returns (events, final state)."""
-    st = _fresh(players, resolve_spells(spells, seed), seed)
-    events = [event("setup", -1, d) for d in st.resolve_chance()]
-    for seat_, text, where in moves:
-        try:
-            move = Move.from_text(text)
-            if move.is_chance:
-                if not st.is_chance():
-                    raise RecordError(where, "no draw is pending here")
-                st.parse_move(move)
-                st._sample_chance_code()
-                st._apply_code(move.code)
-                events.append(event("draw", -1, move))
-                continue
-            for d in st.resolve_chance():          # draws a legacy record left out: the seed's
-                events.append(event("draw", -1, d))
-            if st.is_terminal():
-                raise RecordError(where, "the game is already over")
-            if seat_ is not None and seat_ >= 0 and seat_ != st.current_player:
-                raise RecordError(where, f"seat {st.current_player} decides here, not seat {seat_}")
-            events.append(event("move", st.current_player, move))
-            st.apply(move)
-        except (IllegalMoveError, NotationError) as e:
-            raise RecordError(where, str(e)) from None
-    events += [event("draw", -1, d) for d in st.resolve_chance()]   # as the recorded game went on at once
-    return events, st
-
-
-def _from_server_v1(obj: dict) -> dict:
-    """The server's first format: seed, events after setup (draws may be left out), seats, result."""
-    players = _int(obj, "players", 2, 4)
-    seed = _int(obj, "seed", 0, 2**64 - 1)
-    spells = _spells(obj, seed)
-    evs = obj.get("events")
-    if not isinstance(evs, list):
-        raise RecordError("events", "must be a list of events")
-    moves = []
-    for i, e in enumerate(evs):
-        if not isinstance(e, dict) or not isinstance(e.get("move"), str):
-            raise RecordError(f"events[{i}].move", "each event needs a move text")
-        seat_ = e.get("seat", -1)
-        moves.append((seat_ if isinstance(seat_, int) and e.get("kind") != "draw" else None, e["move"],
-                      f"events[{i}].move"))
-    events, final = _from_legacy_moves(players, spells, seed, moves)
-    seats = []
-    for s in obj.get("seats") or []:
-        s = s if isinstance(s, dict) else {}
-        seats.append(seat(s.get("kind") if s.get("kind") in SEAT_KINDS else "client", s.get("spec", ""),
-                          s.get("level", 0)))
-    if seats and len(seats) != players:
-        seats = []
-    rec = build(players, final.spells, seats, events, final, seed=seed, seed_shown=True)
-    _check_result(obj.get("result"), rec, "result")
-    if obj.get("session_id"):
-        rec["session_id"] = obj["session_id"]
-    return rec
-
-
-def _from_moves_format(obj: dict) -> dict:
-    """The terminal's save ("spellbook-ai-game") and a tournament JSONL line: seed, seats as names,
-    `moves` as [seat or -1, text]."""
-    players = _int(obj, "players", 2, 4)
-    seed = _int(obj, "seed", 0, 2**64 - 1)
-    spells = _spells(obj, seed)
-    raw = obj.get("moves")
-    if not isinstance(raw, list):
-        raise RecordError("moves", "must be a list of [seat, move]")
-    moves = []
-    for i, m in enumerate(raw):
-        if not (isinstance(m, list) and len(m) == 2 and isinstance(m[0], int) and isinstance(m[1], str)):
-            raise RecordError(f"moves[{i}]", "each move is [seat, text] (seat -1 for a draw)")
-        moves.append((m[0], m[1], f"moves[{i}]"))
-    events, final = _from_legacy_moves(players, spells, seed, moves)
-    names = obj.get("seats") or []
-    seats = [seat_from_spec(s) for s in names] if len(names) == players and all(isinstance(s, str) for s in names) else []
-    extra: dict[str, Any] = {}
-    if "key" in obj:
-        extra["tournament"] = {k: obj[k] for k in ("key", "matchup", "deal", "rotation", "seconds", "worker")
-                               if k in obj}
-    if obj.get("server_session"):
-        extra["session_id"] = obj["server_session"]
-    if obj.get("practice"):
-        extra["practice"] = True
-    rec = build(players, final.spells, seats, events, final, seed=seed, seed_shown=True,
-                unfinished=bool(obj.get("unfinished")) and not final.is_terminal(), **extra)
-    if "scores" in obj and final.is_terminal():
-        _check_result({"scores": obj["scores"]}, rec, "scores")
-    return rec
-
-
-def _check_result(claimed: Any, rec: dict, field: str) -> None:
-    if isinstance(claimed, dict) and isinstance(claimed.get("scores"), list) and rec["result"] is not None:
-        if list(claimed["scores"]) != rec["result"]["scores"]:
-            raise RecordError(field, f"the moves replay to scores {rec['result']['scores']}, the record says "
-                                     f"{list(claimed['scores'])}")

@@ -44,7 +44,7 @@ class RandomBot:
 class GreedyBot:
     """One ply: every legal move is tried and the position after it scored for the mover against the best
     other player. With the game's own one-ply heuristic when it has one (`game.move_values(state, moves,
-    seed)`; SpellBook: engine_c/heuristic.py, which values progress towards spells and averages the Pouch
+    seed)`; SpellBook: engine_c/spellbook/heuristic.py, which values progress towards spells and averages the Pouch
     draws over sampled determinizations); otherwise, or with `static=True` (spec `greedy:eval=static`, the
     earlier greedy bot), with the game's static evaluation in C (SpellBook: points + 0.35 a pool token).
     Ties are broken at random (seeded)."""

@@ -4,7 +4,7 @@ the loss is clear beyond the search's own noise, and a search that grows until i
 Game-agnostic: it reads only SearchResult / MoveStats (visits, mean_reward, win_probability,
 expected_score, score_std), so it works for any evaluation behind the search, as long as a reward and a
 win probability lie in [0, 1]. Why a move is good in the game's own terms is the game's business (for
-SpellBook: engine_c/reasons.py).
+SpellBook: engine_c/spellbook/reasons.py).
 
 One ordering, one label (D45). The move shown first is the search's choice (its most visited move:
 what a bot plays at temperature 0). The others are the moves the search examined (its runner-up by

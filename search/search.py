@@ -2,7 +2,7 @@
 
 Game-agnostic: a game is any adapter with `vtable` (a PyCapsule of search/game.pxd's GameVTable),
 `state_bytes(state)`, `move(code)`, `code(move)`, `current_player(state)`, `num_players(state)` and
-`legal_moves(state)`. SpellBook's is `engine_c.game.SPELLBOOK`.
+`legal_moves(state)`. SpellBook's is `engine_c.spellbook.game.SPELLBOOK`.
 """
 from __future__ import annotations
 

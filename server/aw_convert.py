@@ -129,7 +129,7 @@ def event_pb(ev, viewer: int | None) -> apb.SessionEvent:
 def record_pb(rec: dict) -> apb.GameRecord:
     """A record dict (engine_c.records, game "abracadawhat") as a GameRecord message."""
     out = apb.GameRecord(format=rec.get("format", records.FORMAT), version=rec.get("version", records.VERSION),
-                         game=rec.get("game", records.ABRACADAWHAT), session_id=rec.get("session_id") or "",
+                         game=rec.get("game", ABRACADAWHAT.name), session_id=rec.get("session_id") or "",
                          players=rec["players"], variants=rec.get("variants", []), status=rec.get("status", ""),
                          view=rec.get("view", ""))
     convert.fill_record(out, rec)
@@ -150,7 +150,7 @@ def record_from_pb(r: apb.GameRecord, field: str = "record") -> dict:
         if e.HasField("to"):
             ev["to"] = e.to
         events.append(ev)
-    rec = {"format": r.format, "version": r.version, "game": r.game or records.ABRACADAWHAT, "players": r.players,
+    rec = {"format": r.format, "version": r.version, "game": r.game or ABRACADAWHAT.name, "players": r.players,
            "variants": list(r.variants), "status": r.status or ("finished" if r.HasField("result") else "active"),
            "seats": [{k: v for k, v in (("kind", s.kind), ("spec", s.spec), ("level", s.level)) if v} for s in r.seats],
            "events": events}

@@ -232,3 +232,6 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             if state.current_player == viewer:
                 out.legal_moves.extend(conv.move_pb(m) for m in state.legal_moves())
         return out
+
+
+Servicer = AbracadaWhatServicer     # what server/main.py finds through the registry (the game's `service`)

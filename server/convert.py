@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engine_c import IllegalMoveError, Move, NotationError, State, records
-from engine_c.game import SPELLBOOK
-from engine_c.notation import _frame_text
-from engine_c.reasons import Reason
-from engine_c.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
+from engine_c import records
+from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
+from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.notation import _frame_text
+from engine_c.spellbook.reasons import Reason
+from engine_c.spellbook.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
 from search.hints import Hint
 from search.levels import level_options
 from search.model import default_model
@@ -134,7 +135,7 @@ def parse_state(si: pb.StateInput, field: str = "state") -> ParsedState:
 
 
 def token_counts(counts) -> list[pb.TokenCount]:
-    from engine_c.state import token_name
+    from engine_c.spellbook.state import token_name
 
     return [pb.TokenCount(token=token_name(t), count=n) for t, n in enumerate(counts) if n]
 

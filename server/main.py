@@ -82,6 +82,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import importlib
 import importlib.util
 import json
 import logging
@@ -103,9 +104,9 @@ from grpc_reflection.v1alpha import reflection
 
 from server import auth, metrics
 from server._gen.spellbook.v1 import service_pb2
+from engine_c.registry import GAMES, get_game
 from server.rpc_base import service_handler
 from server.service import ServiceConfig, SpellBookServicer
-from server.aw_service import SERVICE_DESCRIPTOR as AW_SERVICE_DESCRIPTOR, AbracadaWhatServicer
 from server.sessions import Coordination, SessionManager
 from server.store import DEFAULT_DB, StoreError, open_store
 
@@ -307,9 +308,14 @@ class Server:
                                        config.service.per_client_sessions, config.service.session_idle_s,
                                        config.coordination)
         config.service.keyed_clients = bool(config.api_keys)
+        # SpellBook's servicer owns the config, SearchPool and sessions; every other game's service (found
+        # through engine_c/registry.py, one API package each) is built on the same ones (D55)
         self.servicer = SpellBookServicer(config.service, self.sessions)
-        # the second game's API on the same server: the same config, SearchPool and sessions (D55)
-        self.aw_servicer = AbracadaWhatServicer(self.servicer)
+        self.services = {}            # game name: (its service descriptor, its servicer)
+        for name in GAMES:
+            module = importlib.import_module(get_game(name).service)
+            servicer = self.servicer if module.Servicer is SpellBookServicer else module.Servicer(self.servicer)
+            self.services[name] = (module.SERVICE_DESCRIPTOR, servicer)
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
@@ -321,12 +327,13 @@ class Server:
                                              ("grpc.so_reuseport", int(config.reuse_port))],
                                     interceptors=self.interceptors)
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
-        self.service_handler = service_handler(self.servicer, SERVICE_DESCRIPTOR)
-        self.aw_service_handler = service_handler(self.aw_servicer, AW_SERVICE_DESCRIPTOR)
-        self.grpc.add_generic_rpc_handlers((self.service_handler, self.aw_service_handler))
+        self.handlers = {name: (descriptor, service_handler(servicer, descriptor))
+                         for name, (descriptor, servicer) in self.services.items()}
+        self.service_handler = self.handlers[self.servicer.game.name][1]     # the owner's
+        self.grpc.add_generic_rpc_handlers(tuple(h for _, h in self.handlers.values()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
-        reflection.enable_server_reflection([SERVICE_NAME, AW_SERVICE_DESCRIPTOR.full_name, health.SERVICE_NAME,
-                                             reflection.SERVICE_NAME], self.grpc)
+        reflection.enable_server_reflection([d.full_name for d, _ in self.handlers.values()]
+                                            + [health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
         self.port = 0
         self.web = None             # server/web.py's gateway when config.web_address is set
         self.web_port = 0
@@ -343,7 +350,7 @@ class Server:
         await self.grpc.start()
         if self.config.web_address:
             await self._start_web()
-        for name in ("", SERVICE_NAME, AW_SERVICE_DESCRIPTOR.full_name):
+        for name in [""] + [d.full_name for d, _ in self.handlers.values()]:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         if self.group_health is not None:
             self.group_health.start(self.health)
@@ -361,7 +368,8 @@ class Server:
         from server.web import WebGateway
 
         self.web = WebGateway(self, self.config.web_address, SERVICE_DESCRIPTOR, self.service_handler,
-                              self.interceptors, more_services=((AW_SERVICE_DESCRIPTOR, self.aw_service_handler),))
+                              self.interceptors, more_services=tuple(dh for name, dh in self.handlers.items()
+                                                                     if name != self.servicer.game.name))
         self.web_port = await self.web.start(reuse_port=self.config.reuse_port)
         host = self.config.web_address.rpartition(":")[0]
         scheme = "https" if self.config.tls.enabled else "http"

@@ -181,8 +181,8 @@ class MatchRpcs(RpcBase):
                 self.sessions.end_external(sid, keep=self.draining and not finished)
 
     def _match_setup(self, request) -> tuple[str, object]:
-        """The request's game setup: (its field's name, its value). SpellBook: the spells."""
-        return "spells", request.spells or "set1"
+        """The request's game setup: (its field's name, its value); each game's servicer defines it."""
+        raise NotImplementedError
 
     async def _match_session(self, specs: list[str], spells, seed: int, fixed: bool,
                              levels: list[int]) -> tuple[str, str]:

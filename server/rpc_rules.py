@@ -8,9 +8,9 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-import engine_c
-from engine_c.game import SPELLBOOK
-from engine_c.state import LIMITS, SPELL_NAMES
+from engine_c import spellbook
+from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.state import LIMITS, SPELL_NAMES
 from search.hints import MISTAKE_CLASSES, MISTAKE_THRESHOLDS
 from search.levels import describe_levels
 from search.model import default_model
@@ -33,10 +33,10 @@ def _git_revision() -> str:
 
 
 def rules_info() -> spb.RulesInfo:
-    tables = json.dumps(engine_c.RULE_TABLES, sort_keys=True, default=list)
+    tables = json.dumps(spellbook.RULE_TABLES, sort_keys=True, default=list)
     digest = hashlib.sha256((tables + json.dumps(LIMITS, sort_keys=True)).encode()).hexdigest()[:12]
-    return spb.RulesInfo(version=f"sb1-{digest}", notation="sb1", runes=list(engine_c.RULE_TABLES["runes"]),
-                         familiar_track=list(engine_c.RULE_TABLES["familiar_track"]), tables_json=tables,
+    return spb.RulesInfo(version=f"sb1-{digest}", notation="sb1", runes=list(spellbook.RULE_TABLES["runes"]),
+                         familiar_track=list(spellbook.RULE_TABLES["familiar_track"]), tables_json=tables,
                          spells=list(SPELL_NAMES), pool_limit=LIMITS["pool"], familiar_spaces=LIMITS["familiar"],
                          copies=LIMITS["copies"], min_players=2, max_players=LIMITS["max_players"])
 
@@ -114,7 +114,7 @@ class RulesRpcs(RpcBase):
         players = request.players or 2
         spells = request.spells or "set1"
         try:
-            state = engine_c.State.new(players=players, spells=spells, seed=request.seed)
+            state = spellbook.State.new(players=players, spells=spells, seed=request.seed)
         except ValueError as e:
             msg = str(e)
             raise FieldError("players" if msg.startswith("players") else

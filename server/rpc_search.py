@@ -10,9 +10,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from engine_c.game import SPELLBOOK, final_score_spread
-from engine_c.insight import pouch_beliefs, what_if_draw
-from engine_c.reasons import reasons as move_reasons, veiled
+from engine_c.spellbook.game import SPELLBOOK, final_score_spread
+from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
+from engine_c.spellbook.reasons import reasons as move_reasons, veiled
 from search.hints import Grown, grow, hint_best, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread

@@ -2,21 +2,20 @@
 
 The SessionManager (server/sessions.py) runs the sessions; this module turns requests into its calls and
 its events into messages. One implementation for every game's service: a servicer names its game
-(`game`), its message modules (`spb`, `pb`) and its conversions (`conv`, as server/convert.py), and a game
-whose players see different things overrides `_event_pb` and `_record_for` (what a role may see) and
-CreateSession/GetSession (its own setup and view).
+(`game`), its message modules (`spb`, `pb`) and its conversions (`conv`, as server/convert.py), and defines
+`_event_pb` (an event as a role sees it), CreateSession and GetSession (its own setup and view); a game
+whose players see different things overrides `_record_for` (what a role may see of the record).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from types import ModuleType
 
 import grpc
 
-import engine_c
-from server import auth, convert
-from server._gen.spellbook.v1 import service_pb2 as spb
-from server._gen.spellbook.v1 import types_pb2 as pb
+from engine_c.base import IllegalMoveError, NotationError
+from server import auth
 from server.convert import FieldError
 from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
@@ -28,8 +27,10 @@ from engine_c.registry import Game, get_game
 class SessionRpcs(RpcBase):
     sessions: SessionManager | None
     _stopping: asyncio.Event
-    game: Game = get_game("spellbook")
-    spb, pb, conv = spb, pb, convert
+    game: Game          # the servicer's game (engine_c.registry), and its message and conversion modules
+    spb: ModuleType
+    pb: ModuleType
+    conv: ModuleType
 
     def _manager(self) -> SessionManager:
         if self.sessions is None:
@@ -69,15 +70,6 @@ class SessionRpcs(RpcBase):
         return role
 
     @staticmethod
-    def _event_pb(ev, role: str = auth.SPECTATOR) -> pb.SessionEvent:
-        """A session event as `role` sees it (SpellBook: everyone sees every event)."""
-        out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
-                              winners=ev.winners)
-        if ev.move:
-            out.move.CopyFrom(convert.move_pb(engine_c.Move.from_text(ev.move)))
-        return out
-
-    @staticmethod
     def _record_for(record: dict, role: str) -> dict:
         """The exported record as `role` may see it (SpellBook: whole; the seed is the export's business)."""
         return record
@@ -107,17 +99,6 @@ class SessionRpcs(RpcBase):
             raise FieldError("players", f"must be {self.game.min_players} to {self.game.max_players} (0: the "
                                         f"number of seats), got {request.players}")
         return seats
-
-    @rpc
-    async def CreateSession(self, request, context, log_extra):
-        mgr = self._manager()
-        sid, seat_tokens, spectator = await self._create_session(request, log_extra, request.spells or "set1",
-                                                                 self._session_seats(request))
-        view = mgr.view(sid, 0)
-        return spb.CreateSessionResponse(
-            session_id=sid, spells=view["spells"], to_move=view["to_move"], fixed_seed=view["fixed_seed"],
-            seat_tokens=[spb.SeatToken(seat=s, token=t) for s, t in sorted(seat_tokens.items())],
-            spectator_token=spectator)
 
     @rpc
     async def SubmitMove(self, request, context, log_extra):
@@ -153,7 +134,7 @@ class SessionRpcs(RpcBase):
         try:
             if self.game.Move.from_text(text).code != self.game.Move.from_text(history[0].move).code:
                 return None
-        except (engine_c.NotationError, engine_c.IllegalMoveError, ValueError):
+        except (NotationError, IllegalMoveError, ValueError):
             return None
         events = [history[0]]
         for ev in history[1:]:
@@ -161,25 +142,6 @@ class SessionRpcs(RpcBase):
                 break
             events.append(ev)
         return events
-
-    @rpc
-    async def GetSession(self, request, context, log_extra):
-        mgr = self._manager()
-        log_extra.update(session=auth.redact(request.session_id), seat=request.seat)
-        self._authorize(context, request.session_id, request.seat)
-        v = mgr.view(request.session_id, request.seat)
-        # The structured view is built from the observation text alone, so it cannot carry the Pouch order.
-        obs_state = engine_c.State.from_observation(v["observation"])
-        observation = pb.GameState(text=v["observation"], view=convert.state_view(
-            obs_state, convert.ParsedState(obs_state, observer=request.seat, knows_discard=True)))
-        seats = [pb.SessionSeat(kind=pb.SEAT_KIND_BOT if s["kind"] == "bot" else pb.SEAT_KIND_CLIENT,
-                                level=s["level"]) for s in v["seats"]]
-        return spb.GetSessionResponse(
-            session_id=v["session_id"], seq=v["seq"], seat=v["seat"], observation=observation, to_move=v["to_move"],
-            phase=v["phase"], decision=v["decision"], legal_moves=[convert.move_pb(engine_c.Move.from_text(m))
-                                                                   for m in v["legal_moves"]],
-            scores=v["scores"], over=v["over"], winners=v["winners"], seats=seats, players=v["players"],
-            spells=v["spells"], fixed_seed=v["fixed_seed"])
 
     @rpc
     async def WatchSession(self, request, context, log_extra):

@@ -1,7 +1,7 @@
 """The SpellBookService servicer (grpc.aio): protobuf in, engine/search calls, protobuf out.
 
 Rules live in engine_c, search in search/, hint classes in search/hints.py, SpellBook reasons in
-engine_c/reasons.py, message conversion in server/convert.py. The RPCs are grouped by idea:
+engine_c/spellbook/reasons.py, message conversion in server/convert.py. The RPCs are grouped by idea:
 
 - server/rpc_rules.py     GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance
 - server/rpc_search.py    GetBestMove, GetHints, Analyze (and their insight)
@@ -29,9 +29,14 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from server import convert
+from engine_c.registry import get_game
+from engine_c.spellbook import Move, State
+from server import auth, convert
+from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
+from server._gen.spellbook.v1 import types_pb2 as pb
 from server.fairshare import Overloaded, SearchPool  # noqa: F401  (re-exported)
+from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
 from server.rpc_rules import RulesRpcs, rules_info  # noqa: F401  (re-exported)
 from server.rpc_search import SearchRpcs
@@ -82,7 +87,7 @@ class ServiceConfig:
 def use_model(model: str) -> None:
     """Makes `model` ("" = shipped, "none", or a file) the evaluation every search of this process uses
     by default; ValueError naming the file when it is not a model for this game."""
-    from engine_c.game import DEFAULT_MODEL_PATH, SPELLBOOK
+    from engine_c.spellbook.game import DEFAULT_MODEL_PATH, SPELLBOOK
     from search.model import Model
 
     if model == "none":
@@ -96,6 +101,11 @@ def use_model(model: str) -> None:
 
 class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
                         service_pb2_grpc.SpellBookServiceServicer):
+    """SpellBook's service; it owns the config, SearchPool and sessions every game's servicer shares (D55)."""
+
+    game = get_game("spellbook")
+    spb, pb, conv = spb, pb, convert
+
     def __init__(self, config: ServiceConfig, sessions: SessionManager | None = None):
         self.config = config
         use_model(config.model)
@@ -109,9 +119,58 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
         self._stopping = asyncio.Event()
         self._info = self._server_info()
 
+    # ------------------------------------------------------------------ SpellBook's own session calls
+    # (server/rpc_sessions.py and rpc_matches.py are every game's; these are SpellBook's setup and views)
+    @staticmethod
+    def _event_pb(ev, role: str = auth.SPECTATOR) -> pb.SessionEvent:
+        """A session event as `role` sees it (SpellBook: everyone sees every event)."""
+        out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
+                              winners=ev.winners)
+        if ev.move:
+            out.move.CopyFrom(convert.move_pb(Move.from_text(ev.move)))
+        return out
+
+    @rpc
+    async def CreateSession(self, request, context, log_extra):
+        mgr = self._manager()
+        sid, seat_tokens, spectator = await self._create_session(request, log_extra, request.spells or "set1",
+                                                                 self._session_seats(request))
+        view = mgr.view(sid, 0)
+        return spb.CreateSessionResponse(
+            session_id=sid, spells=view["spells"], to_move=view["to_move"], fixed_seed=view["fixed_seed"],
+            seat_tokens=[spb.SeatToken(seat=s, token=t) for s, t in sorted(seat_tokens.items())],
+            spectator_token=spectator)
+
+    @rpc
+    async def GetSession(self, request, context, log_extra):
+        mgr = self._manager()
+        log_extra.update(session=auth.redact(request.session_id), seat=request.seat)
+        self._authorize(context, request.session_id, request.seat)
+        v = mgr.view(request.session_id, request.seat)
+        # The structured view is built from the observation text alone, so it cannot carry the Pouch order.
+        obs_state = State.from_observation(v["observation"])
+        observation = pb.GameState(text=v["observation"], view=convert.state_view(
+            obs_state, convert.ParsedState(obs_state, observer=request.seat, knows_discard=True)))
+        seats = [pb.SessionSeat(kind=pb.SEAT_KIND_BOT if s["kind"] == "bot" else pb.SEAT_KIND_CLIENT,
+                                level=s["level"]) for s in v["seats"]]
+        return spb.GetSessionResponse(
+            session_id=v["session_id"], seq=v["seq"], seat=v["seat"], observation=observation, to_move=v["to_move"],
+            phase=v["phase"], decision=v["decision"], legal_moves=[convert.move_pb(Move.from_text(m))
+                                                                   for m in v["legal_moves"]],
+            scores=v["scores"], over=v["over"], winners=v["winners"], seats=seats, players=v["players"],
+            spells=v["spells"], fixed_seed=v["fixed_seed"])
+
+    def _match_setup(self, request) -> tuple[str, object]:
+        """The request's game setup: (its field's name, its value). SpellBook: the spells."""
+        return "spells", request.spells or "set1"
+
     def begin_shutdown(self) -> None:
         """Starts the drain: new calls get UNAVAILABLE, and WatchSession streams end (UNAVAILABLE, with the seq
         to resume from) so shutdown need not wait for them."""
         self.draining = True
         self._stopping.set()
 
+
+# What server/main.py finds through the registry (engine_c/registry.py: the game's `service`)
+SERVICE_DESCRIPTOR = spb.DESCRIPTOR.services_by_name["SpellBookService"]
+Servicer = SpellBookServicer

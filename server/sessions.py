@@ -39,7 +39,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
-from engine_c import IllegalMoveError, NotationError, records
+from engine_c import records
+from engine_c.base import IllegalMoveError, NotationError
 from engine_c.registry import Game, get_game
 from search import ismcts
 from search.bots import make_bot
@@ -298,11 +299,10 @@ class SessionManager:
         try:
             state = records.new_game(g.name, players, spells, seed)
         except ValueError as e:
-            setup = "spells" if g.name == "spellbook" else "variants"
-            field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else setup
+            field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else g.setup
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
-        names = state.spells if g.name == "spellbook" else list(state.variants)
+        names = list(getattr(state, g.setup))       # SpellBook's spells, Abracada…What?'s variants
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed, g)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,

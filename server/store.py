@@ -643,7 +643,7 @@ def _store_advance(db, ph: str, sid: str, out: Advance) -> None:
 
 def _backfill_bot_turn(db, ph: str) -> None:
     """Migration 2: whether a bot decides next in each active session (from its last stored state)."""
-    from engine_c import State   # the store itself does not need the engine
+    from engine_c.spellbook import State   # the store itself does not need the engine
     rows = db.execute("SELECT s.id, s.seats, e.state_after FROM sessions s JOIN events e ON e.session_id=s.id "
                       "AND e.seq=s.seq WHERE s.status='active'").fetchall()
     for sid, seats, text in rows:

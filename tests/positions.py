@@ -13,8 +13,8 @@ stack list of (op name, p, a, b, c, d) tuples bottom..top.
 from __future__ import annotations
 
 from engine_c import State
-from engine_c.state import COPIES, NCOL, NTYPE, RUNES, SPELL_NAMES, parse_counts, spell_id, token_name, _mix_seed
-from engine_c._engine import FRAME_NAMES
+from engine_c.spellbook.state import COPIES, NCOL, NTYPE, RUNES, SPELL_NAMES, parse_counts, spell_id, token_name, _mix_seed
+from engine_c.spellbook._engine import FRAME_NAMES
 
 OP = {name: op for op, name in FRAME_NAMES.items()}
 PHASE_INDEX = {"morning": 1, "midday": 2, "evening": 3, "resupply": 4}
@@ -113,7 +113,7 @@ def position(players: int = 2, spells="set1", active: int = 0, day: int | None =
 
 
 def _text_of(raw: dict) -> str:
-    from engine_c.notation import state_text
+    from engine_c.spellbook.notation import state_text
 
     class _Raw:
         def _to_raw(self):
@@ -123,7 +123,7 @@ def _text_of(raw: dict) -> str:
 
 
 def pool(st: State, p: int) -> str:
-    from engine_c.state import format_counts
+    from engine_c.spellbook.state import format_counts
 
     return format_counts(st._to_raw()["pool"][p])
 

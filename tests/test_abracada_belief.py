@@ -13,7 +13,7 @@ from engine_c.abracadawhat import State
 from engine_c.abracadawhat.belief import Belief
 from engine_c.abracadawhat.game import ABRACADAWHAT
 from engine_c.abracadawhat.heuristic import CountingBot
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from engine_c import State as SpellBookState
 from search import SearchOptions, ismcts
 from search.bots import make_bot

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
 from search.calibration import apply, collect, expected_calibration_error, fit, temperature_for
 from search.model import Model

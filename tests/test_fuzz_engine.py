@@ -16,9 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from engine_c import State, _engine
-from engine_c.notation import state_text
-from engine_c.state import NCOL, NTYPE, token_name
+from engine_c import State
+from engine_c.spellbook import _engine
+from engine_c.spellbook.notation import state_text
+from engine_c.spellbook.state import NCOL, NTYPE, token_name
 
 CAP = _engine.LIMITS["playout_decisions"]
 CONTINUATION = 8           # Python-driven steps after an accepted input, each re-validated

@@ -48,3 +48,43 @@ def test_demo_bad_input_exits_2_with_a_message(argv, message, capsys):
     with pytest.raises(SystemExit) as e:
         cli_main(argv)
     assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+RECORD_PARTS = ("EVENT_KINDS", "PUBLIC", "new", "fresh", "setup_list", "setup_events", "read_setup", "check_view",
+                "chance_event", "check_chance_kind", "visible")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_declares_its_parts_in_its_registry_entry(name):
+    """Issue 23 item 3: from the name, the search (adapter), bots, levels, model file, notation, record,
+    terminal and service conversions of the game are found."""
+    import importlib
+
+    from search.levels import level_options
+
+    g = get_game(name)
+    assert g.package == f"engine_c.{name}" and g.setup in ("spells", "variants")
+    assert g.notation.__name__.startswith(g.package) and g.text.__name__.startswith(g.package)
+    assert all(hasattr(g.record, part) for part in RECORD_PARTS), g.record.__name__
+    assert hasattr(g.adapter, "default_model_path") and level_options(5, game=g.adapter) is not None
+    terminal = importlib.import_module(g.terminal)
+    assert g.terminal.startswith("clients.") and callable(terminal.run) and callable(terminal.demo)
+    service = importlib.import_module(g.service)
+    assert g.service.startswith("server.") and service.Servicer.game is g
+    assert service.SERVICE_DESCRIPTOR.full_name.startswith(f"{name}.v1.")
+    assert hasattr(service.Servicer, "conv") and hasattr(service.Servicer, "pb")
+
+
+def test_engine_c_holds_the_games_one_folder_each_and_knows_no_layer_above():
+    """D83: engine_c's top level is what knows no game; engine_c never imports clients/ or server/."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "engine_c"
+    top = {p.name for p in root.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pxi")}
+    assert top == {"__init__.py", "base.py", "registry.py", "records.py"}
+    assert {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()} >= set(GAMES)
+    for path in root.rglob("*.py*"):
+        if path.suffix in (".py", ".pyx", ".pxd", ".pxi", ".pyi"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"^\s*(from|import)\s+(clients|server)\b", text, re.M), path

@@ -1,11 +1,11 @@
 """Hints to trust (issue 14): a search that grows until its top move is separated, mistake classes only
-beyond the search's noise, reasons in a player's terms (engine_c/reasons.py), all over gRPC too."""
+beyond the search's noise, reasons in a player's terms (engine_c/spellbook/reasons.py), all over gRPC too."""
 import re
 
 import pytest
 
 from engine_c import State
-from engine_c.reasons import reasons, threats, veiled
+from engine_c.spellbook.reasons import reasons, threats, veiled
 from positions import position
 from search.hints import (BEST, GOOD, INACCURACY, MISTAKE, contradictions, difference_margin, grow, hint_best,
                           separation, top_hints)
@@ -183,7 +183,7 @@ def test_hints_of_real_searches_never_contradict_themselves_and_lead_with_the_se
     search chose and nothing in the list contradicts anything else."""
     import random
 
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook.game import SPELLBOOK
     from search import SearchOptions, ismcts
 
     rng, st, checked = random.Random(5), State.new(players=2, spells="set1", seed=9), 0

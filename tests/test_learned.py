@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine_c import State
-from engine_c.game import SPELLBOOK, SpellBookGame
+from engine_c.spellbook.game import SPELLBOOK, SpellBookGame
 from search import SearchOptionError, SearchOptions, ismcts
 from search import _mcts
 from search.model import MODEL_FORMAT, Model, default_model

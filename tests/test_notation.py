@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from engine_c import IllegalMoveError, Move, NotationError, State, parse_token
-from engine_c.notation import OBSERVATION_SIZE
+from engine_c.spellbook.notation import OBSERVATION_SIZE
 from positions import do, draw, moves, position, size
 
 
@@ -59,7 +59,7 @@ def test_from_text_rejects_familiar_over_16_and_bad_levels():
     raw = BASE._to_raw()
     raw["level"][0][0] = 6
     raw["pouch"][0] -= 1
-    from engine_c.notation import validate_raw
+    from engine_c.spellbook.notation import validate_raw
     with pytest.raises(NotationError, match="levels are 3 to 5"):
         validate_raw(raw)
 
@@ -391,7 +391,7 @@ def test_setup_states_round_trip_and_bad_setup_stacks_are_refused():
 
 def test_day_counter_end_is_triggered_at_the_day_limit_D21():
     """D21: the Day counter is 16-bit; the engine triggers the end at Day 30000, so it never overflows."""
-    from engine_c import _engine
+    from engine_c.spellbook import _engine
     limit = _engine.LIMITS["day"]
     st = position(day=limit - 1, active=1, at="evening")
     assert not st._to_raw()["end_triggered"]
@@ -420,7 +420,7 @@ def test_observation_fields_are_validated():
 def test_compiled_random_playout_stops_at_its_decision_cap():
     """A second guard (issue 12): a state the validation would refuse (full familiars, end not triggered,
     nobody can ever trigger it) loaded unchecked: the compiled playout still returns, at its cap."""
-    from engine_c import _engine
+    from engine_c.spellbook import _engine
     st = position(players=2, spells="set1", at="morning", end=True, fam={0: "Rt5Rs5Pt5Gt", 1: "Ps5Gs5Kt5Ks"},
                   learned={0: {n: 5 for n in ("Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel",
                                               "Transmutation", "Abundance")},
@@ -429,7 +429,7 @@ def test_compiled_random_playout_stops_at_its_decision_cap():
     raw = st._to_raw()
     raw["end_triggered"] = 0
     with pytest.raises(NotationError, match="end=0, but player 0 has a full familiar"):
-        from engine_c.notation import validate_raw
+        from engine_c.spellbook.notation import validate_raw
         validate_raw(raw)
     bad = State()
     bad._from_raw(raw)                      # unchecked: the C core only

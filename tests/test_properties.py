@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings, strategies as st_
 
 from engine_c import Move, State
-from engine_c.state import SPELL_NAMES
+from engine_c.spellbook.state import SPELL_NAMES
 
 MAX_DECISIONS = 4000
 SPELL_CHOICES = ["set1", "set2", "set3", "classic"]
@@ -89,11 +89,11 @@ def test_random_games_end_and_same_seed_same_game(players, spells, seed):
 
 def test_compiled_random_playouts_end():
     """Whole games in C (the search's playout loop) end, from many seeds and every set."""
-    from engine_c import _engine
+    from engine_c.spellbook import _engine
 
     for players in (2, 3, 4):
         for spells in ("set1", "set2", "set3"):
-            from engine_c.state import resolve_spells
+            from engine_c.spellbook.state import resolve_spells
             decisions, days = _engine.random_playouts(players, resolve_spells(spells), 40, 7 + players)
             assert decisions > 0 and days > 0
 

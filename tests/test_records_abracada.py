@@ -7,6 +7,7 @@ import pytest
 
 from engine_c import records as R
 from engine_c.abracadawhat import State
+from engine_c.registry import get_game
 
 
 def _random_game(seed=3, players=3, stop=None, variants=()):
@@ -42,7 +43,7 @@ def test_a_record_replays_exactly_without_its_seed(players, seed, variants):
     assert rec["result"] == {"scores": final.scores(), "winners": final.winners()}
     state, steps = R.replay(rec)
     assert state.to_text() == final.to_text()
-    assert {e["kind"] for e in events} <= set(R.AW_EVENT_KINDS) and len(steps) == sum(e["kind"] == "move" for e in events)
+    assert {e["kind"] for e in events} <= set(get_game("abracadawhat").record.EVENT_KINDS) and len(steps) == sum(e["kind"] == "move" for e in events)
     no_seed = {k: v for k, v in rec.items() if k != "seed"}
     assert R.replay(no_seed, rng_seed=99)[0].observation(0) == final.observation(0)
     assert R.loads(R.dumps(rec)) == R.validate(rec)

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from engine_c import State
-from engine_c.game import SPELLBOOK
-from engine_c.insight import pouch_beliefs, what_if_draw
+from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
 from engine_c.records import RecordError, load_file, replay
 from search import SearchOptions
 from search.insight import value_spread

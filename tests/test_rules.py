@@ -3,7 +3,7 @@ A (Altar resupply), E (end of game), C (clarifications). The id is in each test'
 import pytest
 
 from engine_c import IllegalMoveError, State
-from engine_c.state import parse_token
+from engine_c.spellbook.state import parse_token
 from positions import do, draw, level, moves, pool, position, size, zone
 
 SET1 = ["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel", "Transmutation", "Abundance"]

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from search import CancelToken, SearchOptionError, SearchOptions, flat_monte_carlo, ismcts
 from search.arena import play_game, win_share
 from search.bots import GreedyBot, ISMCTSBot, RandomBot, make_bot

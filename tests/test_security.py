@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from clients.client import ServiceError, SpellBookClient
 from engine_c import State
-from engine_c.insight import pouch_beliefs
+from engine_c.spellbook.insight import pouch_beliefs
 from server.main import ServerConfig, ServerThread, parse_args
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc

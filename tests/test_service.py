@@ -19,7 +19,7 @@ from grpc_status import rpc_status
 
 from clients.client import AsyncSpellBookClient, InvalidArgument, Observation, ServiceError, SpellBookClient
 from engine_c import Move, State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from search import ismcts
 from search.levels import level_options
 from server._gen.spellbook.v1 import service_pb2 as spb

@@ -12,7 +12,7 @@ import pytest
 
 from clients.client import InvalidArgument, Observation, ServiceError, SpellBookClient
 from engine_c import Move, State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from engine_c.records import replay
 from search.levels import level_options
 from server._gen.spellbook.v1 import service_pb2 as spb

@@ -6,7 +6,7 @@ Positions are built with tests/positions.py; Pouch draws are resolved with expli
 import pytest
 
 from positions import do, draw, level, moves, pool, position, size, zone
-from engine_c.state import parse_token
+from engine_c.spellbook.state import parse_token
 
 LEVELS = (3, 4, 5)
 ALL7 = ["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel", "Transmutation", "Abundance"]
@@ -14,7 +14,7 @@ ALL7 = ["Sacrifice", "Levitation", "Purification", "Offering", "TimeTravel", "Tr
 
 def spells_with(*names):
     """Set ◇ with the named spells swapped in (one per color)."""
-    from engine_c.state import spell_id
+    from engine_c.spellbook.state import spell_id
     out = list(ALL7)
     for n in names:
         out[spell_id(n) // 3] = n
@@ -732,7 +732,7 @@ SET3 = ["Blaze", "Divination", "Growth", "Feast", "Clone", "Mirage", "Communion"
 def _table(pool_sizes, fam_sizes, learned, **kw):
     """All 105 tokens out of the Pouch and Discard box: pools and familiars of the given sizes (tokens in
     type order), the learned spells' tokens (rune c), the rest on the Altar."""
-    from engine_c.state import spell_id, token_name
+    from engine_c.spellbook.state import spell_id, token_name
     supply = [token_name(ty) for ty in range(21) for _ in range(5)]
     for spells_p in learned.values():
         for name in spells_p:

@@ -255,7 +255,7 @@ def test_unfinished_games_are_counted_in_the_summary():
 
 
 def test_greedy_learns_spells_and_beats_the_static_greedy(tmp_path):
-    """The one-ply heuristic (engine_c/heuristic.py) learns and casts spells; the earlier greedy bot
+    """The one-ply heuristic (engine_c/spellbook/heuristic.py) learns and casts spells; the earlier greedy bot
     (`greedy:eval=static`) stored tokens and learned nothing (18 points every game)."""
     res = run(T.schedule(["greedy", "greedy:eval=static"], games=4, seed=20), tmp_path / "g.jsonl")
     s = T.summarize(res.records, bots=["greedy", "greedy:eval=static"])

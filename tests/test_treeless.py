@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine_c import State
-from engine_c.game import SPELLBOOK
+from engine_c.spellbook.game import SPELLBOOK
 from search import _mcts
 from search.selfplay import SelfPlayConfig, list_shards, load_shards, plan_shards, read_shard, run_shard
 from test_learned import random_model

@@ -19,8 +19,7 @@ import numpy as np
 
 from engine_c.abracadawhat import _engine as _E
 # one error vocabulary for every game: NotationError names the field, IllegalMoveError says why
-from engine_c.base import GameState, IllegalMoveError, NotationError, clip
-from engine_c.state import _mix_seed
+from engine_c.base import GameState, IllegalMoveError, NotationError, _mix_seed, clip
 
 SPELLS = ("Ancient Dragon", "Dark Wanderer", "Sweet Dream", "Night Singer", "Lightning Tempest", "Blizzard",
           "Fireball", "Magic Drink")

@@ -1,6 +1,6 @@
 """SpellBook in words, for what every game's text module offers the shared clients (the review, the
 terminal): where a decision happened and the game's settings in one line. The board, hints and reasons
-are clients/play_spellbook.py's, engine_c/reasons.py's and engine_c/explain.py's.
+are clients/play_spellbook.py's, engine_c/spellbook/reasons.py's and engine_c/spellbook/explain.py's.
 
 Each game has such a module (Abracada…What?: engine_c/abracadawhat/text.py), found through
 engine_c.registry.get_game(name).text.

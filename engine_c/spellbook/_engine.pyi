@@ -1,4 +1,4 @@
-"""Type stubs for the compiled core engine_c._engine (use engine_c.State, not CoreState directly)."""
+"""Type stubs for the compiled core engine_c.spellbook._engine (use engine_c.State, not CoreState directly)."""
 from typing import Any, Sequence
 
 SPELL_NAMES: tuple[str, ...]

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import os
 
-from engine_c._engine import game_vtable
+from engine_c.spellbook._engine import game_vtable
 from engine_c.base import CompiledGameAdapter
-from engine_c.state import Move, State
+from engine_c.spellbook.state import Move, State
 
-# The learned evaluation SpellBook ships (search/model.py; trained by `make train`, docs/learned.md).
-DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+# The learned evaluation SpellBook ships (search/model.py; trained by `make train`, docs/learned.md):
+# data/models/ at the repository's top, three levels above this file (engine_c/spellbook/game.py).
+DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                                   "data", "models", "spellbook.npz")
 
 
@@ -25,8 +26,8 @@ class SpellBookGame(CompiledGameAdapter):
 
     @staticmethod
     def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:
-        """The one-ply heuristic's value of each move for the mover (engine_c/heuristic.py; GreedyBot)."""
-        from engine_c.heuristic import move_values
+        """The one-ply heuristic's value of each move for the mover (engine_c/spellbook/heuristic.py; GreedyBot)."""
+        from engine_c.spellbook.heuristic import move_values
 
         return move_values(state, moves, seed)
 

@@ -14,8 +14,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from engine_c import _engine as _E
-from engine_c.base import GameState, IllegalMoveError, NotationError, clip
+from engine_c.spellbook import _engine as _E
+from engine_c.base import GameState, IllegalMoveError, NotationError, _mix_seed, clip
 
 COLORS = "RPGKWBY"
 COLOR_NAMES = ("Red", "Purple", "Green", "Black", "White", "Blue", "Yellow")
@@ -392,7 +392,7 @@ class State(GameState, _E.CoreState):
         return [SPELL_NAMES[i] for i in self._to_raw()["spell"]]
 
     def explain_illegal(self, move: Move) -> str:
-        from engine_c.explain import explain_illegal
+        from engine_c.spellbook.explain import explain_illegal
 
         return explain_illegal(self, move)
 
@@ -426,52 +426,44 @@ class State(GameState, _E.CoreState):
         """The observation text of `player` (§8): the state text without the Pouch order (the `rng`);
         without Discard-box memory the Pouch and Discard box become `unseen=` and `pouchsize=`."""
         self._check_seat(player, "player")
-        from engine_c.notation import observation_text
+        from engine_c.spellbook.notation import observation_text
 
         return observation_text(self, player, knows_discard)
 
     @classmethod
     def from_observation(cls, text: str, seed: int = 0) -> "State":
         """A full state consistent with an observation text (a determinization of it)."""
-        from engine_c.notation import state_from_observation
+        from engine_c.spellbook.notation import state_from_observation
 
         return state_from_observation(cls, text, _mix_seed(seed))
 
     def observation_array(self, player: int) -> np.ndarray:
         """A float32 vector of what `player` observes, for learning code (layout: docs/notation.md)."""
         self._check_seat(player, "player")
-        from engine_c.notation import observation_array
+        from engine_c.spellbook.notation import observation_array
 
         return observation_array(self, player)
 
     # -------------------------------------------------------------------- notation
     def to_text(self) -> str:
-        from engine_c.notation import state_text
+        from engine_c.spellbook.notation import state_text
 
         return state_text(self)
 
     @classmethod
     def from_text(cls, text: str) -> "State":
-        from engine_c.notation import state_from_text
+        from engine_c.spellbook.notation import state_from_text
 
         return state_from_text(cls, text)
 
     def validate(self) -> None:
         """Raises NotationError if an invariant is broken (token totals, P1, familiar size...)."""
-        from engine_c.notation import validate_raw
+        from engine_c.spellbook.notation import validate_raw
 
         validate_raw(self._to_raw())
 
 
 State.Move = Move
-
-
-def _mix_seed(seed: int) -> int:
-    """Spread a small user seed over 64 bits (splitmix64 finalizer)."""
-    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return z ^ (z >> 31)
 
 
 def resolve_spells(spells: str | Sequence[str], seed: int = 0) -> list[int]:

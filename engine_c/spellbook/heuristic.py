@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from engine_c import _engine as _E
-from engine_c.state import NCOL, Move, State
+from engine_c.spellbook import _engine as _E
+from engine_c.spellbook.state import NCOL, Move, State
 
 SPELL_POINTS = [row[2:5] for row in _E._SPELL_TABLE]     # by spell id: points at levels 3, 4, 5 (one table)
 LEARNED_SPELL = 2.0        # a learned spell's later use (its action, or its instant/permanent effect)

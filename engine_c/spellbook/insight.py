@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from engine_c.state import NTYPE, State, token_name
+from engine_c.spellbook.state import NTYPE, State, token_name
 from search import SearchOptions, ismcts
 
 
@@ -99,6 +99,6 @@ def what_if_draw(state: State, observer: int, move=None, options: SearchOptions 
 
 
 def _game():
-    from engine_c.game import SPELLBOOK
+    from engine_c.spellbook.game import SPELLBOOK
 
     return SPELLBOOK

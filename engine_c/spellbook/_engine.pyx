@@ -6,7 +6,7 @@ pending steps (`Frame`): decisions (a player chooses a move), chance events (one
 Pouch) and deterministic steps (resupply, end of Day...). `sb_advance` runs deterministic steps until the
 top of the stack needs a decision or a draw, or the game is over.
 
-Moves are uint64 codes (layout below, see `engine_c/notation.py` for their text). The Pouch is a multiset:
+Moves are uint64 codes (layout below, see `engine_c/spellbook/notation.py` for their text). The Pouch is a multiset:
 its "order" is the sequence of chance outcomes, sampled when a draw happens, so a state never stores it.
 """
 from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t

@@ -17,9 +17,9 @@ import re
 
 import numpy as np
 
-from engine_c._engine import SPELL_PHASES, STEP_FLAGS
+from engine_c.spellbook._engine import SPELL_PHASES, STEP_FLAGS
 from engine_c.base import split_fields
-from engine_c.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
+from engine_c.spellbook.state import (COLOR_NAMES, COLORS, COPIES, FAMILIAR_SPACES, FRAME_NAMES, LIMITS, NCOL, NTYPE, PHASES,
                             POOL_LIMIT, SPELL_NAMES, NotationError, _FRAME_BY_NAME, clip, format_counts,
                             parse_counts, small_number, spell_id, token_name, RUNES)
 
@@ -270,7 +270,7 @@ def validate_raw(raw: dict) -> None:
 
     Counts first (so nothing out of range reaches the C conversion), then the 105 tokens (S1), the players'
     zones and spells, the counters (day, active seat, end, over, phase), the pending-step stack
-    (engine_c.stack) and what depends on it (Purification's and Communion's bookkeeping)."""
+    (engine_c.spellbook.stack) and what depends on it (Purification's and Communion's bookkeeping)."""
     n = raw["players"]
     for zone in _COUNT_FIELDS:
         _check_counts(raw[zone], zone)
@@ -297,7 +297,7 @@ def validate_raw(raw: dict) -> None:
         if raw["justdisc"][t] > raw["discard"][t]:
             raise NotationError(f"justdisc lists {raw['justdisc'][t]} {token_name(t)}, more than the Discard box holds")
     _check_counters(raw)
-    from engine_c.stack import check_stack
+    from engine_c.spellbook.stack import check_stack
 
     check_stack(raw)
     _check_bookkeeping(raw)

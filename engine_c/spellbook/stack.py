@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from engine_c._engine import FRAME_NAMES, STEP_FLAGS
-from engine_c.state import COLOR_NAMES, NCOL, PHASES, SPELL_NAMES, NotationError
+from engine_c.spellbook._engine import FRAME_NAMES, STEP_FLAGS
+from engine_c.spellbook.state import COLOR_NAMES, NCOL, PHASES, SPELL_NAMES, NotationError
 
 OP = {name: op for op, name in FRAME_NAMES.items()}
 STORE_DIRECT = STEP_FLAGS["store_direct"]

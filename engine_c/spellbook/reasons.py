@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine_c import _engine as _E
-from engine_c.state import K, NTYPE, POOL_LIMIT, SPELL_NAMES, Move, State, token_name
+from engine_c.spellbook import _engine as _E
+from engine_c.spellbook.state import K, NTYPE, POOL_LIMIT, SPELL_NAMES, Move, State, token_name
 
 _OP = {name: op for op, name in _E.FRAME_NAMES.items()}
 _EVENING = 3  # PHASES.index("evening")

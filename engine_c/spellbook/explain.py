@@ -3,8 +3,8 @@
 The messages speak to the seat deciding ("you", "your pool") and cite no rule ids: they are shown to players."""
 from __future__ import annotations
 
-from engine_c import _engine as _E
-from engine_c.state import (COLOR_NAMES, FAMILIAR_SPACES, K, NCOL, POOL_LIMIT, SPELL_NAMES, Move, token_name)
+from engine_c.spellbook import _engine as _E
+from engine_c.spellbook.state import (COLOR_NAMES, FAMILIAR_SPACES, K, NCOL, POOL_LIMIT, SPELL_NAMES, Move, token_name)
 
 _PHASE_OF_KIND = {
     K.TAKE: "morning", K.DRAW: "morning", K.SACRIFICE: "morning", K.ERUPTION: "morning", K.BLAZE: "morning",

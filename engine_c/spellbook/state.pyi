@@ -1,11 +1,11 @@
-"""Type stubs for engine_c.state: the public Python API of the SpellBook engine."""
+"""Type stubs for engine_c.spellbook.state: the public Python API of the SpellBook engine."""
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from engine_c._engine import CoreState
+from engine_c.spellbook._engine import CoreState
 
 COLORS: str
 COLOR_NAMES: tuple[str, ...]
