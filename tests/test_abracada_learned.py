@@ -110,13 +110,15 @@ def test_levels_with_the_network_keep_the_games_own_fields(runs):
 
 
 def test_tree_reuse_never_offers_a_move_the_state_does_not_allow():
-    """A kept tree below a cast pools determinizations where it failed: Abracada's adapter has no `child`,
-    so bots with reuse_tree search afresh (this played an illegal cast in self-play)."""
-    from search.arena import play_game
+    """A kept tree below a cast pools determinizations where it failed: Abracada's adapter says
+    tree_reuse = False, so self-play's per-seat trees start afresh (with reuse, game seed 0..11 below
+    played an illegal cast: "cast 2" after a successful 8)."""
+    from search.selfplay import SelfPlayConfig, play_game
 
-    bots = [make_bot("ismcts:iterations=40,reuse_tree=true,chance=open", ABRACADAWHAT, seed=s) for s in range(2)]
-    rec = play_game(lambda seed: State.new(players=2, seed=seed), bots, seed=5)
-    assert not rec.unfinished and rec.winners
+    assert ABRACADAWHAT.tree_reuse is False
+    cfg = SelfPlayConfig(options=SearchOptions(iterations=30, chance="open", rollout="heuristic"))
+    for seed in range(12):
+        assert play_game(ABRACADAWHAT, lambda sd: State.new(players=2 + sd % 4, seed=sd), seed, cfg) is not None
 
 
 @pytest.mark.parametrize("argv, flag", [

@@ -43,11 +43,11 @@ class AbracadaWhatGame(CompiledGameAdapter):
     }
     State = State
     Move = Move
-    # No tree reuse (search.TreeReuse follows `child`): whether a cast succeeds depends on the caster's
-    # hidden hand, so the node below a cast pools determinizations where it failed with ones where it
-    # succeeded, and continuing there offers moves the real state does not allow (self-play's searches
-    # kept a tree per seat and played "cast 1" after a successful 8).
-    child = None
+    # No tree reuse (search.TreeReuse): whether a cast succeeds depends on the caster's hidden hand, so the
+    # node below a cast pools determinizations where it failed with ones where it succeeded, and continuing
+    # there offers moves the real state does not allow (self-play's searches kept a tree per seat and
+    # played "cast 1" after a successful 8).
+    tree_reuse = False
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
