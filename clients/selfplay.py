@@ -2,9 +2,10 @@
 
     spellbook-ai selfplay --out runs/g0 --games 400 --players 2 3 4 --iterations 400 -j 2
     spellbook-ai selfplay --out runs/g1 --games 400 --model data/models/spellbook.npz --iterations 800
+    spellbook-ai selfplay --game abracadawhat --out runs/aw0 --games 200 --players 2 3 4 5 --iterations 200
 
 Each game seats 2, 3 or 4 players (cycling through --players) with a random spell per color
-("classic", every spell choice) from its own seed; a search bot plays every seat (rollout search, or the
+("classic", every spell choice) from its own seed (--game abracadawhat: 2 to 5 players, --variants); a search bot plays every seat (rollout search, or the
 learned one with --model). Shards of --games-per-shard games are written to --out as they finish
 (format: search/selfplay.py, docs/learned.md); running the same command again resumes, skipping the
 shards on disk. -j N plays shards on N processes; --executor dask://host:8786 on a Dask cluster.
@@ -29,6 +30,7 @@ from search.search import EVALUATORS, SearchOptions
 from search.selfplay import SelfPlayConfig, plan_shards, run_shard
 
 FACTORY = "clients.selfplay:spellbook_game"
+GAME_FACTORY = "clients.selfplay:registry_game"      # every other game, through engine_c.registry
 
 
 def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
@@ -44,15 +46,49 @@ def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
     return SPELLBOOK, new_state
 
 
+def registry_game(game: str, players: list[int] | None = None, variants: list[str] | None = None):
+    """(game adapter, new_state(seed)) of a game of engine_c.registry (SpellBook has spellbook_game, whose
+    shards keep the meta they had): the seat count cycles through `players` by seed, every game with
+    `variants` (Abracada…What?'s xv1/xv2)."""
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    counts = list(players or range(g.min_players, g.max_players + 1))
+    chosen = tuple(variants or ())
+
+    def new_state(seed: int):
+        if chosen:
+            return g.State.new(players=counts[seed % len(counts)], seed=seed, variants=chosen)
+        return g.State.new(players=counts[seed % len(counts)], seed=seed)
+
+    return g.adapter, new_state
+
+
+def game_search_fields(adapter) -> dict:
+    """The search fields a game's own levels all use beside the budget (its adapter's level_table, e.g.
+    Abracada…What?'s chance="open", rollout="heuristic"); {} for a game without one (SpellBook)."""
+    table = getattr(adapter, "level_table", None)
+    if not table:
+        return {}
+    top = table[max(table)]
+    return {k: top[k] for k in ("chance", "rollout") if k in top}
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+    p.add_argument("--game", default="spellbook", help="the game (engine_c.registry: spellbook, abracadawhat)")
     p.add_argument("--out", required=True, help="directory of the shards (created; resumed when it has some)")
     p.add_argument("--games", type=int, default=200, help="games in the whole run")
     p.add_argument("--games-per-shard", type=int, default=None,
                    help="games per shard file, the unit of resume (default: 4; tree-less: 1000)")
-    p.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4],
-                   help="seat counts, cycled through game by game")
-    p.add_argument("--spells", default="classic", help="spell choice of every game (classic: random per color)")
+    p.add_argument("--players", type=int, nargs="+", default=None,
+                   help="seat counts, cycled through game by game (default: every count the game allows)")
+    p.add_argument("--spells", default=None,
+                   help="SpellBook: spell choice of every game (default classic: random per color)")
+    p.add_argument("--variants", nargs="+", default=None, metavar="VARIANT",
+                   help="Abracada…What?: rule variants of every game (xv1 easy, xv2 last magician standing)")
+    p.add_argument("--belief", action="store_true",
+                   help="games with a belief (Abracada…What?): root determinizations drawn from it")
     p.add_argument("--iterations", type=int, default=400, help="search iterations per decision")
     p.add_argument("--evaluator", default="rollout", choices=EVALUATORS,
                    help="the bot's evaluation; --model implies network")
@@ -105,18 +141,23 @@ def main(args: argparse.Namespace) -> int:
         if problem:
             print(f"selfplay: {problem}", file=sys.stderr)
             return 2
+    try:
+        factory, game_args, adapter = _game_setup(args)
+    except ValueError as e:
+        print(f"selfplay: {e}", file=sys.stderr)
+        return 2
     evaluator = "network" if args.model else args.evaluator
     opts = SearchOptions(iterations=args.iterations, evaluator=evaluator, model=args.model,
-                         rollout_mix=args.rollout_mix)
+                         rollout_mix=args.rollout_mix, belief=args.belief, **game_search_fields(adapter))
     try:
         opts.validate()
         if args.model:
             from search.model import Model
 
-            Model.load(args.model)
-        from engine_c.spellbook.state import resolve_spells
-
-        resolve_spells(args.spells)
+            try:
+                Model.load(args.model).network(adapter)      # refuses another game's model
+            except ValueError as e:
+                raise ValueError(f"--model: {e}") from None
     except ValueError as e:
         print(f"selfplay: {e}", file=sys.stderr)
         return 2
@@ -126,8 +167,7 @@ def main(args: argparse.Namespace) -> int:
                             chance_samples=args.chance_samples, td_lambdas=tuple(args.td_lambdas),
                             full_share=args.full_share, cheap_iterations=args.cheap_iterations)
     os.makedirs(args.out, exist_ok=True)
-    tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, FACTORY,
-                        {"players": args.players, "spells": args.spells})
+    tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, factory, game_args)
     total = (args.games + args.games_per_shard - 1) // args.games_per_shard
     print(f"selfplay: {total - len(tasks)} of {total} shards already in {args.out}; playing {len(tasks)}",
           file=sys.stderr)
@@ -150,6 +190,41 @@ def main(args: argparse.Namespace) -> int:
             bar.update(1)
         bar.close()
     return 0
+
+
+def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
+    """(shard factory, its arguments, the game's adapter) for the flags; ValueError naming the flag."""
+    from engine_c.registry import get_game
+
+    try:
+        g = get_game(args.game)
+    except ValueError as e:
+        raise ValueError(f"--game: {e}") from None
+    players = args.players or list(range(g.min_players, g.max_players + 1))
+    bad = [n for n in players if not g.min_players <= n <= g.max_players]
+    if bad:
+        raise ValueError(f"--players: {g.title} seats {g.min_players} to {g.max_players} players, got {bad}")
+    if args.belief and not hasattr(g.adapter, "new_belief"):
+        raise ValueError(f"--belief: {g.title} offers no belief")
+    if g.name == "spellbook":
+        if args.variants:
+            raise ValueError("--variants: SpellBook has no variants (use --spells)")
+        from engine_c.spellbook.state import resolve_spells
+
+        spells = args.spells or "classic"
+        try:
+            resolve_spells(spells)
+        except ValueError as e:
+            raise ValueError(f"--spells: {e}") from None
+        return FACTORY, {"players": players, "spells": spells}, g.adapter
+    if args.spells is not None:
+        raise ValueError(f"--spells: {g.title} has no spell choice (it takes --variants)")
+    variants = list(args.variants or [])
+    try:
+        g.State.new(players=players[0], seed=0, variants=variants)
+    except ValueError as e:
+        raise ValueError(f"--variants: {e}") from None
+    return GAME_FACTORY, {"game": g.name, "players": players, "variants": variants}, g.adapter
 
 
 def _treeless_problem(args: argparse.Namespace) -> str | None:

@@ -1,6 +1,7 @@
 """`spellbook-ai train`: train the learned evaluation, one model or the whole expert-iteration pipeline.
 
     spellbook-ai train --data runs/g0 runs/g1 --out model.npz --generation 2
+    spellbook-ai train --game abracadawhat --data runs/aw0 --out data/models/abracadawhat.npz
     spellbook-ai train --pipeline runs/train --ship data/models/spellbook.npz      # what `make train` runs
 
 The pipeline (docs/learned.md) reproduces the shipped model from scratch with fixed seeds: self-play by
@@ -71,6 +72,8 @@ FINAL_SEARCH: dict = {}
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
     p.add_argument("--data", nargs="+", default=[], help="self-play shard directories to train on")
+    p.add_argument("--game", default=None,
+                   help="the game the shards must be of (default: theirs; the model is for the shards' game)")
     p.add_argument("--out", default="model.npz", help="the model file to write (with --data)")
     p.add_argument("--generation", type=int, default=1, help="the model's generation (its version's prefix)")
     p.add_argument("--parent", default="", help="the version of the model whose games these are")
@@ -107,19 +110,50 @@ def main(args: argparse.Namespace) -> int:
             raise ValueError(f"--td-lambda: must be within [0, 1], got {args.td_lambda}")
         if args.rollout_weight < 0:
             raise ValueError(f"--rollout-weight: must not be negative, got {args.rollout_weight}")
+        game = None
+        if args.game is not None:
+            from engine_c.registry import get_game
+
+            try:
+                game = get_game(args.game).name
+            except ValueError as e:
+                raise ValueError(f"--game: {e}") from None
+        if args.epochs is not None and args.epochs < 1:
+            raise ValueError(f"--epochs: must be at least 1, got {args.epochs}")
+        if game is not None:
+            found = _shards_games(args.data) - {game}
+            if found:
+                raise ValueError(f"--game: the shards in {', '.join(args.data)} are games of "
+                                 f"{', '.join(sorted(found))}, not {game}")
         train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs,
                   hidden=tuple(args.hidden) if args.hidden else None, td_lambda=args.td_lambda,
-                  rollout_weight=args.rollout_weight)
+                  rollout_weight=args.rollout_weight, game=game)
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)
         return 2
 
 
+def _shards_games(data_dirs: list[str]) -> set[str]:
+    """The games the shards in `data_dirs` are of (their meta's "game"; only the meta is read)."""
+    import numpy as np
+
+    from search.selfplay import list_shards
+
+    out = set()
+    for path in (p for d in data_dirs for p in list_shards(d)):
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                out.add(str(json.loads(str(z["meta"])).get("game", "?")))
+        except (OSError, ValueError, KeyError) as e:
+            raise ValueError(f"{path}: not a self-play shard ({e})") from None
+    return out
+
+
 def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
               epochs: int | None = None, log=None, q_weight: float | None = None,
               hidden: tuple[int, int] | None = None, td_lambda: float | None = None,
-              rollout_weight: float = 0.0) -> dict:
+              rollout_weight: float = 0.0, game: str | None = None) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
@@ -134,7 +168,7 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
     if hidden is not None:
         cfg.hidden = hidden
     cfg.td_lambda, cfg.rollout_weight = td_lambda, rollout_weight
-    model, report = train(paths, cfg, generation=generation, parent=parent,
+    model, report = train(paths, cfg, game=game, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)
     print(f"train: wrote {out} ({model.version}): held-out {json.dumps(report['held'].get('ece'))} ECE, "

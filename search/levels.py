@@ -69,19 +69,40 @@ def _evaluator(evaluator: str, game: Any) -> str:
     return "network" if model is not None and model.use_by_default else "rollout"
 
 
+def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
+    """'network' or 'rollout' at `level`: as _evaluator, except that "auto" keeps the rollout search at the
+    levels a default model lists no gate for (its meta "levels", when it has one: the levels where its SPRT
+    gate against the game's own level search passed, Abracada…What?'s; SpellBook's models have none)."""
+    kind = _evaluator(evaluator, game)
+    if kind != "network" or evaluator != "auto" or game is None:
+        return kind
+    from search.model import default_model
+
+    model = default_model(game)
+    levels = model.meta.get("levels") if model is not None else None
+    return kind if levels is None or level in levels else "rollout"
+
+
 def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any = None) -> SearchOptions:
     """The SearchOptions of a strength level (ValueError names the field when out of range)."""
     if not isinstance(level, int) or isinstance(level, bool) or level not in ROLLOUT_LEVELS:
         raise ValueError(f"level must be an integer from 1 to 10, got {level!r}")
-    kind = _evaluator(evaluator, game)
+    kind = _level_evaluator(level, evaluator, game)
     cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
+    table = getattr(game, "level_table", None)
+    if kind == "network" and table is not None:
+        # a game's own levels (below) with the learned evaluation: the same fields and budgets, the
+        # network's priors and leaves, as the game's model was gated to search (_models_own_search)
+        fields = dict(table[level])
+        opts = SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,
+                             evaluator="auto" if evaluator == "auto" else "network")
+        return _models_own_search(opts, game)
     if kind == "network":
         iterations, temperature = NETWORK_LEVELS[level]
         opts = SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
                              stop_early=temperature == 0, reuse_tree=level == 10,
                              evaluator="auto" if evaluator == "auto" else "network")
         return _models_own_search(opts, game)
-    table = getattr(game, "level_table", None)
     if table is not None:
         # a game's own rollout-search levels (Abracada…What?'s: engine_c/abracadawhat/game.py), found
         # through its adapter: {level: SearchOptions fields}; the 1 s cap and stop_early as above
@@ -117,5 +138,5 @@ def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
         o = level_options(lv, evaluator=evaluator, game=game)
         out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
                     "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
-                    "evaluator": _evaluator(evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief})
+                    "evaluator": _level_evaluator(lv, evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief})
     return out

@@ -7,6 +7,10 @@ bs wp bp, every matrix [inputs][outputs]) and `meta`, a JSON string:
      "state_features": 337, "move_features": 69, "seats": 4, "hidden": [64, 64], "score_scale": 40.0,
      "training": {...how it was made: data, generations, seeds, times, losses...}}
 
+plus, optionally: "use_by_default" (it passed its gate), "search" (the search it was gated with: D77),
+"levels" (the strength levels where that gate passed; "auto" searches at other levels keep the game's
+rollout search), "gate" (the gate's record), "mover_bias", "calibration".
+
 `version` is part of every answer that used the model (SearchResult.model, GetServerInfo). The search
 evaluates it in C without the GIL (`network(game)`); `forward` is the same network in numpy, the
 reference the tests hold the compiled one to.
@@ -46,6 +50,13 @@ class Model:
         """Whether searches with evaluator "auto" use this model: set when it passed its gate against the
         search it replaces (clients/train.py); a model that did not is used only when asked for."""
         return bool(self.meta.get("use_by_default", False))
+
+    @property
+    def levels(self) -> list[int] | None:
+        """The strength levels at which "auto" searches use this model (meta "levels": where its gate against
+        the game's own level search passed); None: every level (SpellBook's models)."""
+        levels = self.meta.get("levels")
+        return None if levels is None else list(levels)
 
     @property
     def has_rollout_head(self) -> bool:
@@ -105,6 +116,11 @@ class Model:
                 isinstance(v, (int, float)) and not isinstance(v, bool) and -0.5 < v < 0.5 for v in lean.values())):
             raise ValueError(f"{where}: mover_bias must map player counts to numbers within (-0.5, 0.5), "
                              f"got {lean!r}")
+        levels = self.meta.get("levels")
+        if levels is not None and not (isinstance(levels, list) and all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10 for v in levels)):
+            raise ValueError(f"{where}: levels must list the strength levels (1-10) the model's gate passed at, "
+                             f"got {levels!r}")
         search = self.meta.get("search")
         if search is not None and not _valid_search(search):
             raise ValueError(f"{where}: search must be {{'rollout_mix': 0..1, 'iteration_scale': 0.1..100}}, "

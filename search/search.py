@@ -343,7 +343,9 @@ class TreeReuse:
         """After searching `state` from `node`: the next search may start where `move` leads."""
         child = getattr(game, "child", None)
         self.tree, self.node, self.expected = tree, -1, None
-        if child is not None:
+        # a game whose moves' outcomes hang on hidden information says `tree_reuse = False` (Abracada…What?:
+        # the node below a cast pools determinizations where it failed with ones where it succeeded)
+        if child is not None and getattr(game, "tree_reuse", True):
             self.node = tree.child(node, game.code(move))
             self.expected = child(state, move) if self.node >= 0 else None
 

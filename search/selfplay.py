@@ -17,7 +17,7 @@ What one decision records (the deciding seat's point of view; never hidden infor
 Shard format (`shard-NNNNN.npz`, numpy's npz; docs/learned.md): x float16 [D, F]; move_offset int64
 [D + 1] (decision d's moves are rows move_offset[d]:move_offset[d+1]); move_x float16 [sum, M];
 visits float32 [sum]; move_code uint64 [sum]; seat, players int8 [D]; z_win, z_score, q_win float32
-[D, 4]; p_win float32 [D, 4] (optional: NaN when not recorded, and read as NaN from shards without it);
+[D, S]; p_win float32 [D, S] (S: 4 seats, or the game's most when it allows more, 5 in Abracada…What?) (optional: NaN when not recorded, and read as NaN from shards without it);
 game int32 [D] (game index), and `meta`, a JSON string (format, version, feature sizes and version, the
 bot's options, games, seeds, seconds). A shard is written to a temporary file and renamed,
 so a shard on disk is always complete: a resumed run skips the shards that exist.
@@ -26,7 +26,7 @@ Tree-less shards (`SelfPlayConfig.generator == "treeless"`, search/treeless.pxi)
 a few decisions per game, chosen uniformly, from games played at one ply by the network itself (its
 policy prior with a temperature, or greedy on its value), with no moves (move_offset all zero, so no
 policy target) and, beside the fields above, `v_win` (the network's own estimate there; also stored as
-`q_win`), `td_win` float32 [D, L, 4] (TD(lambda) returns along the game for the `td_lambdas` in meta,
+`q_win`), `td_win` float32 [D, L, S] (TD(lambda) returns along the game for the `td_lambdas` in meta,
 lambda = 1 being the result) and `ply` int32 [D]. p_win, when asked for, is the mean of random playouts
 from the decider's determinizations. Tens of thousands of games an hour per core instead of about one a
 second: the data volume a value head in a luck-heavy game needs (docs/learned.md).
@@ -48,7 +48,7 @@ from search.search import SearchOptions, TreeReuse, flat_monte_carlo, ismcts
 
 SHARD_FORMAT = "spellbook-ai/selfplay"
 SHARD_VERSION = 1
-MAX_SEATS = 4
+MAX_SEATS = 4                 # the seat columns of a shard's per-seat arrays, or the game's most seats if more
 MAX_DECISIONS = 5000          # a game still running after this many decisions is dropped (D15)
 
 
@@ -96,8 +96,14 @@ TREELESS_FIELDS = ("generator", "mode", "temperature", "epsilon", "keep", "chanc
 PLAYOUT_CAP_FIELDS = ("full_share", "cheap_iterations")
 
 
-def _relative(values: Sequence[float], seat: int, n: int) -> list[float]:
-    out = [0.0] * MAX_SEATS
+def seat_width(game: Any) -> int:
+    """The seat columns of `game`'s shards (and models): MAX_SEATS, or the game's most seats when it
+    allows more (Abracada…What?: 5), so a SpellBook shard stays what it was."""
+    return max(MAX_SEATS, int(_mcts.feature_info(game.vtable)[3]))
+
+
+def _relative(values: Sequence[float], seat: int, n: int, width: int = MAX_SEATS) -> list[float]:
+    out = [0.0] * width
     for k in range(n):
         out[k] = float(values[(seat + k) % n])
     return out
@@ -144,10 +150,19 @@ def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: Sel
             move = _sample_by_visits(result, rng)
         seat_decisions[seat] += 1
         state.apply(move)
-    scores = [s.total for s in state.scores()]
+    wins, scores = _final_values(game, state, n)
+    return _to_arrays(rows, n, wins, scores, seat_width(game))
+
+
+def _final_values(game, state, n: int) -> tuple[list[float], list[float]]:
+    """Each seat's win share (ties shared) and final score: the adapter's final_values when it has one
+    (a score may be a number, Abracada…What?'s, or have a `total`, SpellBook's Score)."""
+    final = getattr(game, "final_values", None)
+    if final is not None:
+        return final(state)
     winners = state.winners()
-    wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-    return _to_arrays(rows, n, wins, scores)
+    return ([1.0 / len(winners) if p in winners else 0.0 for p in range(n)],
+            [float(getattr(s, "total", s)) for s in state.scores()])
 
 
 def _decision_row(game, state, seat: int, n: int, legal: list, result, config: SelfPlayConfig,
@@ -162,7 +177,8 @@ def _decision_row(game, state, seat: int, n: int, legal: list, result, config: S
         if config.value_playouts > 0 else [math.nan] * n
     return {"x": _mcts.state_features(game.vtable, raw, seat), "move_x": _mcts.move_features(game.vtable, raw, codes),
             "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
-            "seat": seat, "q_win": _relative(root_wins, seat, n), "p_win": _relative(playout_wins, seat, n)}
+            "seat": seat, "q_win": _relative(root_wins, seat, n, seat_width(game)),
+            "p_win": _relative(playout_wins, seat, n, seat_width(game))}
 
 
 def _root_win_estimate(result, n: int) -> list[float]:
@@ -186,7 +202,7 @@ def _sample_by_visits(result, rng: random.Random):
     return rng.choices([s.move for s in result.moves], weights=weights)[0]
 
 
-def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float]) -> dict:
+def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float], width: int = MAX_SEATS) -> dict:
     d = len(rows)
     counts = [len(r["codes"]) for r in rows]
     offsets = np.zeros(d + 1, np.int64)
@@ -201,10 +217,10 @@ def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float])
         "move_code": np.array([c for r in rows for c in r["codes"]], np.uint64),
         "seat": np.array([r["seat"] for r in rows], np.int8),
         "players": np.full(d, n, np.int8),
-        "z_win": np.array([_relative(wins, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
-        "z_score": np.array([_relative(scores, r["seat"], n) for r in rows], np.float32).reshape(d, MAX_SEATS),
-        "q_win": np.array([r["q_win"] for r in rows], np.float32).reshape(d, MAX_SEATS),
-        "p_win": np.array([r["p_win"] for r in rows], np.float32).reshape(d, MAX_SEATS),
+        "z_win": np.array([_relative(wins, r["seat"], n, width) for r in rows], np.float32).reshape(d, width),
+        "z_score": np.array([_relative(scores, r["seat"], n, width) for r in rows], np.float32).reshape(d, width),
+        "q_win": np.array([r["q_win"] for r in rows], np.float32).reshape(d, width),
+        "p_win": np.array([r["p_win"] for r in rows], np.float32).reshape(d, width),
     }
 
 
@@ -213,11 +229,15 @@ def concat(parts: Sequence[dict]) -> dict:
     parts = [p for p in parts if p is not None and len(p["seat"])]
     if not parts:
         raise ValueError("no decisions to concatenate")
+    widths = {int(p["z_win"].shape[1]) for p in parts}
+    if len(widths) > 1:
+        raise ValueError(f"shards with different seat widths {sorted(widths)} (different games?); train on one game")
+    seats = widths.pop()
     out: dict = {}
     for key in ("x", "move_x", "visits", "move_code", "seat", "players", "z_win", "z_score", "q_win"):
         out[key] = np.concatenate([p[key] for p in parts])
     # shards written before p_win existed have none: NaN, as for a decision without playouts
-    out["p_win"] = np.concatenate([p["p_win"] if "p_win" in p else np.full((len(p["seat"]), MAX_SEATS), np.nan,
+    out["p_win"] = np.concatenate([p["p_win"] if "p_win" in p else np.full((len(p["seat"]), seats), np.nan,
                                                                             np.float32) for p in parts])
     if any("td_win" in p for p in parts):
         # tree-less rows beside search rows, which have no estimate, TD returns or ply: NaN (ply -1)
@@ -226,9 +246,9 @@ def concat(parts: Sequence[dict]) -> dict:
             raise ValueError(f"shards with different numbers of TD lambdas {sorted(widths)}; train on one set")
         width = widths.pop()
         out["v_win"] = np.concatenate([p["v_win"] if "v_win" in p else
-                                       np.full((len(p["seat"]), MAX_SEATS), np.nan, np.float32) for p in parts])
+                                       np.full((len(p["seat"]), seats), np.nan, np.float32) for p in parts])
         out["td_win"] = np.concatenate([p["td_win"] if "td_win" in p else
-                                        np.full((len(p["seat"]), width, MAX_SEATS), np.nan, np.float32) for p in parts])
+                                        np.full((len(p["seat"]), width, seats), np.nan, np.float32) for p in parts])
         out["ply"] = np.concatenate([p["ply"] if "ply" in p else np.full(len(p["seat"]), -1, np.int32)
                                      for p in parts])
     offs, base = [np.zeros(1, np.int64)], 0
@@ -341,8 +361,9 @@ def run_shard(task: dict) -> dict:
         merged = {"x": np.zeros((0, nf), np.float16), "move_offset": np.zeros(1, np.int64),
                   "move_x": np.zeros((0, nm), np.float16), "visits": np.zeros(0, np.float32),
                   "move_code": np.zeros(0, np.uint64), "seat": np.zeros(0, np.int8),
-                  "players": np.zeros(0, np.int8), "z_win": np.zeros((0, 4), np.float32),
-                  "z_score": np.zeros((0, 4), np.float32), "q_win": np.zeros((0, 4), np.float32),
+                  "players": np.zeros(0, np.int8), "z_win": np.zeros((0, seat_width(game)), np.float32),
+                  "z_score": np.zeros((0, seat_width(game)), np.float32),
+                  "q_win": np.zeros((0, seat_width(game)), np.float32),
                   "game": np.zeros(0, np.int32)}
     write_shard(t.path, merged, meta)
     return {"index": t.index, "games": len(games), "decisions": int(len(merged["seat"])),
@@ -362,13 +383,13 @@ def treeless_arrays(game: Any, new_state: Callable[[int], Any], seeds: Sequence[
         "seed": (seeds[0] if seeds else 0) ^ 0x7E1E55}, network)
     d = len(out["seat"])
     nf, nm, _, _ = _mcts.feature_info(game.vtable)
-    width = out["z_win"].shape[1]
-    if width > MAX_SEATS and d and int(out["players"].max()) > MAX_SEATS:
-        raise ValueError(f"the shard format holds {MAX_SEATS} seats; a game had {int(out['players'].max())}")
+    width, keep = out["z_win"].shape[1], seat_width(game)
+    if width > keep and d and int(out["players"].max()) > keep:
+        raise ValueError(f"the shard format holds {keep} seats; a game had {int(out['players'].max())}")
 
     def seats(a: np.ndarray) -> np.ndarray:        # the generator's seat width -> the shard's
-        a = a[..., :MAX_SEATS]
-        pad = MAX_SEATS - a.shape[-1]
+        a = a[..., :keep]
+        pad = keep - a.shape[-1]
         return np.concatenate([a, np.zeros(a.shape[:-1] + (pad,), a.dtype)], -1) if pad > 0 else a
 
     arrays = {"x": out["x"].astype(np.float16), "move_offset": np.zeros(d + 1, np.int64),
@@ -377,7 +398,7 @@ def treeless_arrays(game: Any, new_state: Callable[[int], Any], seeds: Sequence[
               "z_win": seats(out["z_win"]), "z_score": seats(out["z_score"]),
               # without a network the generator has no estimate: the uniform share stands in for it
               "q_win": np.where(np.isnan(seats(out["v_win"])), (1.0 / np.maximum(out["players"], 1))[:, None]
-                                * (np.arange(MAX_SEATS)[None, :] < out["players"][:, None]),
+                                * (np.arange(keep)[None, :] < out["players"][:, None]),
                                 seats(out["v_win"])).astype(np.float32),
               "v_win": seats(out["v_win"]), "p_win": seats(out["p_win"]), "td_win": seats(out["td_win"]),
               "ply": out["ply"], "game": out["game"]}

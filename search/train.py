@@ -89,7 +89,7 @@ class _Batches:
         return first + np.arange(int(counts.sum())), seg
 
 
-def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
+def _build(torch, nin: int, nmove: int, cfg: TrainConfig, nseat: int = MAX_SEATS):
     nn = torch.nn
     h1, h2 = cfg.hidden
 
@@ -98,12 +98,12 @@ def _build(torch, nin: int, nmove: int, cfg: TrainConfig):
             super().__init__()
             self.l1 = nn.Linear(nin, h1)
             self.l2 = nn.Linear(h1, h2)
-            self.v = nn.Linear(h2, MAX_SEATS)
-            self.s = nn.Linear(h2, MAX_SEATS)
+            self.v = nn.Linear(h2, nseat)
+            self.s = nn.Linear(h2, nseat)
             self.p = nn.Linear(h2, nmove)
             # made last, and only when trained: the other layers' initial weights stay those of a model
             # without the head
-            self.r = nn.Linear(h2, MAX_SEATS) if cfg.rollout_weight > 0 else None
+            self.r = nn.Linear(h2, nseat) if cfg.rollout_weight > 0 else None
 
         def forward(self, x):
             h = torch.relu(self.l2(torch.relu(self.l1(x))))
@@ -144,7 +144,7 @@ def value_target(data: dict, idx: np.ndarray, cfg: TrainConfig) -> np.ndarray:
 def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: TrainConfig) -> dict:
     x = torch.from_numpy(data["x"][idx].astype(np.float32))
     players = torch.from_numpy(data["players"][idx].astype(np.int64))
-    present = torch.arange(MAX_SEATS)[None, :] < players[:, None]
+    present = torch.arange(data["z_win"].shape[1])[None, :] < players[:, None]
     target = torch.from_numpy(value_target(data, idx, cfg).astype(np.float32))
     vlogit, score, q, rlogit = net(x)
     vlogit = vlogit.masked_fill(~present, -1e9)
@@ -178,9 +178,11 @@ def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tra
             "win": torch.softmax(vlogit, 1), "logits": logits, "seg": seg}
 
 
-def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: str = "spellbook",
+def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: str | None = None,
           generation: int = 1, parent: str = "", log=print) -> tuple[Model, dict]:
-    """Trains a model from scratch on the shards; (model, report with held-out metrics)."""
+    """Trains a model from scratch on the shards; (model, report with held-out metrics). The model is for
+    the shards' game (their meta's "game"); ValueError when they are of several games, or of another game
+    than `game` when given."""
     cfg = config or TrainConfig()
     torch = _torch()
     torch.manual_seed(cfg.seed)
@@ -189,10 +191,17 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     fver = {m["feature_version"] for m in metas}
     if len(fver) != 1:
         raise ValueError(f"shards of different feature versions {sorted(fver)}; train on one version")
+    games = {m.get("game", "?") for m in metas}
+    if len(games) != 1:
+        raise ValueError(f"shards of different games {sorted(games)}; a model is for one game")
+    if game is not None and games != {game}:
+        raise ValueError(f"the shards are games of {games.pop()!r}, not {game!r}")
+    game = games.pop()
     td_column(data, cfg.td_lambda)          # refuses a lambda the shards lack before any training
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
     train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
-    net = _build(torch, nin, nmove, cfg)
+    nseat = int(data["z_win"].shape[1])
+    net = _build(torch, nin, nmove, cfg, nseat)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, math.ceil(len(train_idx) / cfg.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch)
@@ -226,7 +235,7 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
               "games": int(len(np.unique(data["game"]))), "history": history,
               "held": evaluate(torch, net, data, batches, held_idx, cfg) if len(held_idx) else {},
               "seconds": round(time.monotonic() - start, 1)}
-    model = export(net, cfg, metas, report, game, generation, parent, nin, nmove)
+    model = export(net, cfg, metas, report, game, generation, parent, nin, nmove, nseat)
     # Measured on every game: it compares consecutive estimates with each other, not with the results the
     # model was fitted to, and a tenth of the games alone leaves it too noisy (2 players: 0.016 on the
     # shipped model's held-out tenth, 0.038 on all its games, 0.047 on 160 games it never saw).
@@ -293,7 +302,7 @@ def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tr
 
 
 def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str, generation: int,
-           parent: str, nin: int, nmove: int) -> Model:
+           parent: str, nin: int, nmove: int, nseat: int = MAX_SEATS) -> Model:
     def arr(t):
         return t.detach().numpy().astype(np.float32)
 
@@ -308,7 +317,7 @@ def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str
 
     meta = {"format": MODEL_FORMAT, "version": f"g{generation}-{digest}", "game": game,
             "feature_version": metas[0]["feature_version"], "state_features": nin, "move_features": nmove,
-            "seats": MAX_SEATS, "hidden": list(cfg.hidden), "score_scale": cfg.score_scale,
+            "seats": nseat, "hidden": list(cfg.hidden), "score_scale": cfg.score_scale,
             "training": {"generation": generation, "parent": parent, "config": asdict(cfg),
                          "data": {"shards": len(metas), "games": report["games"],
                                   "decisions": report["decisions"],

@@ -1,9 +1,17 @@
 """Abracada…What? as a game for search/: the C vtable plus conversions between State/Move and raw data."""
 from __future__ import annotations
 
+import os
+
 from engine_c.abracadawhat._engine import game_vtable
 from engine_c.abracadawhat.state import Move, State
 from engine_c.base import CompiledGameAdapter
+
+# The learned evaluation this game ships (search/model.py; `spellbook-ai selfplay/train --game abracadawhat`,
+# docs/learned.md "Abracada…What?"). Its meta lists the levels where it passed its gate against the level
+# search below (search/levels.py uses it there and keeps these rollout searches elsewhere).
+DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                  "data", "models", "abracadawhat.npz")
 
 
 class AbracadaWhatGame(CompiledGameAdapter):
@@ -19,7 +27,8 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
     # the root draws the searcher's hand from its belief (belief.py). Other seats decide in the searcher's
     # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md).
-    # Level 10 answers within the 1 s cap.
+    # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
+    # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
     level_table = {
         1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
         2: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
@@ -34,10 +43,15 @@ class AbracadaWhatGame(CompiledGameAdapter):
     }
     State = State
     Move = Move
+    # No tree reuse (search.TreeReuse): whether a cast succeeds depends on the caster's hidden hand, so the
+    # node below a cast pools determinizations where it failed with ones where it succeeded, and continuing
+    # there offers moves the real state does not allow (self-play's searches kept a tree per seat and
+    # played "cast 1" after a successful 8).
+    tree_reuse = False
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
-        self.default_model_path = None       # no learned model yet: searches use rollouts
+        self.default_model_path = DEFAULT_MODEL_PATH
         # this game's own bot specs (search.bots.make_bot): `counting[:threshold=0.2]`, the count heuristic
         self.bots = {"counting": _counting_bot}
 
