@@ -55,8 +55,9 @@ bench: $(STAMP)
 bench-web: $(STAMP) $(CHROMIUM)
 	$(PY) bench/web.py
 
-# Reproduce the shipped model from scratch (self-play, training, SPRT gating; docs/learned.md): about
-# 40 minutes on a quiet 2-core machine. Resumable: run it again to continue. Writes data/models/spellbook.npz.
+# Reproduce the shipped model from scratch (search self-play generations, then the tree-less value
+# generations and the final model, SPRT gating, calibration; docs/learned.md): about 95 minutes on a 2-core
+# machine, a progress bar per stage. Resumable: run it again to continue. Writes data/models/spellbook.npz.
 TRAIN_DIR ?= runs/train
 train: $(STAMP)
 	$(PY) -m clients.cli train --pipeline $(TRAIN_DIR) --ship data/models/spellbook.npz

@@ -10,8 +10,12 @@ SPRT match against the previous generation (the rollout search for the first), a
 new model for the next one. Then every generation is rated against the rollout search (the same SPRT
 match), and the model to ship gets its calibration map (fitted on fresh games at the default hint
 level). Every stage writes its output under the run directory and is skipped when that output exists,
-so an interrupted run continues where it stopped. The accepted model of the last generation is copied
-to --ship, and the table of generations to generations.json beside it.
+so an interrupted run continues where it stopped. After the search generations come the tree-less
+ones (issue 22: three generations of 60,000 games played at one ply by the network, value models trained
+on them) and a final model, its value from those games and its policy from playout-capped search
+self-play, gated against the best search model (`--no-treeless-stages` leaves them out). The accepted
+model of the last generation is copied to --ship, and the table of generations to generations.json
+beside it.
 """
 from __future__ import annotations
 
@@ -88,9 +92,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
                    help="run (or continue) the whole expert-iteration pipeline in RUN_DIR")
     p.add_argument("--ship", default=None, help="with --pipeline: copy the final model here")
-    p.add_argument("--treeless-stages", action="store_true",
-                   help="with --pipeline: also the tree-less value generations and the final model trained on "
-                        "them (TREELESS; not yet the shipped model's plan, which `make train` reproduces)")
+    p.add_argument("--treeless-stages", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --pipeline: after the search generations, the tree-less value generations and the "
+                        "final model trained on them (TREELESS: the shipped model's plan since g5); "
+                        "--no-treeless-stages stops after the search generations (g4's plan)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 

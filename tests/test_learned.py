@@ -445,3 +445,19 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     assert again["generations"] == gens and Model.load(ship).meta == shipped.meta
     stages = [json.loads(line)["stage"] for line in open(os.path.join(run, "pipeline.log"))][log_lines:]
     assert not any(s.startswith(("train", "gate", "rate", "calibrate")) for s in stages)
+
+
+def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
+    """`make train` (`train --pipeline DIR`) reproduces the shipped g5, whose plan ends with the tree-less
+    stages (D96); `--no-treeless-stages` stops after the search generations (g4's plan)."""
+    import argparse
+
+    from clients import train as T
+
+    calls = []
+    monkeypatch.setattr(T, "run_pipeline", lambda run_dir, ship, **kw: calls.append((run_dir, ship, kw["treeless"])))
+    parser = argparse.ArgumentParser()
+    T.add_arguments(parser)
+    assert T.main(parser.parse_args(["--pipeline", "runs/train", "--ship", "m.npz"])) == 0
+    assert T.main(parser.parse_args(["--pipeline", "runs/g4", "--no-treeless-stages"])) == 0
+    assert calls == [("runs/train", "m.npz", True), ("runs/g4", None, False)]
