@@ -274,11 +274,12 @@ def main() -> int:
         if "".join(ch for ch in game.lower() if ch.isalnum()) == "abracadawhat":
             import importlib.util
 
-            spec = importlib.util.spec_from_file_location(
+            # (not called `spec`: that would make the module's spec() a local of main() and break SpellBook's run)
+            found = importlib.util.spec_from_file_location(
                 "bench_abracada", os.path.join(os.path.dirname(os.path.abspath(__file__)), "abracada.py"))
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module        # its worker processes find its functions by this name
-            spec.loader.exec_module(module)
+            module = importlib.util.module_from_spec(found)
+            sys.modules[found.name] = module        # its worker processes find its functions by this name
+            found.loader.exec_module(module)
             return module.main(sys.argv[1:])
         if game != "spellbook":
             print(f"strength.py: --game must be spellbook or abracadawhat, got {game!r}", file=sys.stderr)
