@@ -182,6 +182,8 @@ class MoveStats:
     expected_score: list[float]
     score_std: list[float]             # across determinizations (and chance)
     prior: float = 0.0                 # the learned policy's prior (0 for the rollout search)
+    # A move the search never tried (visits 0: PUCT can leave a move with a tiny prior untried) has no
+    # estimate: its win_probability, expected_score and score_std are all zero, which is not a loss.
 
 
 @dataclass

@@ -37,7 +37,10 @@ def test_statistics_are_consistent():
     assert {str(m.move) for m in r.moves} <= legal
     for m in r.moves:
         assert m.availability >= m.visits
-        assert abs(sum(m.win_probability) - 1.0) < 1e-9          # ties shared: shares sum to 1
+        if m.visits:
+            assert abs(sum(m.win_probability) - 1.0) < 1e-9      # ties shared: shares sum to 1
+        else:       # never tried (a learned prior can be that small): no estimate, all zero, never the choice
+            assert sum(m.win_probability) == sum(m.expected_score) == 0 and m.move != r.move
         assert all(s >= 0 for s in m.score_std)
     assert r.move == r.moves[0].move and r.principal_variation[0] == r.move
 
