@@ -2,6 +2,7 @@
 
     python bench/value_quality.py            # 80 games (about 5 minutes on 2 cores)
     python bench/value_quality.py --quick    # 12 games (about a minute)
+    python bench/value_quality.py --positions runs/vq.json --iterations 0 --model m.npz   # seconds, once cached
 
 A search is only as good as the values at its leaves. This benchmark puts the evaluators side by side
 on the same positions: fixed-seed 2-player games ("classic" spells) between two level-4 bots (searching with
@@ -13,7 +14,7 @@ from (the mover's win share):
   with `--rollouts` iterations, visit-weighted over its root moves: the expectation a leaf's random
   rollout samples);
 - `search`: the default search's estimate for its chosen move at `--iterations` (the blend the product
-  plays, the figure hints and analysis report before calibration).
+  plays, the figure hints and analysis report before calibration); `--iterations 0` leaves it out.
 Per evaluator: Brier score, log loss and correlation with the result, overall and by stage of the game
 (thirds of each game's decisions). `network_minus_rollouts` is the paired Brier difference with a 95%
 interval from a bootstrap over games (positions of one game are not independent): below 0 the network
@@ -27,6 +28,7 @@ import sys
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
 import argparse
+import base64
 import json
 import math
 import multiprocessing as mp
@@ -53,9 +55,9 @@ BOTS_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference
 
 
 def _game(task: tuple) -> list[dict]:
-    seed, rollouts, iterations, model_path, bots_model = task
-    model = load_cached(model_path) if model_path else default_model(SPELLBOOK)
-    net = model.network(SPELLBOOK)
+    """One test game's positions: the state (bytes), the mover, the random playouts' estimate and the
+    result. Independent of the model under test (the bots search with `bots_model`)."""
+    seed, rollouts, bots_model = task
     state = State.new(players=2, spells=SPELLS, seed=seed)
     bots = [make_bot(f"ismcts:level=4,model={bots_model}", SPELLBOOK, seed=seed * 7 + i) for i in range(2)]
     pick = random.Random(seed)
@@ -66,14 +68,11 @@ def _game(task: tuple) -> list[dict]:
             continue
         mover = state.current_player
         if pick.random() < SAMPLE_SHARE:
-            win, _ = net.evaluate(SPELLBOOK.vtable, SPELLBOOK.state_bytes(state), mover)
             flat = flat_monte_carlo(SPELLBOOK, state, SearchOptions(iterations=rollouts, seed=decision))
             total = sum(m.visits for m in flat.moves)
-            tree = ismcts(SPELLBOOK, state, SearchOptions(iterations=iterations, evaluator="network",
-                                                           model=model_path, seed=decision))
-            rows.append({"mover": mover, "decision": decision, "network": win[mover],
-                         "rollouts": sum(m.visits * m.win_probability[mover] for m in flat.moves) / total,
-                         "search": tree.moves[0].win_probability[mover]})
+            rows.append({"mover": mover, "decision": decision,
+                         "state": base64.b64encode(SPELLBOOK.state_bytes(state)).decode(),
+                         "rollouts": sum(m.visits * m.win_probability[mover] for m in flat.moves) / total})
         move, _ = bots[mover].choose(state)
         state.apply(move)
         decision += 1
@@ -83,6 +82,42 @@ def _game(task: tuple) -> list[dict]:
         r["stage"] = min(2, 3 * r["decision"] // max(decision, 1))
         r["game"] = seed
     return rows
+
+
+def _evaluate(task: tuple) -> list[dict]:
+    """The model's estimates for one game's positions: its value (`network`) and, with iterations > 0,
+    the default search's estimate for its chosen move (`search`)."""
+    rows, iterations, model_path = task
+    model = load_cached(model_path) if model_path else default_model(SPELLBOOK)
+    net = model.network(SPELLBOOK)
+    out = []
+    for r in rows:
+        state = SPELLBOOK.state_from_bytes(base64.b64decode(r["state"]))
+        win, _ = net.evaluate(SPELLBOOK.vtable, SPELLBOOK.state_bytes(state), r["mover"])
+        row = {**r, "network": win[r["mover"]]}
+        if iterations > 0:
+            tree = ismcts(SPELLBOOK, state, SearchOptions(iterations=iterations, evaluator="network",
+                                                           model=model_path, seed=r["decision"]))
+            row["search"] = tree.moves[0].win_probability[r["mover"]]
+        out.append(row)
+    return out
+
+
+def _positions(path: str, key: dict, pool, tasks: list) -> list[list[dict]]:
+    """The test positions of every game, from `path` when it holds the same games (`key`), else played
+    (and saved there when a path is given)."""
+    if path and os.path.exists(path):
+        with open(path) as f:
+            saved = json.load(f)
+        if saved["key"] != key:
+            raise SystemExit(f"--positions: {path} holds other games ({saved['key']}); "
+                             f"not these ({key}): remove it or name another file")
+        return saved["games"]
+    games = list(pool.map(_game, tasks))
+    if path:
+        with open(path, "w") as f:
+            json.dump({"key": key, "games": games}, f)
+    return games
 
 
 def _brier(rows: list[dict], key: str) -> float:
@@ -131,17 +166,26 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=700_000, help="first game seed")
     ap.add_argument("--bots-model", default=BOTS_MODEL, help="the model the games' level-4 bots search with")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--positions", default="", metavar="FILE",
+                    help="keep the test positions (and their playouts' estimates) in FILE: the first run "
+                         "writes it, later runs with the same games read it and only evaluate the model")
     a = ap.parse_args()
     games = a.games or (12 if a.quick else 80)
     model = load_cached(a.model) if a.model else default_model(SPELLBOOK)
+    bots_version = load_cached(a.bots_model).version
     started = time.monotonic()
-    tasks = [(a.seed + g, a.rollouts, a.iterations, a.model, a.bots_model) for g in range(games)]
+    key = {"games": games, "seed": a.seed, "rollouts": a.rollouts, "bots_model": bots_version,
+           "spells": SPELLS, "sample_share": SAMPLE_SHARE}
     with ProcessPoolExecutor(max_workers=a.jobs, mp_context=mp.get_context("spawn")) as pool:
-        rows = [r for game in pool.map(_game, tasks) for r in game]
-    out = {"bench": "value_quality", "model": model.version, "bots_model": load_cached(a.bots_model).version,
+        positions = _positions(a.positions, key, pool,
+                               [(a.seed + g, a.rollouts, a.bots_model) for g in range(games)])
+        rows = [r for game in pool.map(_evaluate, [(g, a.iterations, a.model) for g in positions])
+                for r in game]
+    evaluators = [k for k in EVALUATORS if k != "search" or a.iterations > 0]
+    out = {"bench": "value_quality", "model": model.version, "bots_model": bots_version,
            "games": games, "positions": len(rows),
            "playouts_per_position": a.rollouts, "search_iterations": a.iterations,
-           **{k: _scores(rows, k) for k in EVALUATORS},
+           **{k: _scores(rows, k) for k in evaluators},
            "brier_of_one_half": round(sum((0.5 - r["result"]) ** 2 for r in rows) / len(rows), 4),
            "network_minus_rollouts": _paired_difference(rows, "network", "rollouts"),
            "seconds": round(time.monotonic() - started)}

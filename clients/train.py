@@ -85,6 +85,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hidden", type=int, nargs=2, default=None, metavar=("H1", "H2"),
                    help="hidden layer widths (default: search.train's 64 64)")
+    p.add_argument("--policy-hidden", type=int, nargs=2, default=None, metavar=("H1", "H2"),
+                   help="give the policy head its own trunk of these widths (default: it shares the value's)")
+    p.add_argument("--q-weight", type=float, default=None,
+                   help="share of the search's root estimate in search rows' value target (default: search.train's)")
     p.add_argument("--td-lambda", type=float, default=None,
                    help="value target of tree-less rows: their TD(lambda) return at this lambda (1: the result)")
     p.add_argument("--rollout-weight", type=float, default=0.0,
@@ -111,6 +115,10 @@ def main(args: argparse.Namespace) -> int:
             return 2
         if args.hidden is not None and min(args.hidden) < 1:
             raise ValueError(f"--hidden: widths must be at least 1, got {args.hidden}")
+        if args.policy_hidden is not None and min(args.policy_hidden) < 1:
+            raise ValueError(f"--policy-hidden: widths must be at least 1, got {args.policy_hidden}")
+        if args.q_weight is not None and not 0.0 <= args.q_weight <= 1.0:
+            raise ValueError(f"--q-weight: must be within [0, 1], got {args.q_weight}")
         if args.td_lambda is not None and not 0.0 <= args.td_lambda <= 1.0:
             raise ValueError(f"--td-lambda: must be within [0, 1], got {args.td_lambda}")
         if args.rollout_weight < 0:
@@ -131,8 +139,9 @@ def main(args: argparse.Namespace) -> int:
                 raise ValueError(f"--game: the shards in {', '.join(args.data)} are games of "
                                  f"{', '.join(sorted(found))}, not {game}")
         train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs,
-                  hidden=tuple(args.hidden) if args.hidden else None, td_lambda=args.td_lambda,
-                  rollout_weight=args.rollout_weight, game=game)
+                  q_weight=args.q_weight, hidden=tuple(args.hidden) if args.hidden else None,
+                  td_lambda=args.td_lambda, rollout_weight=args.rollout_weight, game=game,
+                  policy_hidden=tuple(args.policy_hidden) if args.policy_hidden else None)
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)
@@ -158,7 +167,8 @@ def _shards_games(data_dirs: list[str]) -> set[str]:
 def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
               epochs: int | None = None, log=None, q_weight: float | None = None,
               hidden: tuple[int, int] | None = None, td_lambda: float | None = None,
-              rollout_weight: float = 0.0, game: str | None = None) -> dict:
+              rollout_weight: float = 0.0, game: str | None = None,
+              policy_hidden: tuple[int, int] | None = None) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
@@ -172,7 +182,7 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
         cfg.q_weight = q_weight
     if hidden is not None:
         cfg.hidden = hidden
-    cfg.td_lambda, cfg.rollout_weight = td_lambda, rollout_weight
+    cfg.td_lambda, cfg.rollout_weight, cfg.policy_hidden = td_lambda, rollout_weight, policy_hidden
     model, report = train(paths, cfg, game=game, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)

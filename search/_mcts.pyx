@@ -896,7 +896,8 @@ cdef class Network:
     cdef public object calibration      # the model's calibration map (search/calibration.py) or None
     cdef public object mover_bias       # {player count: the value head's optimism for the seat to move} or None
 
-    def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays):
+    def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays,
+                  int ph1=0, int ph2=0):
         memset(&self.net, 0, sizeof(Net))
         self.version = ""
         self.calibration = None
@@ -913,7 +914,15 @@ cdef class Network:
         self.net.bv = _copy_floats(arrays["bv"], nseat, "bv")
         self.net.ws = _copy_floats(arrays["ws"], h2 * nseat, "ws")
         self.net.bs = _copy_floats(arrays["bs"], nseat, "bs")
-        self.net.wp = _copy_floats(arrays["wp"], h2 * nmove, "wp")
+        if (ph1 > 0) != (ph2 > 0) or min(ph1, ph2) < 0 or (ph1 > 0) != ("pw1" in arrays):
+            raise ValueError(f"bad policy trunk: widths ph1={ph1} ph2={ph2}, arrays {'pw1' in arrays}")
+        if ph1 > 0:
+            self.net.ph1, self.net.ph2 = ph1, ph2
+            self.net.pw1 = _copy_floats(arrays["pw1"], nin * ph1, "pw1")
+            self.net.pb1 = _copy_floats(arrays["pb1"], ph1, "pb1")
+            self.net.pw2 = _copy_floats(arrays["pw2"], ph1 * ph2, "pw2")
+            self.net.pb2 = _copy_floats(arrays["pb2"], ph2, "pb2")
+        self.net.wp = _copy_floats(arrays["wp"], (ph2 if ph2 > 0 else h2) * nmove, "wp")
         self.net.bp = _copy_floats(arrays["bp"], nmove, "bp")
         if "wr" in arrays:
             self.net.wr = _copy_floats(arrays["wr"], h2 * nseat, "wr")
@@ -924,6 +933,7 @@ cdef class Network:
         free(self.net.wv); free(self.net.bv); free(self.net.ws); free(self.net.bs)
         free(self.net.wp); free(self.net.bp)
         free(self.net.wr); free(self.net.br)
+        free(self.net.pw1); free(self.net.pb1); free(self.net.pw2); free(self.net.pb2)
 
     @property
     def has_rollout_head(self) -> bool:

@@ -32,6 +32,11 @@ ARRAYS = ("w1", "b1", "w2", "b2", "wv", "bv", "ws", "bs", "wp", "bp")
 # The rollout head (h2 wr + br: random playouts' mean win shares per relative seat), in models trained
 # with playout labels (TrainConfig.rollout_weight > 0); both or neither.
 ROLLOUT_ARRAYS = ("wr", "br")
+# The policy's own trunk (relu(relu(x pw1 + pb1) pw2 + pb2), then wp/bp), in models trained with
+# TrainConfig.policy_hidden (meta "policy_hidden": its widths); all four or none. Without it the policy
+# head reads the value's trunk.
+POLICY_TRUNK_ARRAYS = ("pw1", "pb1", "pw2", "pb2")
+OPTIONAL_ARRAYS = ROLLOUT_ARRAYS + POLICY_TRUNK_ARRAYS
 
 
 @dataclass
@@ -63,6 +68,12 @@ class Model:
         return all(k in self.arrays for k in ROLLOUT_ARRAYS)
 
     @property
+    def policy_hidden(self) -> tuple[int, int] | None:
+        """The policy trunk's widths, or None when the policy head reads the value's trunk."""
+        ph = self.meta.get("policy_hidden")
+        return None if ph is None else (int(ph[0]), int(ph[1]))
+
+    @property
     def sizes(self) -> tuple[int, int, int, int, int]:
         """(state features, hidden 1, hidden 2, move features, seats)."""
         h1, h2 = self.meta["hidden"]
@@ -75,7 +86,7 @@ class Model:
         try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
-                arrays = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ARRAYS + ROLLOUT_ARRAYS
+                arrays = {k: np.ascontiguousarray(z[k], dtype=np.float32) for k in ARRAYS + OPTIONAL_ARRAYS
                           if k in ARRAYS or k in z.files}
         except FileNotFoundError:
             raise ValueError(f"model file {path} does not exist") from None
@@ -90,7 +101,7 @@ class Model:
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             np.savez(f, meta=np.array(json.dumps(self.meta, sort_keys=True)),
-                     **{k: self.arrays[k].astype(np.float32) for k in ARRAYS + ROLLOUT_ARRAYS if k in self.arrays})
+                     **{k: self.arrays[k].astype(np.float32) for k in ARRAYS + OPTIONAL_ARRAYS if k in self.arrays})
         os.replace(tmp, path)
 
     def validate(self, where: str = "model") -> None:
@@ -105,6 +116,15 @@ class Model:
                 "ws": (h2, ns), "bs": (ns,), "wp": (h2, nm), "bp": (nm,)}
         if any(k in self.arrays for k in ROLLOUT_ARRAYS):
             want.update({"wr": (h2, ns), "br": (ns,)})
+        ph = self.meta.get("policy_hidden")
+        if ph is not None and not (isinstance(ph, list) and len(ph) == 2 and all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in ph)):
+            raise ValueError(f"{where}: policy_hidden must be two widths of at least 1, got {ph!r}")
+        if ph is not None or any(k in self.arrays for k in POLICY_TRUNK_ARRAYS):
+            if ph is None:
+                raise ValueError(f"{where}: policy trunk arrays without meta policy_hidden")
+            want.update({"pw1": (nin, ph[0]), "pb1": (ph[0],), "pw2": (ph[0], ph[1]), "pb2": (ph[1],),
+                         "wp": (ph[1], nm)})
         for k, shape in want.items():
             a = self.arrays.get(k)
             if a is None or tuple(a.shape) != shape:
@@ -141,8 +161,9 @@ class Model:
         net = self._networks.get(key)
         if net is None:
             n_in, h1, h2, nm, ns = self.sizes
+            ph1, ph2 = self.policy_hidden or (0, 0)
             net = _mcts.Network(n_in, h1, h2, nm, ns, float(self.meta["score_scale"]),
-                                {k: a.reshape(-1) for k, a in self.arrays.items()})
+                                {k: a.reshape(-1) for k, a in self.arrays.items()}, ph1, ph2)
             net.check_game(game.vtable)
             net.version = self.version
             net.calibration = self.meta.get("calibration")
@@ -159,6 +180,8 @@ class Model:
         h = np.maximum(h @ a["w2"] + a["b2"], 0)
         win = _softmax_present(h @ a["wv"] + a["bv"], players)
         scores = (h @ a["ws"] + a["bs"]) * float(self.meta["score_scale"])
+        if self.policy_hidden is not None:
+            h = np.maximum(np.maximum(x @ a["pw1"] + a["pb1"], 0) @ a["pw2"] + a["pb2"], 0)
         return win, scores, h @ a["wp"] + a["bp"]
 
     def rollout(self, x: np.ndarray, players: np.ndarray | int) -> np.ndarray:

@@ -9,6 +9,10 @@
 #   rollout (optional: models trained with playout labels): h2 Wr + br, one logit per relative seat,
 #           softmax over the seats present: the mean win shares of uniformly random playouts from here,
 #           what one leaf rollout samples, without its noise.
+#   policy trunk (optional: models trained with TrainConfig.policy_hidden): the policy head reads its own
+#           two layers p1 = relu(x PW1 + pb1), p2 = relu(p1 PW2 + pb2), q = p2 Wp + bp, so the value's
+#           trunk serves the value alone (AlphaGo's separate networks; a shared trunk cost the value
+#           0.01 of Brier on the test positions: docs/learned.md).
 # Every matrix is stored [inputs][outputs], row-major float32 (search/model.py writes them so). The
 # first layer skips zero inputs: observation features are sparse, so that costs about a third.
 # Nothing here knows any game: sizes come from the model file and features from the vtable.
@@ -32,6 +36,12 @@ ctypedef struct Net:
     float* bp
     float* wr               # NULL: the model has no rollout head
     float* br
+    int ph1                 # the policy trunk's widths (0: the policy reads the value's trunk)
+    int ph2
+    float* pw1              # NULL: no policy trunk
+    float* pb1
+    float* pw2
+    float* pb2
 
 ctypedef struct NetScratch:
     float* x        # nin
@@ -39,6 +49,8 @@ ctypedef struct NetScratch:
     float* a2       # h2
     float* q        # nmove
     float* mf       # nmove (one move's features)
+    float* p1       # ph1 (NULL without a policy trunk)
+    float* p2       # ph2
 
 
 cdef bint scratch_init(NetScratch* w, const Net* net) noexcept nogil:
@@ -47,6 +59,13 @@ cdef bint scratch_init(NetScratch* w, const Net* net) noexcept nogil:
     w.a2 = <float*>malloc(max(net.h2, 1) * sizeof(float))
     w.q = <float*>malloc(max(net.nmove, 1) * sizeof(float))
     w.mf = <float*>malloc(max(net.nmove, 1) * sizeof(float))
+    w.p1 = NULL
+    w.p2 = NULL
+    if net.pw1 != NULL:
+        w.p1 = <float*>malloc(max(net.ph1, 1) * sizeof(float))
+        w.p2 = <float*>malloc(max(net.ph2, 1) * sizeof(float))
+        if w.p1 == NULL or w.p2 == NULL:
+            return False
     return w.x != NULL and w.a1 != NULL and w.a2 != NULL and w.q != NULL and w.mf != NULL
 
 
@@ -56,6 +75,10 @@ cdef void scratch_free(NetScratch* w) noexcept nogil:
     free(w.a2)
     free(w.q)
     free(w.mf)
+    free(w.p1)
+    free(w.p2)
+    w.p1 = NULL
+    w.p2 = NULL
     w.x = NULL
     w.a1 = NULL
     w.a2 = NULL
@@ -131,13 +154,20 @@ cdef void net_rollout(const Net* net, const NetScratch* w, int n, int observer, 
 
 
 cdef void net_policy_q(const Net* net, NetScratch* w) noexcept nogil:
-    """After net_trunk: the per-move-feature weights q of this state."""
-    cdef int j, m
+    """After net_trunk (w.x still holds the features): the per-move-feature weights q of this state,
+    from the policy's own trunk when the model has one, else from the value's."""
+    cdef int j, m, h = net.h2
+    cdef const float* a = w.a2
+    if net.pw1 != NULL:
+        dense_relu(w.x, net.nin, net.pw1, net.pb1, net.ph1, w.p1, True)
+        dense_relu(w.p1, net.ph1, net.pw2, net.pb2, net.ph2, w.p2, False)
+        a = w.p2
+        h = net.ph2
     for m in range(net.nmove):
         w.q[m] = net.bp[m]
-    for j in range(net.h2):
+    for j in range(h):
         for m in range(net.nmove):
-            w.q[m] += w.a2[j] * net.wp[j * net.nmove + m]
+            w.q[m] += a[j] * net.wp[j * net.nmove + m]
 
 
 cdef void net_priors(const Net* net, const GameVTable* g, const void* s, NetScratch* w,

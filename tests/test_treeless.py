@@ -216,3 +216,64 @@ def test_train_command_takes_a_td_target_a_width_and_a_rollout_head(tmp_path):
     assert main(["train", "--data", data, "--out", out, "--td-lambda", "1.5"]) == 2
     assert main(["train", "--data", data, "--out", out, "--td-lambda", "0.3"]) == 2    # not recorded
     assert main(["train", "--data", data, "--out", out, "--hidden", "0", "8"]) == 2
+
+
+# ---------------------------------------------------------------------------------------------- policy trunk
+def test_a_policy_trunk_of_its_own_leaves_the_value_to_the_value_trunk(tmp_path):
+    """TrainConfig.policy_hidden gives the policy head its own two layers: the compiled priors and values
+    match the numpy reference, the file round-trips, the value is the same as without the policy's
+    gradients in its trunk (policy_weight 0 trains the same value), and a file whose policy arrays do not
+    fit its meta is refused naming the array."""
+    from clients.cli import main
+    from search import SearchOptions, ismcts
+    from search.model import Model
+    from search.train import TrainConfig, train
+
+    model = str(tmp_path / "m.npz")
+    random_model(seed=6).save(model)
+    out = str(tmp_path / "t")
+    os.makedirs(out)
+    _treeless_run(out, 8, model, value_playouts=2)
+    search_dir = str(tmp_path / "s")
+    os.makedirs(search_dir)
+    for t in plan_shards(search_dir, 2, 2, 5, SelfPlayConfig(options=SearchOptions(iterations=8)), FACTORY,
+                         {"players": [2]}):
+        run_shard(vars(t))
+    shards = list_shards(out) + list_shards(search_dir)
+    cfg = dict(hidden=(8, 8), epochs=1, batch=16, seed=2, td_lambda=1.0, policy_hidden=(6, 5))
+    trunk, report = train(shards, TrainConfig(**cfg), log=lambda _: None)
+    assert trunk.policy_hidden == (6, 5) and trunk.arrays["wp"].shape[0] == 5
+    assert np.isfinite(report["held"]["policy"])
+    silent, _ = train(shards, TrainConfig(**cfg, policy_weight=0.0), log=lambda _: None)
+    for k in ("w1", "b1", "w2", "b2", "wv", "bv"):          # the policy's loss never reaches the value
+        assert np.allclose(trunk.arrays[k], silent.arrays[k], atol=1e-6), k
+    path = str(tmp_path / "trunk.npz")
+    trunk.save(path)
+    loaded = Model.load(path)
+    state = State.new(players=2, spells="classic", seed=4)
+    raw, observer = SPELLBOOK.state_bytes(state), state.current_player
+    x = np.frombuffer(_mcts.state_features(SPELLBOOK.vtable, raw, observer), np.float32)
+    win, _, q = loaded.forward(x, 2)
+    net = loaded.network(SPELLBOOK)
+    compiled_win, _ = net.evaluate(SPELLBOOK.vtable, raw, observer)
+    assert np.allclose([compiled_win[(observer + k) % 2] for k in range(2)], win[0, :2], atol=1e-5)
+    moves = [m.code for m in state.legal_moves()]
+    mf = np.frombuffer(_mcts.move_features(SPELLBOOK.vtable, raw, moves), np.float32).reshape(len(moves), -1)
+    logits = mf @ q[0]
+    reference = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert np.allclose(net.priors(SPELLBOOK.vtable, raw, observer, moves), reference, atol=1e-5)
+    opts = SearchOptions(iterations=100, model=path, seed=3)
+    assert ismcts(SPELLBOOK, state, opts).move == ismcts(SPELLBOOK, state, opts).move
+    broken = Model(dict(loaded.arrays), dict(loaded.meta))
+    broken.arrays["pw2"] = broken.arrays["pw2"][:, :4]
+    with pytest.raises(ValueError, match="pw2"):
+        broken.validate()
+    del broken.meta["policy_hidden"]
+    with pytest.raises(ValueError, match="policy"):
+        broken.validate()
+    cli_out = str(tmp_path / "cli.npz")
+    assert main(["train", "--data", out, search_dir, "--out", cli_out, "--epochs", "1", "--hidden", "8", "8",
+                 "--policy-hidden", "4", "4", "--q-weight", "0", "--td-lambda", "1.0"]) == 0
+    assert Model.load(cli_out).policy_hidden == (4, 4)
+    assert main(["train", "--data", out, "--out", cli_out, "--policy-hidden", "0", "4"]) == 2
+    assert main(["train", "--data", out, "--out", cli_out, "--q-weight", "1.5"]) == 2
