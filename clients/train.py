@@ -64,6 +64,11 @@ VALUE_MODEL = {"hidden": (128, 128), "epochs": 4, "games_per_shard": 2000}
 # its policy from playout-cap-randomized search self-play by the best search model (a full search on a
 # quarter of the decisions, the only ones recorded).
 VALUE_WINDOW = 2
+# Its network: the policy head on a trunk of its own (64 x 64), so the policy's gradients do not shape the
+# value's features, and the search rows' value target is their game's result (q_weight 0: the searches'
+# root estimates lean towards the seat to move). Against the same recipe with one shared trunk and the
+# blended target (g5-dbf91a1c): +52 Elo (+6, +101) over 200 games at equal iterations (docs/learned.md, D110).
+FINAL_MODEL = {"policy_hidden": (64, 64), "q_weight": 0.0}
 POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
 # The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
 # strength levels follow (search/levels.py): {"rollout_mix": m, "iteration_scale": k} where it differs from
@@ -389,7 +394,8 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
     model_path = os.path.join(run_dir, f"m{gen}.npz")
     t0 = time.monotonic()
     info = train_one(data, model_path, gen, parent=best_version, seed=SEED + gen, epochs=VALUE_MODEL["epochs"],
-                     hidden=VALUE_MODEL["hidden"], td_lambda=1.0)
+                     hidden=VALUE_MODEL["hidden"], td_lambda=1.0, q_weight=FINAL_MODEL["q_weight"],
+                     policy_hidden=FINAL_MODEL["policy_hidden"])
     train_s = time.monotonic() - t0
     _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
     g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor, new_search=FINAL_SEARCH)
