@@ -384,8 +384,8 @@ cdef inline void count_opponent(const GameVTable* g, const Config* cfg, Work* w,
 cdef uint64_t opponent_pick(const GameVTable* g, const Config* cfg, Tree* t, int node, Work* w, int nm,
                             int cp) noexcept nogil:
     """Another seat's decision in the rollout search with options.opponent_prior > 0: PUCT over the game's
-    move prior (AlphaGo's selection, the prior being GameVTable.move_weight normalized over the legal moves
-    of this determinization),
+    move prior (AlphaGo's selection, the prior being GameVTable.decision_prior, else move_weight, normalized
+    over the legal moves of this determinization),
         Q + opponent_prior * P * sqrt(parent visits) / (1 + visits),
     an untried move's Q being the parent's mean for that seat. So a simulated opponent first plays what
     the prior favours and turns to other moves only as the search finds them better, instead of trying
@@ -397,7 +397,8 @@ cdef uint64_t opponent_pick(const GameVTable* g, const Config* cfg, Tree* t, int
     parent_q = c.reward[cp] / c.visits if c.visits > 0 else 0.5
     root_n = sqrt(<double>(c.visits if c.visits > 1 else 1))
     for i in range(nm):
-        w.weights[i] = g.move_weight(w.det, w.moves[i])
+        w.weights[i] = (g.decision_prior(w.det, w.moves[i]) if g.decision_prior != NULL
+                        else g.move_weight(w.det, w.moves[i]))
         if w.weights[i] < 0:
             w.weights[i] = 0
         total += w.weights[i]

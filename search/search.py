@@ -113,11 +113,12 @@ class SearchOptions:
     # `new_belief`, Abracada…What?'s: weighted by what the other seats' moves reveal); False: uniform.
     belief: bool = False
     # > 0: in the rollout search, other seats' decisions are chosen by PUCT over the game's move prior
-    # (GameVTable.move_weight, normalized over the legal moves) with this constant, an untried move valued at
-    # its parent's mean; the searcher's own decisions keep UCB with `expand` and `fpu`. 0: UCB at every
-    # decision (every untried move once first). A simulated opponent then plays what a player reasoning
-    # from the game's prior would, and other moves only as the search finds them better. Ignored by the
-    # network search (its priors already apply at every seat). docs/search.md, "Abracada…What?".
+    # (GameVTable.decision_prior, else move_weight, normalized over the legal moves) with this constant, an
+    # untried move valued at its parent's mean; the searcher's own decisions keep UCB with `expand` and
+    # `fpu`. 0: UCB at every decision (every untried move once first). A simulated opponent then plays what
+    # a player reasoning from the prior would, and other moves only as the search finds them better. With
+    # `redeterminize` that player decides from its own view. Ignored by the network search (its priors
+    # already apply at every seat). docs/search.md, "Abracada…What?".
     opponent_prior: float = 0.0
 
     def validate(self) -> None:

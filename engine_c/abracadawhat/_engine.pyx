@@ -849,6 +849,20 @@ cdef double ab_move_weight(const ABState* s, uint64_t m) noexcept nogil:
             break
     return 0.02 if 1.0 - miss < 0.02 else 1.0 - miss
 
+cdef double ab_decision_prior(const ABState* s, uint64_t m) noexcept nogil:
+    """The count heuristic's move values (heuristic.py) as a prior at tree decisions (opponent_prior): a
+    cast weighs the chance that the decider holds the spell under its exact posterior (XC6: its own
+    announcements count, unlike move_weight's cheap hypergeometric), at least 0.02; `end` the threshold
+    0.2. Falls back to move_weight when no posterior is at hand."""
+    cdef int k = <int>m
+    cdef double c
+    if m == M_END or s.phase != PH_DECIDE or k < 1 or k > NSPELL:
+        return 0.2
+    c = holding_chance(s, s.active, k)
+    if c < 0:
+        return ab_move_weight(s, m)
+    return 0.02 if c < 0.02 else c
+
 cdef int ab_move_fails(const ABState* s, uint64_t m) noexcept nogil:
     """Decision m, legal in the full state s: 1 when it announces a spell the caster lacks (XT1), 0 when it
     announces one the caster holds, -1 when it is no announcement (`end`)."""
@@ -1271,6 +1285,9 @@ cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
 cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
     return ab_move_weight(<const ABState*>s, m)
 
+cdef double vt_decision_prior(const void* s, uint64_t m) noexcept nogil:
+    return ab_decision_prior(<const ABState*>s, m)
+
 cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64_t* rng) noexcept nogil:
     return ab_determinize_hypothesis(<ABState*>s, observer, hypothesis, rng)
 
@@ -1305,6 +1322,7 @@ ABRACADAWHAT_VTABLE.state_features = vt_state_features
 ABRACADAWHAT_VTABLE.move_features = vt_move_features
 ABRACADAWHAT_VTABLE.determinize_hypothesis = vt_determinize_hypothesis
 ABRACADAWHAT_VTABLE.move_fails = vt_move_fails
+ABRACADAWHAT_VTABLE.decision_prior = vt_decision_prior
 
 
 def game_vtable():
@@ -1631,3 +1649,16 @@ def time_determinize(bytes state, int observer, int count, uint64_t seed, bint c
             ab_determinize(&work, observer, &rng)
     t1 = time.perf_counter()
     return t1 - t0
+
+
+def decision_priors(bytes state):
+    """The tree prior of every move at `state` (the adapter's state_bytes, a decision): {spell 1-8 or
+    "end": ab_decision_prior}, for tests and docs."""
+    cdef ABState s
+    cdef int k
+    if len(state) != sizeof(ABState):
+        raise ValueError(f"state bytes must be {sizeof(ABState)} long")
+    memcpy(&s, <const char*>state, sizeof(ABState))
+    out = {k: ab_decision_prior(&s, k) for k in range(1, NS1)}
+    out["end"] = ab_decision_prior(&s, M_END)
+    return out
