@@ -13,7 +13,8 @@ rotation of the challenger's seat) on fixed seeds; draws come from the state's s
   position (`prior_ece` beside it).
 - `opponent_fail_rate_gap`: in the level-10 games against the count heuristic, the share of the other
   seat's casts that fail inside the searcher's tree minus the share of the count heuristic's casts that
-  fail in the same games (level 10: re-determinizing with opponent_prior, D97); `_own_view` beside it is the same for
+  fail in the same games (level 10: single-observer); `_guided` the same for level 10 with other seats
+  re-determinized and guided by the count heuristic (opponent_prior=2, D97; its own games); `_own_view` beside it is the same for
   re-determinizing search, `_searcher` for single-observer search, both from the equal-time match below.
 - `win_rate_vs_count_heuristic`: level 10 against the count-heuristic bot, 2 players.
 - `win_rate_vs_no_inference`: level 10's search on equal time per move with against without the belief,
@@ -271,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
                     "opponent_fail_rate_gap": fr["gap"], "opponent_fail_rate_detail": fr,
                     "move_ms_level10": round(1000 * statistics.mean(cpu), 1),
                     "move_ms_level10_max": round(1000 * cpu[-1], 1)})
+
+        guided10 = level10 + ",redeterminize=true,opponent_prior=2"     # D97's opponent model
+        recs = list(pool.map(play, swapped(guided10, COUNTING, sizes["vs_counting"], 2000)))
+        fr = fail_rates(recs, guided10)
+        out.update({"opponent_fail_rate_gap_guided": fr["gap"], "opponent_fail_rate_guided_detail": fr})
 
         t = sizes["time_ms"]
         with_b, without_b = equal_time(t, True), equal_time(t, False)

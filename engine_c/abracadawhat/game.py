@@ -25,12 +25,10 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # Strength levels (search/levels.py finds them here): {level: SearchOptions fields}. Chance outcomes are
     # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
-    # the root draws the searcher's hand from its belief (belief.py). At levels 8-10 (rollout searches: the
-    # model's gate covers 1-7, D90) other seats decide from their own view (redeterminize) guided by the
-    # count heuristic's prior (opponent_prior=2: PUCT at their decisions), so they fail casts about as often
-    # as real players do; equal strength per CPU second to the single-observer search (0.49 over 96 games),
-    # ~3.5x the time per iteration (D97, docs/search.md). Re-determinizing without the prior was weaker
-    # (D74). Levels 1-7 keep single-observer search: their fields are also the gated network search's.
+    # the root draws the searcher's hand from its belief (belief.py). Other seats decide in the searcher's
+    # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md);
+    # guided by the count heuristic (opponent_prior=2) their in-tree fail rate is the real one, but it scored
+    # 0.46 over 160 games at equal time and triples level 10's time a move, so it is not a level's (D97).
     # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
     # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
     level_table = {
@@ -41,12 +39,9 @@ class AbracadaWhatGame(CompiledGameAdapter):
         5: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
         6: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", belief=True),
         7: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", belief=True),
-        8: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True,
-                  redeterminize=True, opponent_prior=2.0),
-        9: dict(iterations=6000, temperature=0.0, chance="open", rollout="heuristic", belief=True,
-                  redeterminize=True, opponent_prior=2.0),
-        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True,
-                  redeterminize=True, opponent_prior=2.0),
+        8: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
+        9: dict(iterations=6000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
     }
     State = State
     Move = Move
