@@ -13,13 +13,16 @@ rotation of the challenger's seat) on fixed seeds; draws come from the state's s
   position (`prior_ece` beside it).
 - `opponent_fail_rate_gap`: in the level-10 games against the count heuristic, the share of the other
   seat's casts that fail inside the searcher's tree minus the share of the count heuristic's casts that
-  fail in the same games (level 10: single-observer); `_own_view` beside it is the same for
+  fail in the same games (level 10: single-observer); `_guided` the same for level 10 with other seats
+  re-determinized and guided by the count heuristic (opponent_prior=2, D97; its own games); `_own_view` beside it is the same for
   re-determinizing search, `_searcher` for single-observer search, both from the equal-time match below.
 - `win_rate_vs_count_heuristic`: level 10 against the count-heuristic bot, 2 players.
 - `win_rate_vs_no_inference`: level 10's search on equal time per move with against without the belief,
   2 players, with the pentanomial SPRT(0, 30) of clients/ratings.py.
 - `own_view_vs_searcher`: re-determinizing against single-observer search at equal time (both with the
-  belief), 2 players: which opponent model is stronger per CPU second.
+  belief), 2 players: which opponent model is stronger per CPU second. `own_view_prior_vs_searcher`: the
+  same with the re-determinized seats' decisions guided by the count heuristic (opponent_prior=2, levels
+  8-10's model, D97); `opponent_fail_rate_gap_own_view_prior` its in-tree gap against searcher opponents.
 - `win_share_4p`: level 10 among three level-10 searches without the belief (`belief=false`).
 - `belief_update_ms`: one belief update (one other seat's decision multiplied in), mean and p95 over the
   self-play positions; `move_ms_level10`: mean and max thread CPU time of a level-10 move.
@@ -55,10 +58,11 @@ def make(spec: str, seed: int):
     return make_bot(spec, ABRACADAWHAT, seed=seed)
 
 
-def equal_time(time_ms: float, belief: bool, redeterminize: bool = False) -> str:
-    """Level 10's search (engine_c/abracadawhat/game.py) on a pure time budget per move."""
-    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,"
-            f"redeterminize={'true' if redeterminize else 'false'},"
+def equal_time(time_ms: float, belief: bool, redeterminize: bool = False, opponent_prior: float = 0.0) -> str:
+    """Level 10's search (engine_c/abracadawhat/game.py) on a pure time budget per move; other seats in
+    the searcher's determinization (single-observer) unless `redeterminize`, by UCB unless opponent_prior."""
+    return (f"ismcts:iterations=0,time_ms={time_ms:g},chance=open,rollout=heuristic,evaluator=rollout,"
+            f"redeterminize={'true' if redeterminize else 'false'},opponent_prior={opponent_prior:g},"
             f"belief={'true' if belief else 'false'}")
 
 
@@ -269,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
                     "move_ms_level10": round(1000 * statistics.mean(cpu), 1),
                     "move_ms_level10_max": round(1000 * cpu[-1], 1)})
 
+        guided10 = level10 + ",redeterminize=true,opponent_prior=2"     # D97's opponent model
+        recs = list(pool.map(play, swapped(guided10, COUNTING, sizes["vs_counting"], 2000)))
+        fr = fail_rates(recs, guided10)
+        out.update({"opponent_fail_rate_gap_guided": fr["gap"], "opponent_fail_rate_guided_detail": fr})
+
         t = sizes["time_ms"]
         with_b, without_b = equal_time(t, True), equal_time(t, False)
         recs = list(pool.map(play, swapped(with_b, without_b, sizes["vs_noinf"], 3000)))
@@ -280,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         out["own_view_vs_searcher"] = two_player(recs, own, sprt=(0.0, 30.0))
         out["opponent_fail_rate_gap_searcher"] = fail_rates(recs, single)["gap"]
         out["opponent_fail_rate_gap_own_view"] = fail_rates(recs, own)["gap"]
+
+        guided = equal_time(t, True, True, 2.0)      # levels 8-10's opponent model (D97)
+        recs = list(pool.map(play, swapped(guided, single, sizes["own_view"], 4000)))
+        out["own_view_prior_vs_searcher"] = two_player(recs, guided, sprt=(0.0, 30.0))
+        out["opponent_fail_rate_gap_own_view_prior"] = fail_rates(recs, guided)["gap"]
 
         plain = [f"ismcts:level=10,belief=false,seed={k}" for k in range(1, 4)]
         recs = list(pool.map(play, rotated(level10, plain, sizes["four"], 5000)))

@@ -91,6 +91,7 @@ ctypedef struct Config:
     int rollout_head        # 1: the rollout_mix share of a leaf comes from the network's rollout head, not a rollout
     double pause_at         # CLOCK_MONOTONIC seconds; > 0: return at this time, resumable (Progress)
     int redeterminize       # 1: at another seat's decision, the world is re-determinized from that seat's view
+    double opponent_prior   # > 0: other seats' decisions (rollout search) by PUCT over the game's move prior
     int nhyp                # > 0: root determinizations draw the observer's hidden part from these hypotheses
     const int* hyp_ids      # the game's hypothesis ids (GameVTable.determinize_hypothesis)
     const double* hyp_cum   # their cumulative weights (the last is the total)
@@ -380,6 +381,43 @@ cdef inline void count_opponent(const GameVTable* g, const Config* cfg, Work* w,
             w.opp_fails += fails
 
 
+cdef uint64_t opponent_pick(const GameVTable* g, const Config* cfg, Tree* t, int node, Work* w, int nm,
+                            int cp) noexcept nogil:
+    """Another seat's decision in the rollout search with options.opponent_prior > 0: PUCT over the game's
+    move prior (AlphaGo's selection, the prior being GameVTable.decision_prior, else move_weight, normalized
+    over the legal moves of this determinization),
+        Q + opponent_prior * P * sqrt(parent visits) / (1 + visits),
+    an untried move's Q being the parent's mean for that seat. So a simulated opponent first plays what
+    the prior favours and turns to other moves only as the search finds them better, instead of trying
+    every move once (fpu 0), which makes it play moves no real player would (Abracada's certain-to-fail
+    casts). The searcher's own decisions keep UCB. Increments the existing children's availability."""
+    cdef int i, child, best = 0
+    cdef double total = 0.0, v, bestv = -INFINITY, q, parent_q, root_n
+    cdef Node* c = &t.nodes[node]
+    parent_q = c.reward[cp] / c.visits if c.visits > 0 else 0.5
+    root_n = sqrt(<double>(c.visits if c.visits > 1 else 1))
+    for i in range(nm):
+        w.weights[i] = (g.decision_prior(w.det, w.moves[i]) if g.decision_prior != NULL
+                        else g.move_weight(w.det, w.moves[i]))
+        if w.weights[i] < 0:
+            w.weights[i] = 0
+        total += w.weights[i]
+    for i in range(nm):
+        v = (w.weights[i] / total) if total > 0 else 1.0 / nm
+        child = tree_find(t, node, w.moves[i])
+        if child >= 0:
+            c = &t.nodes[child]
+            c.avail += 1
+            q = c.reward[cp] / c.visits if c.visits > 0 else parent_q
+            v = q + cfg.opponent_prior * v * root_n / (1.0 + c.visits)
+        else:
+            v = parent_q + cfg.opponent_prior * v * root_n
+        if v > bestv:
+            bestv = v
+            best = i
+    return w.moves[best]
+
+
 cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, double started) noexcept nogil:
     """True when the root's most visited move leads the next by more visits than the rest of the budget
     can give (iterations left, or those the time left allows at the rate so far): running on could not
@@ -503,6 +541,21 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 break
             opponent_view(g, cfg, &w, cp, &rng)
             nm = g.legal_moves(w.det, w.moves)
+            if cfg.opponent_prior > 0 and cp != cfg.observer:
+                m = opponent_pick(g, cfg, t, node, &w, nm, cp)
+                child = tree_find(t, node, m)
+                count_opponent(g, cfg, &w, cp, m)
+                g.apply_move(w.det, m)
+                if child < 0:
+                    child = tree_add(t, node, m, cp)
+                    if child < 0:
+                        break
+                    t.nodes[child].avail = 1
+                    expanded = True
+                node = child
+                w.path[plen] = node
+                plen += 1
+                continue
             nun = 0
             na = 0
             for i in range(nm):
@@ -849,6 +902,7 @@ cdef Config make_config(dict o) except *:
     cfg.pause_at = o.get("pause_at", 0.0)
     cfg.rollout_head = 1 if o.get("rollout_head", False) else 0
     cfg.redeterminize = 1 if o.get("redeterminize", False) else 0
+    cfg.opponent_prior = o.get("opponent_prior", 0.0)
     cfg.nhyp = 0
     cfg.hyp_ids = NULL
     cfg.hyp_cum = NULL

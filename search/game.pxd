@@ -54,3 +54,7 @@ ctypedef struct GameVTable:
     # lacks), 0 when it could fail but does not, -1 when it cannot fail (`end`). Search statistics only
     # (how often simulated opponents fail inside the tree).
     int (*move_fails)(const void* s, uint64_t move) noexcept nogil
+    # The move prior at tree decisions of other seats (SearchOptions.opponent_prior), where a dearer prior
+    # than move_weight's pays: the decider's policy as a player reasoning from its own view would weigh
+    # the moves (> 0). NULL: move_weight.
+    double (*decision_prior)(const void* s, uint64_t move) noexcept nogil

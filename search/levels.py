@@ -138,5 +138,6 @@ def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
         o = level_options(lv, evaluator=evaluator, game=game)
         out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
                     "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
-                    "evaluator": _level_evaluator(lv, evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief})
+                    "evaluator": _level_evaluator(lv, evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief,
+                    "opponent_prior": o.opponent_prior})
     return out

@@ -112,6 +112,14 @@ class SearchOptions:
     # Root determinizations from the game's belief over the searcher's hidden part (a game offering
     # `new_belief`, Abracada…What?'s: weighted by what the other seats' moves reveal); False: uniform.
     belief: bool = False
+    # > 0: in the rollout search, other seats' decisions are chosen by PUCT over the game's move prior
+    # (GameVTable.decision_prior, else move_weight, normalized over the legal moves) with this constant, an
+    # untried move valued at its parent's mean; the searcher's own decisions keep UCB with `expand` and
+    # `fpu`. 0: UCB at every decision (every untried move once first). A simulated opponent then plays what
+    # a player reasoning from the prior would, and other moves only as the search finds them better. With
+    # `redeterminize` that player decides from its own view. Ignored by the network search (its priors
+    # already apply at every seat). docs/search.md, "Abracada…What?".
+    opponent_prior: float = 0.0
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
@@ -124,7 +132,7 @@ class SearchOptions:
             if v < 0:
                 bad(name, f"must not be negative, got {v}")
         for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu",
-                     "c_puct", "fpu_reduction", "rollout_mix"):
+                     "c_puct", "fpu_reduction", "rollout_mix", "opponent_prior"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
                 bad(name, f"must be a number, got {v!r}")
@@ -152,6 +160,8 @@ class SearchOptions:
             bad("redeterminize", f"must be true or false, got {self.redeterminize!r}")
         if not isinstance(self.belief, bool):
             bad("belief", f"must be true or false, got {self.belief!r}")
+        if math.isinf(self.opponent_prior):
+            bad("opponent_prior", "must be finite (0: off)")
         if self.root_halving == 1 or self.root_halving > 64:
             bad("root_halving", f"must be 0 (off) or 2 to 64, got {self.root_halving}")
         if self.rollout_mix > 1:
@@ -435,7 +445,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
-            "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses}
+            "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses,
+            "opponent_prior": opts.opponent_prior}
 
     slicer = getattr(_slicing, "slicer", None)
     cut_by_deadline = False

@@ -160,6 +160,7 @@ def test_levels_come_from_the_game():
     low, top = level_options(1, game=ABRACADAWHAT), level_options(10, game=ABRACADAWHAT)
     assert top.belief and top.chance == "open" and top.rollout == "heuristic" and top.time_ms == 1000.0
     assert low.iterations < top.iterations and not low.belief
+    assert not top.redeterminize and not top.opponent_prior      # D97: measured, not adopted
     assert [d["level"] for d in describe_levels(ABRACADAWHAT)] == list(range(1, 11))
     assert not level_options(10, game=SPELLBOOK).redeterminize and not level_options(10, game=SPELLBOOK).belief
 

@@ -849,6 +849,20 @@ cdef double ab_move_weight(const ABState* s, uint64_t m) noexcept nogil:
             break
     return 0.02 if 1.0 - miss < 0.02 else 1.0 - miss
 
+cdef double ab_decision_prior(const ABState* s, uint64_t m) noexcept nogil:
+    """The count heuristic's move values (heuristic.py) as a prior at tree decisions (opponent_prior): a
+    cast weighs the chance that the decider holds the spell under its exact posterior (XC6: its own
+    announcements count, unlike move_weight's cheap hypergeometric), at least 0.02; `end` the threshold
+    0.2. Falls back to move_weight when no posterior is at hand."""
+    cdef int k = <int>m
+    cdef double c
+    if m == M_END or s.phase != PH_DECIDE or k < 1 or k > NSPELL:
+        return 0.2
+    c = holding_chance(s, s.active, k)
+    if c < 0:
+        return ab_move_weight(s, m)
+    return 0.02 if c < 0.02 else c
+
 cdef int ab_move_fails(const ABState* s, uint64_t m) noexcept nogil:
     """Decision m, legal in the full state s: 1 when it announces a spell the caster lacks (XT1), 0 when it
     announces one the caster holds, -1 when it is no announcement (`end`)."""
@@ -883,7 +897,7 @@ cdef int holding_chances(const uint8_t* key, int keylen, double* chance) noexcep
     return 1
 
 cdef double counting_policy(const ABState* v, const double* chance, uint64_t move, double temperature,
-                            double threshold, int* legal) noexcept nogil:
+                            double threshold, int* legal, const double* bias=NULL) noexcept nogil:
     """The count heuristic (heuristic.py) as a stochastic policy: a softmax with `temperature` over its
     move values (a cast: the chance of holding the spell, a hair less for higher spells; `end`: the
     threshold). The probability of `move` among the legal moves of v (*legal: how many)."""
@@ -895,7 +909,11 @@ cdef double counting_policy(const ABState* v, const double* chance, uint64_t mov
     if n <= 0:
         return 0
     for i in range(n):
-        vals[i] = threshold if moves[i] == M_END else chance[moves[i]] - 1e-6 * moves[i]
+        if bias != NULL:       # the fitted model of searchers' play (belief.py SEARCHER_MODEL)
+            vals[i] = bias[M_END] if moves[i] == M_END else log(chance[moves[i]] if chance[moves[i]] > 1e-3
+                                                               else 1e-3) + bias[moves[i]]
+        else:
+            vals[i] = threshold if moves[i] == M_END else chance[moves[i]] - 1e-6 * moves[i]
         if vals[i] > best:
             best = vals[i]
     for i in range(n):
@@ -910,10 +928,11 @@ cdef double counting_policy(const ABState* v, const double* chance, uint64_t mov
 
 cdef enum:
     MAX_MODELS = 4
+    NBIAS = 10              # a fitted model's constants: index 1-8 the spells, 9 (M_END) `end`, 0 unused
 
 cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, int nmodels, const double* floors,
                            const double* temperatures, double threshold, float* out,
-                           double* predictive) noexcept nogil:
+                           double* predictive, const double* biases=NULL, const int* fitted=NULL) noexcept nogil:
     """For each model m and every own-hand multiset i of o's size in v, out[m * MS_COUNT + i] = P(q plays
     `move` | q's view when o holds hand i) under model m: the count heuristic over q's exact posterior as
     a softmax with temperatures[m], mixed with the uniform policy by floors[m] (so every legal move keeps
@@ -958,7 +977,8 @@ cdef int likelihood_vector(ABState* v, int o, int q, uint64_t move, int nmodels,
             ok = holding_chances(key, keylen, chance)
         for m in range(nmodels):
             if ok:
-                pi = counting_policy(v, chance, move, temperatures[m], threshold, &legal)
+                pi = counting_policy(v, chance, move, temperatures[m], threshold, &legal,
+                                     (biases + m * NBIAS) if fitted != NULL and fitted[m] else NULL)
                 pi = floors[m] / legal + (1.0 - floors[m]) * pi
             else:
                 pi = floors[m] / legal
@@ -1271,6 +1291,9 @@ cdef void vt_evaluate(const void* s, double* out) noexcept nogil:
 cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
     return ab_move_weight(<const ABState*>s, m)
 
+cdef double vt_decision_prior(const void* s, uint64_t m) noexcept nogil:
+    return ab_decision_prior(<const ABState*>s, m)
+
 cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64_t* rng) noexcept nogil:
     return ab_determinize_hypothesis(<ABState*>s, observer, hypothesis, rng)
 
@@ -1305,6 +1328,7 @@ ABRACADAWHAT_VTABLE.state_features = vt_state_features
 ABRACADAWHAT_VTABLE.move_features = vt_move_features
 ABRACADAWHAT_VTABLE.determinize_hypothesis = vt_determinize_hypothesis
 ABRACADAWHAT_VTABLE.move_fails = vt_move_fails
+ABRACADAWHAT_VTABLE.decision_prior = vt_decision_prior
 
 
 def game_vtable():
@@ -1393,22 +1417,36 @@ cdef class CoreState:
         return out
 
     def _likelihood(self, int t, list hands, int o, int q, uint64_t move, floors, temperatures, double threshold,
-                    float[::1] out, bint actor_known=True):
+                    float[::1] out, bint actor_known=True, biases=None):
         """likelihood_vector for q's decision `move` at log position t of this round, for each model
         (floors[m], temperatures[m]) into out (len(floors) x MS_COUNT floats), the seats' hands then being
         `hands` (counts by spell 1..8 per seat; o's only counts by size: it is the hypothesis). q's hand
         is no part of q's view; when it is not known (actor_known False: only its size is right) o's
         possible hands then are a superset, which costs time, not accuracy. Returns each model's
-        predictive probability of the move. The caller (belief.py) checked the arguments."""
+        predictive probability of the move. biases: None, or per model None (the count heuristic's softmax)
+        or 9 constants (spells 1-8, `end`) of the fitted log form (belief.py SEARCHER_MODEL). The caller
+        (belief.py) checked the arguments."""
         cdef ABState v
         cdef int p, k, i, n = len(floors)
         cdef double fl[MAX_MODELS]
         cdef double te[MAX_MODELS]
         cdef double pred[MAX_MODELS]
+        cdef double bs[MAX_MODELS * NBIAS]
+        cdef int fitted[MAX_MODELS]
         if not 1 <= n <= MAX_MODELS or len(temperatures) != n or out.shape[0] < n * MS_COUNT:
             raise ValueError(f"1 to {MAX_MODELS} models, one temperature each, and room for them")
+        if biases is not None and len(biases) != n:
+            raise ValueError("biases: one entry (None or 9 numbers) per model")
         for i in range(n):
             fl[i], te[i] = floors[i], temperatures[i]
+            fitted[i] = 0
+            bs[i * NBIAS] = 0
+            if biases is not None and biases[i] is not None:
+                if len(biases[i]) != NBIAS - 1:
+                    raise ValueError("biases: 9 numbers (spells 1-8, end) for a fitted model")
+                fitted[i] = 1
+                for k in range(1, NBIAS):
+                    bs[i * NBIAS + k] = biases[i][k - 1]
         memcpy(&v, &self.s, sizeof(ABState))
         v.log_n = t
         for p in range(MAXP):
@@ -1430,7 +1468,7 @@ cdef class CoreState:
         if t > 0 and v.log[t - 1][0] == ((LOG_CAST_OK << 4) | q):
             v.last_cast = v.log[t - 1][1] & 15
         with nogil:
-            likelihood_vector(&v, o, q, move, n, fl, te, threshold, &out[0], pred)
+            likelihood_vector(&v, o, q, move, n, fl, te, threshold, &out[0], pred, bs, fitted)
         return [pred[i] for i in range(n)]
 
     def _belief(self, int o, int[::1] positions, float[::1] lik):
@@ -1631,3 +1669,16 @@ def time_determinize(bytes state, int observer, int count, uint64_t seed, bint c
             ab_determinize(&work, observer, &rng)
     t1 = time.perf_counter()
     return t1 - t0
+
+
+def decision_priors(bytes state):
+    """The tree prior of every move at `state` (the adapter's state_bytes, a decision): {spell 1-8 or
+    "end": ab_decision_prior}, for tests and docs."""
+    cdef ABState s
+    cdef int k
+    if len(state) != sizeof(ABState):
+        raise ValueError(f"state bytes must be {sizeof(ABState)} long")
+    memcpy(&s, <const char*>state, sizeof(ABState))
+    out = {k: ab_decision_prior(&s, k) for k in range(1, NS1)}
+    out["end"] = ab_decision_prior(&s, M_END)
+    return out

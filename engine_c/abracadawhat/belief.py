@@ -53,9 +53,16 @@ from engine_c.abracadawhat import _engine as _E
 from engine_c.abracadawhat.heuristic import DEFAULT_THRESHOLD
 from engine_c.abracadawhat.state import END_CODE, State
 
-# (floor, temperature) of the modelled policies (docs/search.md, "Belief"; D71): the count heuristic nearly
-# as it plays, a looser version of it, and the uniform policy.
-DEFAULT_MODELS = ((0.05, 0.02), (0.1, 0.2), (1.0, 0.0))
+# A model of how the rollout searches play (D98), fitted by maximum likelihood to 2,738 decisions of
+# 2-player self-play of the 2,000-iteration search (bench/abracada_fit.py, seeds 20000-20039; reproducible):
+# P(move | view) ∝ exp((log p_hold(move) + b_move) / T), p_hold the decider's chance of holding the spell under
+# its exact posterior (XC6, as the count heuristic computes it; 1 for `end`), (floor, T, b of spells 1-8 and
+# `end`). Held-out (seeds 20040-20049): -1.496 nats a decision, the count heuristic's softmax at T 0.2 -1.577,
+# uniform -1.712. Searchers cast the low spells more readily than their chances alone say, and end rarely.
+SEARCHER_MODEL = (0.05, 1.0791, (0.8611, 0.331, 0.2186, 0.6435, 0.1185, 0.0627, -0.2654, -0.5758, -1.3942))
+# (floor, temperature[, biases]) of the modelled policies (docs/search.md, "Belief"; D71, D98): the count
+# heuristic nearly as it plays, a looser version of it, the uniform policy, and the searchers' fitted policy.
+DEFAULT_MODELS = ((0.05, 0.02), (0.1, 0.2), (1.0, 0.0), SEARCHER_MODEL)
 MULTISETS = _E.MULTISETS              # hypothesis id -> counts by spell 0..8 (index 0 unused)
 _OK, _FAIL, _END = 1, 2, 3            # log kinds (_engine.pyx LOG_*)
 
@@ -69,20 +76,31 @@ def hand_of(hypothesis: int) -> tuple[int, ...]:
 class Belief:
     """Seat `observer`'s belief over its own hand (see the module's contract)."""
 
-    def __init__(self, observer: int, models: tuple[tuple[float, float], ...] = DEFAULT_MODELS,
+    def __init__(self, observer: int, models: tuple[tuple, ...] = DEFAULT_MODELS,
                  threshold: float = DEFAULT_THRESHOLD):
         if not isinstance(observer, int) or isinstance(observer, bool) or not 0 <= observer < _E.LIMITS["max_players"]:
             raise ValueError(f"observer must be a seat 0..{_E.LIMITS['max_players'] - 1}, got {observer!r}")
         if not 1 <= len(models) <= 4:
-            raise ValueError(f"models: 1 to 4 (floor, temperature) pairs, got {len(models)}")
-        for floor, temperature in models:
+            raise ValueError(f"models: 1 to 4 (floor, temperature[, biases]) tuples, got {len(models)}")
+        biases: list = []
+        for model in models:
+            if len(model) not in (2, 3):
+                raise ValueError(f"models: (floor, temperature) or (floor, temperature, 9 biases), got {model!r}")
+            floor, temperature = model[0], model[1]
+            bias = model[2] if len(model) == 3 else None
+            if bias is not None and (len(bias) != 9 or not all(math.isfinite(b) for b in bias)):
+                raise ValueError(f"models: a fitted model has 9 finite biases (spells 1-8, end), got {bias!r}")
+            if bias is not None and not temperature > 0.0:
+                raise ValueError(f"models: a fitted model needs a temperature > 0, got {temperature!r}")
+            biases.append(None if bias is None else [float(b) for b in bias])
             if not 0.0 < floor <= 1.0:
                 raise ValueError(f"models: a floor must be within (0, 1], got {floor!r}")
             if not temperature >= 0.0:
                 raise ValueError(f"models: a temperature must be >= 0, got {temperature!r}")
         self.observer, self.threshold = observer, threshold
-        self.floors = [float(f) for f, _ in models]
-        self.temperatures = [float(t) for _, t in models]
+        self.floors = [float(m[0]) for m in models]
+        self.temperatures = [float(m[1]) for m in models]
+        self.biases = biases if any(b is not None for b in biases) else None
         self.skipped = 0
         # per seat: log of each model's evidence (the product of the probabilities it gave the seat's moves)
         self.log_evidence: dict[int, list[float]] = {}
@@ -121,7 +139,7 @@ class Belief:
             # q's hand then is left unknown even when it was seen: its refill is not in the log (D35), and
             # the belief must be the same whether it saw that state or not (the contract above)
             predictive = state._likelihood(t, hands, o, q, move, self.floors, self.temperatures, self.threshold,
-                                           row, False)
+                                           row, False, self.biases)
             evidence = self.log_evidence.setdefault(q, [0.0] * len(self.floors))
             for m, p in enumerate(predictive):
                 evidence[m] += math.log(max(p, 1e-300))
@@ -221,3 +239,18 @@ def _decision(log: list, t: int) -> int | None:
     if t > 0 and log[t - 1][1] == seat and log[t - 1][0] == _OK:
         return END_CODE
     return None
+
+
+def searcher_policy(state: State, model: tuple = SEARCHER_MODEL) -> dict:
+    """{move: probability} of the fitted model of searchers' play (SEARCHER_MODEL, D98) at a decision of
+    `state`, from the decider's own view (its exact posterior), floor included: what the belief's C code
+    computes for one hand of the believing seat (bench/abracada_fit.py fits it; tests check they agree)."""
+    floor, temperature, bias = model
+    chances = state.holding_probabilities(state.current_player)
+    moves = state.legal_moves()
+    vals = [bias[8] if m.kind == "end" else math.log(max(chances[m.value], 1e-3)) + bias[m.value - 1]
+            for m in moves]
+    top = max(vals)
+    e = [math.exp((v - top) / temperature) for v in vals]
+    z = sum(e)
+    return {m: floor / len(moves) + (1 - floor) * x / z for m, x in zip(moves, e)}

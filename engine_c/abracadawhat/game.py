@@ -26,7 +26,9 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
     # the root draws the searcher's hand from its belief (belief.py). Other seats decide in the searcher's
-    # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md).
+    # determinization: re-determinizing them (redeterminize=True) was weaker at equal time (D74, docs/search.md);
+    # guided by the count heuristic (opponent_prior=2) their in-tree fail rate is the real one, but it scored
+    # 0.46 over 160 games at equal time and triples level 10's time a move, so it is not a level's (D97).
     # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
     # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
     level_table = {
