@@ -67,7 +67,7 @@ VALUE_WINDOW = 2
 # Its network: the policy head on a trunk of its own (64 x 64), so the policy's gradients do not shape the
 # value's features, and the search rows' value target is their game's result (q_weight 0: the searches'
 # root estimates lean towards the seat to move). Against the same recipe with one shared trunk and the
-# blended target (g5-dbf91a1c): +52 Elo (+6, +101) over 200 games at equal iterations (docs/learned.md, D110).
+# blended target (g5-dbf91a1c): +52 Elo (+6, +101) over 200 games at equal iterations (docs/learned.md, D99).
 FINAL_MODEL = {"policy_hidden": (64, 64), "q_weight": 0.0}
 POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
 # The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
