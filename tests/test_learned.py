@@ -529,6 +529,11 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     assert "rollout_mix=0.0" in gens[2]["gate"]["challenger"] and "iterations=30," in gens[2]["gate"]["challenger"]
     assert "rollout_mix" in gens[2]["vs_rollout"]["challenger"]
     assert all(os.path.exists(os.path.join(run, f)) for f in ("v1.npz", "v2.npz"))
+    # every model before the final one reads feature version 1, as when the plan was made (D100); the
+    # final one the game's current version
+    fver = _mcts.feature_info(SPELLBOOK.vtable)[2]
+    for name, version in (("m1", 1), ("m2", 1), ("v1", 1), ("v2", 1), ("m3", fver)):
+        assert Model.load(os.path.join(run, f"{name}.npz")).meta["feature_version"] == version, name
     # model 2's plan: only the last generation's games, one epoch; its parent named by version
     assert gens[0]["trained_on"] == ["g0"] and gens[1]["trained_on"] == ["g1"]
     m2 = Model.load(os.path.join(run, "m2.npz")).meta["training"]
