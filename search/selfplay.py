@@ -303,13 +303,16 @@ def list_shards(out_dir: str) -> list[str]:
 
 def load_shards(paths: Sequence[str]) -> tuple[dict, list[dict]]:
     """(the shards' arrays as one, their metas). `td_lambdas` (float64 [L]) names the columns of td_win;
-    every tree-less shard of one load must have the same lambdas, and every shard the same feature
-    layout (ValueError naming the files)."""
+    every tree-less shard of one load must have the same lambdas, and every shard the same game and
+    feature layout (ValueError naming the files)."""
     parts, metas = [], []
     for p in paths:
         arrays, meta = read_shard(p)
         parts.append(arrays)
         metas.append(meta)
+    games = {m.get("game", "?") for m in metas}
+    if len(games) > 1:
+        raise ValueError(f"shards of different games {sorted(games)}; a model is for one game: {', '.join(paths)}")
     layouts = {(m.get("feature_version"), m.get("state_features"), m.get("move_features")) for m in metas}
     if len(layouts) > 1:
         raise ValueError(f"shards of different feature layouts (version, state, move features) "

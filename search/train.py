@@ -221,12 +221,10 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     torch.manual_seed(cfg.seed)
     start = time.monotonic()
     data, metas = load_shards(shard_paths)
-    games = {m.get("game", "?") for m in metas}
-    if len(games) != 1:
-        raise ValueError(f"shards of different games {sorted(games)}; a model is for one game")
-    if game is not None and games != {game}:
-        raise ValueError(f"the shards are games of {games.pop()!r}, not {game!r}")
-    game = games.pop()
+    shards_game = metas[0].get("game", "?")       # one game: load_shards refuses a mix
+    if game is not None and shards_game != game:
+        raise ValueError(f"the shards are games of {shards_game!r}, not {game!r}")
+    game = shards_game
     td_column(data, cfg.td_lambda)          # refuses a lambda the shards lack before any training
     fver = _select_feature_version(data, metas, cfg.feature_version)
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
