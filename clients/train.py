@@ -68,7 +68,12 @@ VALUE_WINDOW = 2
 # value's features, and the search rows' value target is their game's result (q_weight 0: the searches'
 # root estimates lean towards the seat to move). Against the same recipe with one shared trunk and the
 # blended target (g5-dbf91a1c): +52 Elo (+6, +101) over 200 games at equal iterations (docs/learned.md, D99).
-FINAL_MODEL = {"policy_hidden": (64, 64), "q_weight": 0.0}
+FINAL_MODEL = {"policy_hidden": (64, 64), "q_weight": 0.0, "feature_version": None}
+# Every model before the final one (the search generations m1.., the tree-less value models v1..) reads
+# feature version 1, as when this plan was made: their models, and so the games they play, stay what they
+# were when the game's features grew to version 2 (whose first columns are version 1's). The final model
+# reads the game's current version (FINAL_MODEL's None: the shards' own). D100.
+PLAN_FEATURE_VERSION = 1
 POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
 # The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
 # strength levels follow (search/levels.py): {"rollout_mix": m, "iteration_scale": k} where it differs from
@@ -96,6 +101,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="share of the search's root estimate in search rows' value target (default: search.train's)")
     p.add_argument("--td-lambda", type=float, default=None,
                    help="value target of tree-less rows: their TD(lambda) return at this lambda (1: the result)")
+    p.add_argument("--feature-version", type=int, default=None,
+                   help="train on this older feature version whose columns are a prefix of the shards' "
+                        "(default: the shards' own)")
     p.add_argument("--rollout-weight", type=float, default=0.0,
                    help="> 0: also train a rollout head on the playouts' means (p_win), with this loss weight")
     p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
@@ -146,7 +154,8 @@ def main(args: argparse.Namespace) -> int:
         train_one(args.data, args.out, args.generation, args.parent, args.seed, args.epochs,
                   q_weight=args.q_weight, hidden=tuple(args.hidden) if args.hidden else None,
                   td_lambda=args.td_lambda, rollout_weight=args.rollout_weight, game=game,
-                  policy_hidden=tuple(args.policy_hidden) if args.policy_hidden else None)
+                  policy_hidden=tuple(args.policy_hidden) if args.policy_hidden else None,
+                  feature_version=args.feature_version)
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)
@@ -173,7 +182,7 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
               epochs: int | None = None, log=None, q_weight: float | None = None,
               hidden: tuple[int, int] | None = None, td_lambda: float | None = None,
               rollout_weight: float = 0.0, game: str | None = None,
-              policy_hidden: tuple[int, int] | None = None) -> dict:
+              policy_hidden: tuple[int, int] | None = None, feature_version: int | None = None) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
@@ -188,6 +197,7 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
     if hidden is not None:
         cfg.hidden = hidden
     cfg.td_lambda, cfg.rollout_weight, cfg.policy_hidden = td_lambda, rollout_weight, policy_hidden
+    cfg.feature_version = feature_version
     model, report = train(paths, cfg, game=game, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)
@@ -372,7 +382,7 @@ def _value_generations(run_dir: str, source: str, jobs: int, executor: str | Non
             t0 = time.monotonic()
             info = train_one([dirs[-1]], value_path, generation=0, parent=os.path.basename(source),
                              seed=SEED + 10_000 + k, epochs=VALUE_MODEL["epochs"], hidden=VALUE_MODEL["hidden"],
-                             td_lambda=plan["td_lambda"])
+                             td_lambda=plan["td_lambda"], feature_version=PLAN_FEATURE_VERSION)
             _log(run_dir, {"stage": f"train v{k}", "seconds": round(time.monotonic() - t0, 1),
                            "version": info["version"], "winner_brier": info["held"].get("winner_brier")})
         source = value_path
@@ -395,7 +405,7 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
     t0 = time.monotonic()
     info = train_one(data, model_path, gen, parent=best_version, seed=SEED + gen, epochs=VALUE_MODEL["epochs"],
                      hidden=VALUE_MODEL["hidden"], td_lambda=1.0, q_weight=FINAL_MODEL["q_weight"],
-                     policy_hidden=FINAL_MODEL["policy_hidden"])
+                     policy_hidden=FINAL_MODEL["policy_hidden"], feature_version=FINAL_MODEL["feature_version"])
     train_s = time.monotonic() - t0
     _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
     g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor, new_search=FINAL_SEARCH)
@@ -434,7 +444,7 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
         else:
             t0 = time.monotonic()
             info = train_one(data, model_path, gen, parent=best_version, seed=SEED + gen, epochs=plan.get("epochs"),
-                             q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT))
+                             q_weight=Q_WEIGHT.get(gen, DEFAULT_Q_WEIGHT), feature_version=PLAN_FEATURE_VERSION)
             train_s = time.monotonic() - t0
             _log(run_dir, {"stage": f"train m{gen}", "seconds": round(train_s, 1), "version": info["version"]})
             g = gate(run_dir, f"gate{gen}", model_path, best, jobs, executor)

@@ -951,7 +951,7 @@ cdef class Network:
     cdef public object mover_bias       # {player count: the value head's optimism for the seat to move} or None
 
     def __cinit__(self, int nin, int h1, int h2, int nmove, int nseat, double score_scale, dict arrays,
-                  int ph1=0, int ph2=0):
+                  int ph1=0, int ph2=0, int nx=0):
         memset(&self.net, 0, sizeof(Net))
         self.version = ""
         self.calibration = None
@@ -959,6 +959,7 @@ cdef class Network:
         if min(nin, h1, h2, nmove, nseat) <= 0 or nseat > MAXP:
             raise ValueError(f"bad network sizes nin={nin} h1={h1} h2={h2} nmove={nmove} nseat={nseat}")
         self.net.nin, self.net.h1, self.net.h2, self.net.nmove, self.net.nseat = nin, h1, h2, nmove, nseat
+        self.net.nx = max(nx, nin)      # nx > nin: the game's features extend the model's (check_game)
         self.net.score_scale = score_scale
         self.net.w1 = _copy_floats(arrays["w1"], nin * h1, "w1")
         self.net.b1 = _copy_floats(arrays["b1"], h1, "b1")
@@ -1018,9 +1019,13 @@ cdef class Network:
     def check_game(self, capsule):
         """ValueError unless the game's feature counts are the ones this network was built for."""
         cdef const GameVTable* g = vtable_of(capsule)
-        if g.num_state_features != self.net.nin or g.num_move_features != self.net.nmove:
-            raise ValueError(f"the model expects {self.net.nin} state and {self.net.nmove} move features; "
-                             f"the game has {g.num_state_features} and {g.num_move_features}")
+        cdef bint prefix = (self.net.nin < self.net.nx and g.prefix_feature_version > 0
+                            and self.net.nin == g.prefix_state_features)
+        if (g.num_state_features != self.net.nx or (self.net.nin != self.net.nx and not prefix)
+                or g.num_move_features != self.net.nmove):
+            raise ValueError(f"the model expects {self.net.nin} state and {self.net.nmove} move features "
+                             f"(built for {self.net.nx} state features); the game has "
+                             f"{g.num_state_features} and {g.num_move_features}")
         if g.max_players > self.net.nseat:
             raise ValueError(f"the model has {self.net.nseat} seats; the game allows {g.max_players}")
 
@@ -1125,6 +1130,15 @@ def feature_info(capsule):
     """(num_state_features, num_move_features, feature_version, max_players) of a game."""
     cdef const GameVTable* g = vtable_of(capsule)
     return g.num_state_features, g.num_move_features, g.feature_version, g.max_players
+
+
+def feature_prefix(capsule):
+    """(feature version, state features) of the older version whose layout is a prefix of the game's
+    current one, or None (GameVTable.prefix_feature_version)."""
+    cdef const GameVTable* g = vtable_of(capsule)
+    if g.prefix_feature_version <= 0:
+        return None
+    return g.prefix_feature_version, g.prefix_state_features
 
 
 cdef dict node_stats(const Node* c, int n):

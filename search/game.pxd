@@ -43,6 +43,10 @@ ctypedef struct GameVTable:
     int num_state_features
     int num_move_features
     int feature_version
+    # An older feature version whose state layout is the first `prefix_state_features` floats of this
+    # one (the move layout unchanged), or 0: models of that version still load and read the prefix.
+    int prefix_feature_version
+    int prefix_state_features
     void (*state_features)(const void* s, int observer, float* out) noexcept nogil
     void (*move_features)(const void* s, uint64_t move, float* out) noexcept nogil
     # Optional companions (NULL when a game offers none; SpellBook offers none).

@@ -154,16 +154,21 @@ class Model:
         name = getattr(game, "name", "?")
         if self.meta["game"] != name:
             raise ValueError(f"model {self.version} is for {self.meta['game']!r}, not {name!r}")
-        if self.meta["feature_version"] != fver:
+        readable = readable_feature_versions(game)
+        if self.meta["feature_version"] not in readable:
             raise ValueError(f"model {self.version} was trained on feature version "
                              f"{self.meta['feature_version']}; the game has {fver}")
+        if self.meta["state_features"] != readable[self.meta["feature_version"]]:
+            raise ValueError(f"model {self.version}: feature version {self.meta['feature_version']} has "
+                             f"{readable[self.meta['feature_version']]} state features, the model "
+                             f"{self.meta['state_features']}")
         key = id(game.vtable)
         net = self._networks.get(key)
         if net is None:
             n_in, h1, h2, nm, ns = self.sizes
             ph1, ph2 = self.policy_hidden or (0, 0)
             net = _mcts.Network(n_in, h1, h2, nm, ns, float(self.meta["score_scale"]),
-                                {k: a.reshape(-1) for k, a in self.arrays.items()}, ph1, ph2)
+                                {k: a.reshape(-1) for k, a in self.arrays.items()}, ph1, ph2, nin)
             net.check_game(game.vtable)
             net.version = self.version
             net.calibration = self.meta.get("calibration")
@@ -173,9 +178,10 @@ class Model:
 
     def forward(self, x: np.ndarray, players: np.ndarray | int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """numpy reference: for features x [B, F] -> (win probabilities [B, seats] over the seats present,
-        final scores [B, seats], policy weights q [B, M]), seats relative to the observer."""
+        final scores [B, seats], policy weights q [B, M]), seats relative to the observer. F may be longer
+        than the model's inputs (the game's newer feature version): the model reads its prefix."""
         a = self.arrays
-        x = np.atleast_2d(np.asarray(x, np.float32))
+        x = self._inputs(x)
         h = np.maximum(x @ a["w1"] + a["b1"], 0)
         h = np.maximum(h @ a["w2"] + a["b2"], 0)
         win = _softmax_present(h @ a["wv"] + a["bv"], players)
@@ -189,9 +195,28 @@ class Model:
         if not self.has_rollout_head:
             raise ValueError(f"model {self.version} has no rollout head")
         a = self.arrays
-        x = np.atleast_2d(np.asarray(x, np.float32))
+        x = self._inputs(x)
         h = np.maximum(np.maximum(x @ a["w1"] + a["b1"], 0) @ a["w2"] + a["b2"], 0)
         return _softmax_present(h @ a["wr"] + a["br"], players)
+
+    def _inputs(self, x: np.ndarray) -> np.ndarray:
+        """x as float32 rows of the model's inputs: its first state_features columns."""
+        x = np.atleast_2d(np.asarray(x, np.float32))
+        nin = int(self.meta["state_features"])
+        if x.shape[1] < nin:
+            raise ValueError(f"model {self.version} reads {nin} state features; got {x.shape[1]}")
+        return x[:, :nin]
+
+
+def readable_feature_versions(game: Any) -> dict[int, int]:
+    """{feature version: state features} of the models `game` can evaluate: its current version and the
+    older one whose layout is a prefix of it (GameVTable.prefix_feature_version), if any."""
+    nf, _, fver, _ = _mcts.feature_info(game.vtable)
+    out = {fver: nf}
+    prefix = _mcts.feature_prefix(game.vtable)
+    if prefix is not None:
+        out[prefix[0]] = prefix[1]
+    return out
 
 
 def _softmax_present(logits: np.ndarray, players: np.ndarray | int) -> np.ndarray:

@@ -18,7 +18,8 @@
 # Nothing here knows any game: sizes come from the model file and features from the vtable.
 
 ctypedef struct Net:
-    int nin
+    int nin                 # inputs the first layer reads: the first nin of the game's state features
+    int nx                  # the game's state features (>= nin: a model of an older, prefix version)
     int h1
     int h2
     int nmove
@@ -44,7 +45,7 @@ ctypedef struct Net:
     float* pb2
 
 ctypedef struct NetScratch:
-    float* x        # nin
+    float* x        # nx
     float* a1       # h1
     float* a2       # h2
     float* q        # nmove
@@ -54,7 +55,7 @@ ctypedef struct NetScratch:
 
 
 cdef bint scratch_init(NetScratch* w, const Net* net) noexcept nogil:
-    w.x = <float*>malloc(max(net.nin, 1) * sizeof(float))
+    w.x = <float*>malloc(max(net.nx, net.nin, 1) * sizeof(float))     # the game writes nx
     w.a1 = <float*>malloc(max(net.h1, 1) * sizeof(float))
     w.a2 = <float*>malloc(max(net.h2, 1) * sizeof(float))
     w.q = <float*>malloc(max(net.nmove, 1) * sizeof(float))

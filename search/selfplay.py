@@ -303,12 +303,20 @@ def list_shards(out_dir: str) -> list[str]:
 
 def load_shards(paths: Sequence[str]) -> tuple[dict, list[dict]]:
     """(the shards' arrays as one, their metas). `td_lambdas` (float64 [L]) names the columns of td_win;
-    every tree-less shard of one load must have the same lambdas (ValueError naming the files)."""
+    every tree-less shard of one load must have the same lambdas, and every shard the same game and
+    feature layout (ValueError naming the files)."""
     parts, metas = [], []
     for p in paths:
         arrays, meta = read_shard(p)
         parts.append(arrays)
         metas.append(meta)
+    games = {m.get("game", "?") for m in metas}
+    if len(games) > 1:
+        raise ValueError(f"shards of different games {sorted(games)}; a model is for one game: {', '.join(paths)}")
+    layouts = {(m.get("feature_version"), m.get("state_features"), m.get("move_features")) for m in metas}
+    if len(layouts) > 1:
+        raise ValueError(f"shards of different feature layouts (version, state, move features) "
+                         f"{sorted(layouts, key=str)}; train on one version: {', '.join(paths)}")
     lambdas = {tuple(m["td_lambdas"]) for m in metas if "td_lambdas" in m}
     if len(lambdas) > 1:
         raise ValueError(f"shards with different TD lambdas {sorted(lambdas)}: {', '.join(paths)}")
@@ -354,7 +362,7 @@ def run_shard(task: dict) -> dict:
     merged = concat(games) if games else None
     nf, nm, fver, _ = _mcts.feature_info(game.vtable)
     meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
-            "feature_version": fver, "state_features": nf, "move_features": nm,
+            "feature_version": fver, "state_features": nf, "move_features": nm, **feature_prefix_meta(game),
             "config": t.config, "game_args": t.game_args, "seeds": t.seeds, "games": len(games),
             "seconds": round(time.monotonic() - start, 2)}
     if merged is None:
@@ -405,13 +413,22 @@ def treeless_arrays(game: Any, new_state: Callable[[int], Any], seeds: Sequence[
     return arrays, {k: out[k] for k in ("games", "dropped", "decisions")}
 
 
+def feature_prefix_meta(game: Any) -> dict:
+    """The shard meta's "feature_prefix": [version, state features] of the older feature version whose
+    layout is the first columns of x (GameVTable.prefix_feature_version), so a model of that version can
+    be trained on these shards (TrainConfig.feature_version); nothing when the game has none."""
+    prefix = _mcts.feature_prefix(game.vtable)
+    return {"feature_prefix": list(prefix)} if prefix is not None else {}
+
+
 def _write_treeless_shard(t: ShardTask, game: Any, new_state: Callable[[int], Any], cfg: SelfPlayConfig,
                           network: Any) -> dict:
     start = time.monotonic()
     arrays, counts = treeless_arrays(game, new_state, t.seeds, cfg, network)
     nf, nm, fver, _ = _mcts.feature_info(game.vtable)
     meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
-            "feature_version": fver, "state_features": nf, "move_features": nm, "generator": "treeless",
+            "feature_version": fver, "state_features": nf, "move_features": nm, **feature_prefix_meta(game),
+            "generator": "treeless",
             "td_lambdas": list(cfg.td_lambdas), "config": t.config, "game_args": t.game_args, "seeds": t.seeds,
             "games": counts["games"], "dropped": counts["dropped"], "decisions_played": counts["decisions"],
             "seconds": round(time.monotonic() - start, 2)}

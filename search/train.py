@@ -56,6 +56,11 @@ class TrainConfig:
     # value's trunk. With its own trunk the policy's gradients no longer shape the value's features: on g5's
     # data the value's Brier on the test positions improves by about 0.01 (docs/learned.md).
     policy_hidden: tuple[int, int] | None = None
+    # Train on an older feature version whose layout is a prefix of the shards' (their meta's
+    # "feature_prefix"): the model reads only those first columns and records that version, so a plan
+    # made before the game's features grew trains the same model (docs/learned.md, D100). None: the
+    # shards' own version.
+    feature_version: int | None = None
 
 
 def _torch():
@@ -189,6 +194,23 @@ def _losses(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tra
             "win": torch.softmax(vlogit, 1), "logits": logits, "seg": seg}
 
 
+def _select_feature_version(data: dict, metas: list[dict], version: int | None) -> int:
+    """The feature version the model is trained on: the shards' own, or `version` when their meta names
+    it as a prefix of theirs ("feature_prefix"), whose columns then replace data["x"]. ValueError otherwise."""
+    own = metas[0]["feature_version"]
+    if version is None or version == own:
+        return own
+    prefixes = {tuple(m.get("feature_prefix") or ()) for m in metas}
+    prefix = prefixes.pop() if len(prefixes) == 1 else ()
+    if len(prefix) != 2 or prefix[0] != version:
+        raise ValueError(f"feature_version: the shards have version {own} and do not extend version {version}")
+    width = int(prefix[1])
+    if not 0 < width <= data["x"].shape[1]:
+        raise ValueError(f"feature_version: the shards' prefix of {width} columns does not fit their x")
+    data["x"] = data["x"][:, :width]
+    return version
+
+
 def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: str | None = None,
           generation: int = 1, parent: str = "", log=print) -> tuple[Model, dict]:
     """Trains a model from scratch on the shards; (model, report with held-out metrics). The model is for
@@ -199,16 +221,12 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     torch.manual_seed(cfg.seed)
     start = time.monotonic()
     data, metas = load_shards(shard_paths)
-    fver = {m["feature_version"] for m in metas}
-    if len(fver) != 1:
-        raise ValueError(f"shards of different feature versions {sorted(fver)}; train on one version")
-    games = {m.get("game", "?") for m in metas}
-    if len(games) != 1:
-        raise ValueError(f"shards of different games {sorted(games)}; a model is for one game")
-    if game is not None and games != {game}:
-        raise ValueError(f"the shards are games of {games.pop()!r}, not {game!r}")
-    game = games.pop()
+    shards_game = metas[0].get("game", "?")       # one game: load_shards refuses a mix
+    if game is not None and shards_game != game:
+        raise ValueError(f"the shards are games of {shards_game!r}, not {game!r}")
+    game = shards_game
     td_column(data, cfg.td_lambda)          # refuses a lambda the shards lack before any training
+    fver = _select_feature_version(data, metas, cfg.feature_version)
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
     train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
     nseat = int(data["z_win"].shape[1])
@@ -246,7 +264,7 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
               "games": int(len(np.unique(data["game"]))), "history": history,
               "held": evaluate(torch, net, data, batches, held_idx, cfg) if len(held_idx) else {},
               "seconds": round(time.monotonic() - start, 1)}
-    model = export(net, cfg, metas, report, game, generation, parent, nin, nmove, nseat)
+    model = export(net, cfg, metas, report, game, generation, parent, nin, nmove, nseat, feature_version=fver)
     # Measured on every game: it compares consecutive estimates with each other, not with the results the
     # model was fitted to, and a tenth of the games alone leaves it too noisy (2 players: 0.016 on the
     # shipped model's held-out tenth, 0.038 on all its games, 0.047 on 160 games it never saw).
@@ -313,7 +331,7 @@ def evaluate(torch, net, data: dict, batches: _Batches, idx: np.ndarray, cfg: Tr
 
 
 def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str, generation: int,
-           parent: str, nin: int, nmove: int, nseat: int = MAX_SEATS) -> Model:
+           parent: str, nin: int, nmove: int, nseat: int = MAX_SEATS, feature_version: int | None = None) -> Model:
     def arr(t):
         return t.detach().numpy().astype(np.float32)
 
@@ -330,7 +348,8 @@ def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str
     import torch
 
     meta = {"format": MODEL_FORMAT, "version": f"g{generation}-{digest}", "game": game,
-            "feature_version": metas[0]["feature_version"], "state_features": nin, "move_features": nmove,
+            "feature_version": metas[0]["feature_version"] if feature_version is None else feature_version,
+            "state_features": nin, "move_features": nmove,
             "seats": nseat, "hidden": list(cfg.hidden), "score_scale": cfg.score_scale,
             **({"policy_hidden": list(cfg.policy_hidden)} if cfg.policy_hidden is not None else {}),
             "training": {"generation": generation, "parent": parent, "config": asdict(cfg),

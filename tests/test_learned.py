@@ -89,6 +89,76 @@ def test_features_are_seat_relative_and_see_public_changes():
     assert not np.array_equal(features(after, 0), f0)
 
 
+V1 = 337                                    # feature version 1's state features: version 2's prefix
+V2_GLOBAL, V2_SEAT = 10, 26                 # version 2's block: global, then one per seat (relative)
+
+
+def v2_seat(x: np.ndarray, k: int) -> np.ndarray:
+    """Version 2's block of the seat k places left of the observer."""
+    start = V1 + V2_GLOBAL + k * V2_SEAT
+    return x[start:start + V2_SEAT]
+
+
+def test_features_version_2_count_what_a_seat_still_lacks_and_the_days_left():
+    """Features version 2 (D100): progress towards each unlearned spell (L1, with L2's wild triples),
+    the chance one Morning action completes it, points still in reach, and who still plays (E2)."""
+    from positions import position
+
+    # set1: Sacrifice (red), Levitation (purple), ... Abundance (yellow); seat 1 plays, the end triggered
+    st = position(players=3, spells="set1", active=1, end=True, at="morning", altar="GsGt",
+                  pools={0: "PcPtPs", 1: "RcGcBcKt", 2: "Gc"}, learned={0: {"Sacrifice": 3}})
+    assert _mcts.feature_info(SPELLBOOK.vtable)[:3] == (V1 + V2_GLOBAL + 4 * V2_SEAT, 69, 2)
+    x = features(st, 1)
+    assert x[V1 + 9] == pytest.approx(1 / 3)            # one Day after this one: seat 2's (E2)
+    me, left, right = v2_seat(x, 0), v2_seat(x, 1), v2_seat(x, 2)     # seats 1, 2, 0
+    assert (me[21], left[21], right[21]) == (0.0, 1.0, 0.0)         # only seat 2 still has a Day
+    # seat 0: three purple tokens, Levitation learnable at level 3 (progress 1), 3 of 5 for level 5
+    assert right[1] == 1.0 and right[7 + 1] == pytest.approx(3 / 5) and right[14 + 1] == 1.0
+    assert right[0] == 0.0 and right[24] == pytest.approx((3 - 1) / 20)   # Sacrifice learned: L5 adds 2
+    assert right[25] == pytest.approx(1 / 7) and right[23] == pytest.approx(3 / 20)   # Levitation L3: 3 pts
+    # seat 1: no purple, but Rc Gc Bc make one wild (L2): one real purple still lacking and one more
+    assert me[1] == pytest.approx(1 / 3)
+    # ... and only drawing two purple tokens completes it in one Morning (no purple on the Altar)
+    pouch = st._to_raw()["pouch"]
+    k, n = sum(pouch[3:6]), sum(pouch)
+    assert me[14 + 1] == pytest.approx(k * (k - 1) / (n * (n - 1)), rel=1e-5)
+    # green: Gc real + the Rc Bc... no second c-triple; a green token on the Altar completes nothing yet
+    assert me[2] == pytest.approx(1 / 3) and me[14 + 2] < 1.0
+
+
+def test_a_model_of_feature_version_1_reads_the_first_columns_of_version_2(tmp_path):
+    """Version 2 appends to version 1 (GameVTable.prefix_feature_version): a version-1 model (the shipped
+    g5 among them) loads and evaluates exactly as on its own features; other sizes are refused."""
+    nf, nm, _, _ = _mcts.feature_info(SPELLBOOK.vtable)
+    assert _mcts.feature_prefix(SPELLBOOK.vtable) == (1, V1)
+    old = random_model(seed=5)
+    old.arrays["w1"] = old.arrays["w1"][:V1]
+    old.meta.update(feature_version=1, state_features=V1)
+    old.validate()
+    net = old.network(SPELLBOOK)
+    for players in (2, 4):
+        st = mid_game(players, seed=players + 10)
+        seat = st.current_player
+        win, _ = net.evaluate(SPELLBOOK.vtable, SPELLBOOK.state_bytes(st), seat)
+        x = features(st, seat)
+        ref, _, _ = old.forward(x[:V1], players)
+        assert np.allclose([win[(seat + k) % players] for k in range(players)], ref[0, :players], atol=1e-5)
+        assert np.allclose(old.forward(x, players)[0], ref)          # the reference reads the prefix too
+    r = ismcts(SPELLBOOK, mid_game(2), SearchOptions(iterations=60, model=_saved(old, tmp_path / "v1.npz")))
+    assert r.model == old.version
+    for version, width in ((1, V1 + 1), (2, V1), (3, nf)):
+        bad = random_model(seed=6)
+        bad.arrays["w1"] = bad.arrays["w1"][:width] if width <= nf else bad.arrays["w1"]
+        bad.meta.update(feature_version=version, state_features=width)
+        with pytest.raises(ValueError, match="feature"):
+            bad.network(SpellBookGame())
+
+
+def _saved(model: Model, path) -> str:
+    model.save(str(path))
+    return str(path)
+
+
 # ---------------------------------------------------------------------------------------------- network
 def test_compiled_network_matches_the_numpy_reference(model_file):
     model = Model.load(model_file)
@@ -382,6 +452,38 @@ def test_training_is_reproducible_and_its_model_plays(tmp_path):
     assert _tiny_run(g1, games=1, model=path)[0]["decisions"] > 0     # expert iteration: its own games
 
 
+def test_training_on_an_older_feature_version_reads_its_columns(tmp_path):
+    """TrainConfig.feature_version: the shards (version 2) name version 1 as their prefix, so a plan made
+    before the features grew trains the same kind of model; a version they do not extend is refused."""
+    from search.train import TrainConfig, train
+
+    out = str(tmp_path / "g0")
+    os.makedirs(out)
+    _tiny_run(out, games=2)
+    assert read_shard(list_shards(out)[0])[1]["feature_prefix"] == [1, V1]
+    cfg = TrainConfig(hidden=(8, 8), epochs=1, batch=64, holdout=0.34, seed=3, feature_version=1)
+    model, _ = train(list_shards(out), cfg, log=lambda _: None)
+    assert (model.meta["feature_version"], model.meta["state_features"]) == (1, V1)
+    assert model.arrays["w1"].shape[0] == V1
+    model.network(SPELLBOOK)
+    cfg.feature_version = 7
+    with pytest.raises(ValueError, match="feature_version"):
+        train(list_shards(out), cfg, log=lambda _: None)
+    # shards of version 1 (written before the features grew) do not mix with version 2's
+    from search.selfplay import write_shard
+    arrays, meta = read_shard(list_shards(out)[0])
+    arrays["x"] = arrays["x"][:, :V1]
+    meta.update(feature_version=1, state_features=V1)
+    meta.pop("feature_prefix")
+    old = str(tmp_path / "old")
+    os.makedirs(old)
+    write_shard(os.path.join(old, "shard-00000.npz"), arrays, meta)
+    cfg.feature_version = None
+    with pytest.raises(ValueError, match="feature layouts"):
+        train(list_shards(out) + list_shards(old), cfg, log=lambda _: None)
+    assert train(list_shards(old), cfg, log=lambda _: None)[0].meta["feature_version"] == 1
+
+
 def test_selfplay_command(tmp_path, capsys):
     from clients.cli import main
 
@@ -427,6 +529,11 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     assert "rollout_mix=0.0" in gens[2]["gate"]["challenger"] and "iterations=30," in gens[2]["gate"]["challenger"]
     assert "rollout_mix" in gens[2]["vs_rollout"]["challenger"]
     assert all(os.path.exists(os.path.join(run, f)) for f in ("v1.npz", "v2.npz"))
+    # every model before the final one reads feature version 1, as when the plan was made (D100); the
+    # final one the game's current version
+    fver = _mcts.feature_info(SPELLBOOK.vtable)[2]
+    for name, version in (("m1", 1), ("m2", 1), ("v1", 1), ("v2", 1), ("m3", fver)):
+        assert Model.load(os.path.join(run, f"{name}.npz")).meta["feature_version"] == version, name
     # model 2's plan: only the last generation's games, one epoch; its parent named by version
     assert gens[0]["trained_on"] == ["g0"] and gens[1]["trained_on"] == ["g1"]
     m2 = Model.load(os.path.join(run, "m2.npz")).meta["training"]

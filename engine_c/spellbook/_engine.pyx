@@ -1413,6 +1413,8 @@ SPELLBOOK_VTABLE.move_weight = vt_move_weight
 SPELLBOOK_VTABLE.num_state_features = STATE_FEATURES
 SPELLBOOK_VTABLE.num_move_features = MOVE_FEATURES
 SPELLBOOK_VTABLE.feature_version = FEATURE_VERSION
+SPELLBOOK_VTABLE.prefix_feature_version = 1                  # D100: version 2 extends version 1
+SPELLBOOK_VTABLE.prefix_state_features = STATE_FEATURES_V1
 SPELLBOOK_VTABLE.state_features = vt_state_features
 SPELLBOOK_VTABLE.move_features = vt_move_features
 

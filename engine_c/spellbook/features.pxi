@@ -1,6 +1,7 @@
 # Included by _engine.pyx: SpellBook's features for a learned evaluation (search/game.pxd's
 # state_features / move_features). Version FEATURE_VERSION; a model records the version it was trained on
-# and refuses to load on another (search/model.py).
+# and refuses to load on another (search/model.py), except version 1: version 2 appends a block to
+# version 1's layout (D100), so a version-1 model reads the first STATE_FEATURES_V1 floats.
 #
 # Contract: state features are a function of what `observer` sees — every public field, the Pouch and
 # Discard multisets (§8: a player who remembers the Discard box knows both), never `rng` (the Pouch's
@@ -9,10 +10,17 @@
 # observation give identical features.
 
 cdef enum:
-    FEATURE_VERSION = 1
+    FEATURE_VERSION = 2
     SEAT_FEATURES = 54
     GLOBAL_FEATURES = 121
-    STATE_FEATURES = GLOBAL_FEATURES + MAXP * SEAT_FEATURES    # 337
+    STATE_FEATURES_V1 = GLOBAL_FEATURES + MAXP * SEAT_FEATURES    # 337: version 1, the prefix of version 2
+    # Version 2's block, after version 1's: the end of the game (issue 22 item 3), where version 1's value
+    # was weakest. Derived from the same observation (no new information), but the quantities a player
+    # counts with are nonlinear in it: tokens still lacking per spell, the chance of drawing them, points
+    # still in reach, Days left.
+    GLOBAL_FEATURES_V2 = 10
+    SEAT_FEATURES_V2 = 26
+    STATE_FEATURES = STATE_FEATURES_V1 + GLOBAL_FEATURES_V2 + MAXP * SEAT_FEATURES_V2   # 451
     MOVE_FEATURES = 69
     NFRAME_OPS = 17
     NKINDS = 24
@@ -82,6 +90,122 @@ cdef void sb_state_features(const SBState* s, int observer, float* out) noexcept
             total += parts[c]
         out[i + 52] = total / 40.0
         out[i + 53] = learned / 7.0
+    sb_state_features_v2(s, observer, out + STATE_FEATURES_V1)
+
+
+cdef inline double draw_at_least(int pool_size, int kind, int draws, int need) noexcept nogil:
+    """P(at least `need` of `kind` tokens among `draws` (0..2) drawn from `pool_size`) (hypergeometric)."""
+    cdef double none, one
+    if need <= 0:
+        return 1.0
+    if draws <= 0 or need > draws or pool_size <= 0 or kind <= 0:
+        return 0.0
+    if draws == 1 or pool_size < 2:
+        return kind / <double>pool_size if need == 1 else 0.0
+    none = (pool_size - kind) * (pool_size - kind - 1) / <double>(pool_size * (pool_size - 1))
+    if need == 1:
+        return 1.0 - none
+    return kind * (kind - 1) / <double>(pool_size * (pool_size - 1))
+
+
+cdef inline int lacking(int real, int wilds, int level) noexcept nogil:
+    """Tokens still missing to learn a spell at `level` (L1, L2): `real` of its color in the pool (one must
+    be real: it goes on the card), `wilds` complete same-rune triples of other colors."""
+    cdef int need = level - real - wilds
+    if real == 0 and need < 1:
+        need = 1
+    return need if need > 0 else 0
+
+
+cdef void sb_state_features_v2(const SBState* s, int observer, float* out) noexcept nogil:
+    """Version 2's block (STATE_FEATURES - STATE_FEATURES_V1 floats, already zeroed), from what `observer`
+    sees: the Pouch and Discard multisets, every pool, familiar and spell (the same sources as version 1)."""
+    cdef int n = s.nplayers, k, p, c, r, t, i, lvl, best, real, wilds, lack3, draws, src_n, pts
+    cdef int src[NCOL]
+    cdef int color_n[NCOL]
+    cdef int rune_n[NRUNE]
+    cdef int altar_color[NCOL]
+    cdef int fewest_spells = 7, fewest_spaces = 16, reach, now_pts, headroom, ready
+    # -- global: where the next draw comes from (the Discard box when the Pouch is empty, A3)
+    src_n = s.pouch_n if s.pouch_n > 0 else s.discard_n
+    for c in range(NCOL):
+        src[c] = 0
+        altar_color[c] = 0
+        for r in range(NRUNE):
+            src[c] += s.pouch[c * 3 + r] if s.pouch_n > 0 else s.discard[c * 3 + r]
+            altar_color[c] += s.altar[c * 3 + r]
+        if src_n > 0:
+            out[c] = src[c] / <double>src_n             # one draw's chance of this color
+    for k in range(n if n <= MAXP else MAXP):
+        p = (observer + k) % n
+        t = 0
+        for c in range(NCOL):
+            if s.level[p][c]:
+                t += 1
+        fewest_spells = min(fewest_spells, 7 - t)
+        fewest_spaces = min(fewest_spaces, 16 - s.fam_n[p] if s.fam_n[p] <= 16 else 0)
+    out[7] = fewest_spells / 7.0                        # how near the end trigger is (E1)
+    out[8] = fewest_spaces / 16.0
+    if s.end_triggered and n > 0 and s.active < n:
+        out[9] = (n - 1 - s.active) / 3.0               # Days after this one (E2: seat n-1 plays last)
+    # -- one block per seat, relative to the observer
+    for k in range(n if n <= MAXP else MAXP):
+        p = (observer + k) % n
+        i = GLOBAL_FEATURES_V2 + k * SEAT_FEATURES_V2
+        for r in range(NRUNE):
+            rune_n[r] = 0
+        for c in range(NCOL):
+            color_n[c] = s.pool[p][c * 3] + s.pool[p][c * 3 + 1] + s.pool[p][c * 3 + 2]
+            for r in range(NRUNE):
+                rune_n[r] += s.pool[p][c * 3 + r]
+        draws = 9 - s.pool_n[p] if s.pool_n[p] < 9 else 0     # P1: a full pool gains nothing
+        if draws > 2:
+            draws = 2
+        reach = 0
+        now_pts = 0
+        headroom = 0
+        ready = 0
+        for c in range(NCOL):
+            if s.spell[c] >= NSPELL:
+                continue
+            if s.level[p][c]:
+                pts = SPELL_POINTS[s.spell[c]][2] - SPELL_POINTS[s.spell[c]][s.level[p][c] - 3]
+                headroom += pts if pts > 0 else 0        # what Time Travel could still add
+                continue
+            real = color_n[c]
+            wilds = 0
+            for r in range(NRUNE):                      # same-rune triples of the other colors
+                wilds += (rune_n[r] - s.pool[p][c * 3 + r]) // 3
+            # progress towards learning it at level 3 and at level 5 (0: nothing towards it, 1: learnable;
+            # progress rather than what is lacking keeps the early game's features zero, which is cheap)
+            lack3 = lacking(real, wilds, 3)
+            out[i + c] = (3 - lack3) / 3.0
+            out[i + 7 + c] = (5 - lacking(real, wilds, 5)) / 5.0
+            # the chance one Morning action (Take 1 or Draw 2) leaves it learnable at level 3
+            if lack3 == 0:
+                out[i + 14 + c] = 1.0
+            elif lack3 == 1 and altar_color[c] > 0 and draws > 0:
+                out[i + 14 + c] = 1.0
+            else:
+                out[i + 14 + c] = draw_at_least(src_n, src[c], draws, lack3)
+            best = 0
+            for lvl in range(3, 6):
+                if SPELL_POINTS[s.spell[c]][lvl - 3] > best:
+                    best = SPELL_POINTS[s.spell[c]][lvl - 3]
+            reach += best
+            if lack3 == 0:
+                ready += 1
+                best = 0
+                for lvl in range(3, 6):
+                    if lacking(real, wilds, lvl) == 0 and SPELL_POINTS[s.spell[c]][lvl - 3] > best:
+                        best = SPELL_POINTS[s.spell[c]][lvl - 3]
+                now_pts += best
+        if s.end_triggered and p > s.active:
+            out[i + 21] = 1.0                           # this seat still has a Day (E2)
+        out[i + 22] = reach / 40.0                      # points its unlearned spells could still give
+        out[i + 23] = now_pts / 20.0                    # points it could learn with its pool as it is
+        out[i + 24] = headroom / 20.0
+        out[i + 25] = ready / 7.0
 
 cdef inline void token_onehot(float* out, int t) noexcept nogil:
     """Color (7) and rune (3) of token type t into out[0..9]."""
