@@ -132,6 +132,8 @@ def main(args: argparse.Namespace) -> int:
             raise ValueError(f"--policy-hidden: widths must be at least 1, got {args.policy_hidden}")
         if args.q_weight is not None and not 0.0 <= args.q_weight <= 1.0:
             raise ValueError(f"--q-weight: must be within [0, 1], got {args.q_weight}")
+        if args.feature_version is not None and args.feature_version < 1:
+            raise ValueError(f"--feature-version: must be at least 1, got {args.feature_version}")
         if args.td_lambda is not None and not 0.0 <= args.td_lambda <= 1.0:
             raise ValueError(f"--td-lambda: must be within [0, 1], got {args.td_lambda}")
         if args.rollout_weight < 0:

@@ -95,7 +95,7 @@ cdef void sb_state_features(const SBState* s, int observer, float* out) noexcept
 
 cdef inline double draw_at_least(int pool_size, int kind, int draws, int need) noexcept nogil:
     """P(at least `need` of `kind` tokens among `draws` (0..2) drawn from `pool_size`) (hypergeometric)."""
-    cdef double none, one
+    cdef double none
     if need <= 0:
         return 1.0
     if draws <= 0 or need > draws or pool_size <= 0 or kind <= 0:
