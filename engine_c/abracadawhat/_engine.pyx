@@ -1300,7 +1300,8 @@ cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64
 cdef int vt_move_fails(const void* s, uint64_t m) noexcept nogil:
     return ab_move_fails(<const ABState*>s, m)
 
-cdef void vt_state_features(const void* s, int observer, float* out) noexcept nogil:
+cdef void vt_state_features(const void* s, int observer, float* out, int count) noexcept nogil:
+    # one layout: every count asks for all of it
     ab_state_features(<const ABState*>s, observer, out)
 
 cdef void vt_move_features(const void* s, uint64_t m, float* out) noexcept nogil:
