@@ -1106,7 +1106,7 @@ def state_features(capsule, bytes state, int observer):
     if nf <= 0:
         raise ValueError("this game offers no features for a learned evaluation")
     fp = <float*><char*>out
-    g.state_features(<const char*>state, observer, fp, nf)
+    g.state_features(<const char*>state, observer, fp)
     return bytes(out)
 
 

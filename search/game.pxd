@@ -47,10 +47,7 @@ ctypedef struct GameVTable:
     # one (the move layout unchanged), or 0: models of that version still load and read the prefix.
     int prefix_feature_version
     int prefix_state_features
-    # Writes the first `count` floats (num_state_features, or prefix_state_features when a prefix model
-    # reads only those: the game may then skip the rest, which is why it is told); `out` holds
-    # num_state_features floats, and floats past `count` are left unspecified.
-    void (*state_features)(const void* s, int observer, float* out, int count) noexcept nogil
+    void (*state_features)(const void* s, int observer, float* out) noexcept nogil
     void (*move_features)(const void* s, uint64_t move, float* out) noexcept nogil
     # Optional companions (NULL when a game offers none; SpellBook offers none).
     # A belief over the observer's own hidden part (engine_c/abracadawhat/belief.py): determinize as

@@ -198,7 +198,7 @@ cdef void net_evaluate(const Net* net, const GameVTable* g, const void* s, int o
     cdef int n = g.num_players(s), k
     cdef double rw[MAXP]
     cdef double rs[MAXP]
-    g.state_features(s, observer, w.x, net.nin)      # a prefix model: only the prefix is computed
+    g.state_features(s, observer, w.x)
     net_trunk(net, w)
     net_value(net, w, n, rw, rs)
     for k in range(n):

@@ -230,7 +230,7 @@ cdef int tl_play_game(const GameVTable* g, const TreelessConfig* tc, Work* w, co
             j -= 1
     for i in range(nkept):
         row = out.rows + i
-        g.state_features(kept + <size_t>i * g.state_size, kept_seat[i], out.x + <size_t>row * nf, nf)
+        g.state_features(kept + <size_t>i * g.state_size, kept_seat[i], out.x + <size_t>row * nf)
         out.seat[row] = kept_seat[i]
         out.players[row] = n
         out.ply[row] = kept_ply[i]

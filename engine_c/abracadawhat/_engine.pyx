@@ -1300,8 +1300,7 @@ cdef int vt_determinize_hypothesis(void* s, int observer, int hypothesis, uint64
 cdef int vt_move_fails(const void* s, uint64_t m) noexcept nogil:
     return ab_move_fails(<const ABState*>s, m)
 
-cdef void vt_state_features(const void* s, int observer, float* out, int count) noexcept nogil:
-    # one layout: every count asks for all of it
+cdef void vt_state_features(const void* s, int observer, float* out) noexcept nogil:
     ab_state_features(<const ABState*>s, observer, out)
 
 cdef void vt_move_features(const void* s, uint64_t m, float* out) noexcept nogil:

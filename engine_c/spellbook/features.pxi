@@ -25,14 +25,12 @@ cdef enum:
     NFRAME_OPS = 17
     NKINDS = 24
 
-cdef void sb_state_features(const SBState* s, int observer, float* out, bint version2=True) noexcept nogil:
-    """Version 2's features of what `observer` sees; with version2 False only version 1's (the prefix a
-    version-1 model reads: the version-2 block costs about a microsecond it would not use)."""
+cdef void sb_state_features(const SBState* s, int observer, float* out) noexcept nogil:
     cdef int i, k, p, c, t, n = s.nplayers, o = 0, op
     cdef int parts[11]
     cdef int total, learned
     cdef const Frame* f
-    memset(out, 0, (STATE_FEATURES if version2 else STATE_FEATURES_V1) * sizeof(float))
+    memset(out, 0, STATE_FEATURES * sizeof(float))
     # -- global block
     if 2 <= n <= 4:
         out[o + n - 2] = 1.0
@@ -92,8 +90,7 @@ cdef void sb_state_features(const SBState* s, int observer, float* out, bint ver
             total += parts[c]
         out[i + 52] = total / 40.0
         out[i + 53] = learned / 7.0
-    if version2:
-        sb_state_features_v2(s, observer, out + STATE_FEATURES_V1)
+    sb_state_features_v2(s, observer, out + STATE_FEATURES_V1)
 
 
 cdef inline double draw_at_least(int pool_size, int kind, int draws, int need) noexcept nogil:
@@ -251,8 +248,8 @@ cdef void sb_move_features(const SBState* s, uint64_t m, float* out) noexcept no
         token_onehot(out + o, b)
     o += 10                                   # o == MOVE_FEATURES
 
-cdef void vt_state_features(const void* s, int observer, float* out, int count) noexcept nogil:
-    sb_state_features(<const SBState*>s, observer, out, count > STATE_FEATURES_V1)
+cdef void vt_state_features(const void* s, int observer, float* out) noexcept nogil:
+    sb_state_features(<const SBState*>s, observer, out)
 
 cdef void vt_move_features(const void* s, uint64_t m, float* out) noexcept nogil:
     sb_move_features(<const SBState*>s, m, out)
