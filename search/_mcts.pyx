@@ -79,6 +79,7 @@ ctypedef struct Config:
     int observer_kind
     double fpu              # first-play urgency of untried moves (0: try every move before any twice)
     int stop_early          # 1: stop once the most visited root move can no longer be overtaken
+    double lcb_min_share    # > 0: the move played may be another with this share of the leader's visits
     int expand_by_prior     # 1: an untried move is drawn by the game's move prior, not uniformly
     int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
     uint64_t seed
@@ -421,14 +422,17 @@ cdef uint64_t opponent_pick(const GameVTable* g, const Config* cfg, Tree* t, int
 cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, double started) noexcept nogil:
     """True when the root's most visited move leads the next by more visits than the rest of the budget
     can give (iterations left, or those the time left allows at the rate so far): running on could not
-    change the final choice (most visits), so stopping returns the same move sooner."""
-    cdef int c = t.nodes[root_node].first_child
+    change the most visited move, so stopping returns the same move sooner. When the move played may
+    also be another with lcb_min_share of the leader's visits (by its lower confidence bound), every
+    move that could still reach that share must look no better than the leader now."""
+    cdef int c = t.nodes[root_node].first_child, lead = -1
     cdef int64_t first = 0, second = 0, left = -1, by_time
-    cdef double now, rate
+    cdef double now, rate, lead_mean
     while c >= 0:
         if t.nodes[c].visits > first:
             second = first
             first = t.nodes[c].visits
+            lead = c
         elif t.nodes[c].visits > second:
             second = t.nodes[c].visits
         c = t.nodes[c].next_sibling
@@ -440,7 +444,18 @@ cdef bint decided(const Tree* t, int root_node, const Config* cfg, int64_t it, d
         by_time = <int64_t>(rate * (cfg.deadline - now) * 1.25) + 1   # generous: never stop too soon
         if left < 0 or by_time < left:
             left = by_time
-    return left >= 0 and first - second > left
+    if left < 0 or first - second <= left:
+        return False
+    if cfg.lcb_min_share <= 0 or second + left < cfg.lcb_min_share * first:
+        return True
+    lead_mean = t.nodes[lead].reward[cfg.observer] / first
+    c = t.nodes[root_node].first_child
+    while c >= 0:
+        if c != lead and t.nodes[c].visits > 0 and t.nodes[c].visits + left >= cfg.lcb_min_share * first \
+                and t.nodes[c].reward[cfg.observer] / t.nodes[c].visits > lead_mean:
+            return False
+        c = t.nodes[c].next_sibling
+    return True
 
 cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg, Tree* t, int root_node,
                         const int* cancel, double* rollout_decisions, int* stopped_early,
@@ -890,6 +905,7 @@ cdef Config make_config(dict o) except *:
     cfg.observer_kind = o["observer_kind"]
     cfg.fpu = o.get("fpu", 0.0)
     cfg.stop_early = 1 if o.get("stop_early", False) else 0
+    cfg.lcb_min_share = o.get("lcb_min_share", 0.0)
     cfg.expand_by_prior = 1 if o.get("expand", "random") == "prior" else 0
     cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
     cfg.seed = o["seed"]

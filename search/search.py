@@ -73,7 +73,15 @@ class SearchOptions:
     expand: str = "random"            # which untried move a node tries next: "random" or "prior" (the game's move prior)
     fpu: float = 0.0                  # first-play urgency of untried moves (0: expand all before revisiting)
     chance: str = "keyed"             # "keyed": chance outcomes are tree nodes; "open": open loop
-    temperature: float = 0.0          # 0: most visits; > 0: sample root moves ∝ visits^(1/T)
+    temperature: float = 0.0          # 0: most visits (see lcb_stdevs); > 0: sample root moves ∝ visits^(1/T)
+    # The network search at temperature 0 plays the most visited move unless another with at least
+    # LCB_MIN_VISIT_SHARE of its visits has a higher lower confidence bound of its mean reward (mean less
+    # this many standard errors; KataGo's lcbStdevs 5, minVisitPropForLCB 0.15). PUCT's visits follow the
+    # policy's prior: a move the search found late (a win the value did not foresee) has then been proven
+    # by thousands of visits but still trails in visits; the bound plays it. 0: most visits only. The
+    # rollout search (UCB1: visits follow the means) plays the most visited. docs/search.md, "Which move
+    # is played".
+    lcb_stdevs: float = 5.0
     knows_discard: bool = True        # the observer remembers the Discard box (SPELLBOOK.md §8)
     seed: int = 0
     max_nodes: int = 4_000_000        # per thread
@@ -132,7 +140,7 @@ class SearchOptions:
             if v < 0:
                 bad(name, f"must not be negative, got {v}")
         for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu",
-                     "c_puct", "fpu_reduction", "rollout_mix", "opponent_prior"):
+                     "c_puct", "fpu_reduction", "rollout_mix", "opponent_prior", "lcb_stdevs"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
                 bad(name, f"must be a number, got {v!r}")
@@ -162,6 +170,8 @@ class SearchOptions:
             bad("belief", f"must be true or false, got {self.belief!r}")
         if math.isinf(self.opponent_prior):
             bad("opponent_prior", "must be finite (0: off)")
+        if math.isinf(self.lcb_stdevs):
+            bad("lcb_stdevs", "must be finite (0: most visits only)")
         if self.root_halving == 1 or self.root_halving > 64:
             bad("root_halving", f"must be 0 (off) or 2 to 64, got {self.root_halving}")
         if self.rollout_mix > 1:
@@ -305,10 +315,27 @@ def _sum_children(children_lists: list[list[dict]]) -> dict[int, dict]:
     return merged
 
 
-def choose_final(stats: list[MoveStats], temperature: float, seed: int) -> MoveStats:
-    """Most visits (ties: higher mean reward), or sampled ∝ visits^(1/T) with a seeded generator."""
+LCB_MIN_VISIT_SHARE = 0.15      # a move needs this share of the leader's visits for its bound to count
+
+
+def lower_confidence_bound(s: MoveStats, stdevs: float) -> float:
+    """The mover's mean reward less `stdevs` standard errors. Rewards lie in [0, 1], so their variance
+    is at most q(1 - q): the bound never trusts a mean more than its visits allow."""
+    q = min(1.0, max(0.0, s.mean_reward))
+    return q - stdevs * math.sqrt(q * (1.0 - q) / max(s.visits, 1))
+
+
+def choose_final(stats: list[MoveStats], temperature: float, seed: int, lcb_stdevs: float = 0.0) -> MoveStats:
+    """With temperature 0: the most visited move (`stats` is sorted by visits, ties by mean reward),
+    unless `lcb_stdevs` > 0 and another move with at least LCB_MIN_VISIT_SHARE of its visits has a higher
+    lower confidence bound. Else sampled ∝ visits^(1/T) with a seeded generator."""
     if temperature <= 0 or len(stats) == 1:
-        return stats[0]
+        leader = stats[0]
+        if lcb_stdevs <= 0 or leader.visits <= 0:
+            return leader
+        eligible = [s for s in stats if s.visits >= LCB_MIN_VISIT_SHARE * leader.visits]
+        best = max(eligible, key=lambda s: lower_confidence_bound(s, lcb_stdevs))
+        return best if lower_confidence_bound(best, lcb_stdevs) > lower_confidence_bound(leader, lcb_stdevs) else leader
     weights = [max(s.visits, 0) ** (1.0 / temperature) if s.visits else 0.0 for s in stats]
     if sum(weights) <= 0:
         return stats[0]
@@ -442,6 +469,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
+            "lcb_min_share": LCB_MIN_VISIT_SHARE if opts.lcb_stdevs > 0 and network is not None else 0.0,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
@@ -477,7 +505,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         legal = game.legal_moves(state)
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
                            [0.0] * game.num_players(state), [0.0] * game.num_players(state))]
-    best = choose_final(stats, opts.temperature, opts.seed)
+    best = choose_final(stats, opts.temperature, opts.seed, opts.lcb_stdevs if network is not None else 0.0)
     if tree is not None:
         reuse.remember(game, tree, node, state, best.move)
     pv = [game.move(code) for code, _, _ in max(runs, key=lambda r: r[4])[3]]

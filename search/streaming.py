@@ -77,7 +77,8 @@ def ismcts_progress(game: GameAdapter, state: Any, options: SearchOptions, every
         done = (cancel.cancelled or (options.iterations and iterations >= options.iterations)
                 or (end and now >= end))
         moves = merge_stats(game, parts) if iterations else seg.moves
-        best = choose_final(moves, options.temperature, options.seed)
+        best = choose_final(moves, options.temperature, options.seed,
+                            options.lcb_stdevs if seg.evaluator == "network" else 0.0)
         result = SearchResult(move=best.move, moves=moves, principal_variation=pv, iterations=iterations,
                               elapsed_s=now - start, seed=options.seed, player=seg.player,
                               threads=options.threads, nodes=nodes,
