@@ -165,7 +165,8 @@ def main() -> int:
                                       "found_95": _wilson(sum(h[i] for h in hits), n)}
                              for i, b in enumerate(budgets)}
             results[name]["missed"] = [f"{p['game']}:{p['decision']}" for p, h in zip(positions, hits) if not h[-1]]
-    print(json.dumps({"bench": "tactics", "games": a.games, "positions": len(positions),
+    print(json.dumps({"bench": "tactics", "date": time.strftime("%Y-%m-%d"), "games": a.games, "positions": len(positions),
+                      "lcb_stdevs": SearchOptions().lcb_stdevs,    # the network searches' move choice (D101)
                       "settings": key, "budgets": budgets, "searchers": results,
                       "seconds": round(time.monotonic() - started)}))
     return 0
