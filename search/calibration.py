@@ -144,7 +144,7 @@ def collect(game: Any, new_state: Callable[[int], Any], options_for: Callable[[i
             if len(moves) == 1:
                 return moves[0], {}
             result = ismcts(game, state, options_for(len(reported)), network=network)
-            best = result.moves[0]
+            best = result.chosen
             reported.append((result.player, list(best.win_probability)))
             return best.move, {}
 

@@ -111,13 +111,15 @@ class Hint:
 
 
 def examined(result: SearchResult) -> list[MoveStats]:
-    """The search's choice (most visited), then the other moves it examined (its runner-up by visits, and
-    any with at least EXAMINED_SHARE of the choice's visits) by win probability for the seat to move,
-    best first (ties: more visits)."""
+    """The search's choice (SearchResult.chosen: most visited, or proven better by its lower confidence
+    bound), then the other moves it examined (the runner-up by visits, and any with at least
+    EXAMINED_SHARE of the choice's visits) by win probability for the seat to move, best first (ties:
+    more visits)."""
     if not result.moves:
         return []
-    lead, p = result.moves[0], result.player
-    others = [s for i, s in enumerate(result.moves[1:]) if s.visits > 0 and
+    lead, p = result.chosen, result.player
+    rest = [s for s in result.moves if s is not lead]
+    others = [s for i, s in enumerate(rest) if s.visits > 0 and
               (i == 0 or s.visits >= EXAMINED_SHARE * lead.visits)]
     others.sort(key=lambda s: (-s.win_probability[p], -s.visits))
     return [lead] + others
@@ -161,8 +163,8 @@ def separation(result: SearchResult) -> Separation:
 
 
 def hint_best(result: SearchResult) -> MoveStats:
-    """The move a hint shows first: the search's choice (its most visited move)."""
-    return result.moves[0]
+    """The move a hint shows first: the search's choice (SearchResult.chosen)."""
+    return result.chosen
 
 
 def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0) -> list[Hint]:

@@ -208,7 +208,7 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
             break
         res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel)
         seed = opts.seed * 1_000_003 + i * 7_777 + 1
-        best_move = res.moves[0].move
+        best_move = res.move
         try:
             at = judge.search(state, seed)
             q = judge.move(state, move, at, seed + 1)

@@ -223,6 +223,15 @@ class SearchResult:
     evaluator: str = "rollout"         # the evaluation used: "network" or "rollout"
     model: str = ""                    # the learned model's version ("" for rollouts)
     opponent_tree_moves: int = 0       # other seats' decisions inside the tree that could fail (casts; not rollouts)
+
+    @property
+    def chosen(self) -> "MoveStats":
+        """The statistics of the move the search chose (`move`): usually the most visited, moves[0],
+        but the network search may choose another by its lower confidence bound (lcb_stdevs)."""
+        for s in self.moves:
+            if s.move == self.move:
+                return s
+        return self.moves[0]
     opponent_tree_fails: int = 0       # of which failed (games with GameVTable.move_fails; 0 otherwise)
 
     def stats_for(self, move: Any) -> MoveStats | None:

@@ -7,6 +7,7 @@ import pytest
 from engine_c import State
 from engine_c.spellbook.game import SPELLBOOK
 from search import CancelToken, SearchOptionError, SearchOptions, flat_monte_carlo, ismcts
+from search.hints import top_hints
 from search.search import MoveStats, choose_final, lower_confidence_bound
 from search.arena import play_game, win_share
 from search.bots import GreedyBot, ISMCTSBot, RandomBot, make_bot
@@ -115,6 +116,8 @@ def test_finds_the_altar_token_that_enables_a_level_5_learn():
     # (SearchOptions.lcb_stdevs)
     r = ismcts(SPELLBOOK, state, SearchOptions(iterations=20000, seed=3))
     assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
+    # hints show the move chosen first, whether or not it is the most visited (D45, D101)
+    assert r.chosen.move == r.move and top_hints(r, 2)[0].move == r.move
 
 
 def test_the_move_played_is_the_most_visited_unless_another_is_proven_better():

@@ -92,7 +92,7 @@ def what_if_draw(state: State, observer: int, move=None, options: SearchOptions 
             out.append(DrawOutcome(str(outcome).split()[1], prob, -2, "", wins, scores))
             continue
         res = ismcts(_game(), after, opts, cancel=cancel)
-        best = res.moves[0]
+        best = res.chosen
         out.append(DrawOutcome(str(outcome).split()[1], prob, res.player, str(best.move),
                                best.win_probability, best.expected_score))
     return out
