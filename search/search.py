@@ -336,15 +336,18 @@ def lower_confidence_bound(s: MoveStats, stdevs: float) -> float:
 
 def choose_final(stats: list[MoveStats], temperature: float, seed: int, lcb_stdevs: float = 0.0) -> MoveStats:
     """With temperature 0: the most visited move (`stats` is sorted by visits, ties by mean reward),
-    unless `lcb_stdevs` > 0 and another move with at least LCB_MIN_VISIT_SHARE of its visits has a higher
-    lower confidence bound. Else sampled ∝ visits^(1/T) with a seeded generator."""
+    unless `lcb_stdevs` > 0 and another move with at least LCB_MIN_VISIT_SHARE of its visits is proven
+    better: the highest lower confidence bound among them, when it exceeds the leader's mean (not only
+    the leader's bound: near-equal moves near a certain result have tiny bounds, and choosing between
+    them by noise would make hints flip from seed to seed). Else sampled ∝ visits^(1/T) with a seeded
+    generator."""
     if temperature <= 0 or len(stats) == 1:
         leader = stats[0]
         if lcb_stdevs <= 0 or leader.visits <= 0:
             return leader
         eligible = [s for s in stats if s.visits >= LCB_MIN_VISIT_SHARE * leader.visits]
         best = max(eligible, key=lambda s: lower_confidence_bound(s, lcb_stdevs))
-        return best if lower_confidence_bound(best, lcb_stdevs) > lower_confidence_bound(leader, lcb_stdevs) else leader
+        return best if lower_confidence_bound(best, lcb_stdevs) > leader.mean_reward else leader
     weights = [max(s.visits, 0) ** (1.0 / temperature) if s.visits else 0.0 for s in stats]
     if sum(weights) <= 0:
         return stats[0]

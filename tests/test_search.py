@@ -130,10 +130,12 @@ def test_the_move_played_is_the_most_visited_unless_another_is_proven_better():
     assert choose_final(late_win, 0.0, 1, lcb_stdevs=0.0).move == "draw"          # most visits only
     # "pass" has the best mean but fewer than LCB_MIN_VISIT_SHARE of the leader's visits: never played
     assert choose_final([stat("a", 1000, 0.5), stat("b", 100, 0.99)], 0.0, 1, lcb_stdevs=5.0).move == "a"
-    # the bounds decide: a better mean on fewer visits whose bound stays below the leader's keeps the
-    # leader (0.60 - 0.20 < 0.50 - 0.08); on nearly as many visits it does not (0.60 - 0.20 > 0.50 - 0.18)
-    assert choose_final([stat("a", 1000, 0.50), stat("b", 150, 0.60)], 0.0, 1, lcb_stdevs=5.0).move == "a"
-    assert choose_final([stat("a", 200, 0.50), stat("b", 150, 0.60)], 0.0, 1, lcb_stdevs=5.0).move == "b"
+    # another move is played only when its bound beats the leader's mean: 0.60 - 0.20 < 0.50 keeps the
+    # leader; 0.70 - 0.06 (on 1,500 visits) > 0.50 does not
+    assert choose_final([stat("a", 200, 0.50), stat("b", 150, 0.60)], 0.0, 1, lcb_stdevs=5.0).move == "a"
+    assert choose_final([stat("a", 2000, 0.50), stat("b", 1500, 0.70)], 0.0, 1, lcb_stdevs=5.0).move == "b"
+    # near-equal moves near a certain result (tiny bounds) keep the leader: no choice by noise
+    assert choose_final([stat("a", 2000, 0.990), stat("b", 1500, 0.995)], 0.0, 1, lcb_stdevs=5.0).move == "a"
     assert lower_confidence_bound(stat("a", 100, 0.5), 5.0) == pytest.approx(0.25)
     assert SearchOptions().lcb_stdevs == 5.0
 
