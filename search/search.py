@@ -223,15 +223,6 @@ class SearchResult:
     evaluator: str = "rollout"         # the evaluation used: "network" or "rollout"
     model: str = ""                    # the learned model's version ("" for rollouts)
     opponent_tree_moves: int = 0       # other seats' decisions inside the tree that could fail (casts; not rollouts)
-
-    @property
-    def chosen(self) -> "MoveStats":
-        """The statistics of the move the search chose (`move`): usually the most visited, moves[0],
-        but the network search may choose another by its lower confidence bound (lcb_stdevs)."""
-        for s in self.moves:
-            if s.move == self.move:
-                return s
-        return self.moves[0]
     opponent_tree_fails: int = 0       # of which failed (games with GameVTable.move_fails; 0 otherwise)
 
     def stats_for(self, move: Any) -> MoveStats | None:
@@ -239,6 +230,12 @@ class SearchResult:
             if s.move == move:
                 return s
         return None
+
+    @property
+    def chosen(self) -> MoveStats:
+        """The statistics of the move the search chose (`move`): usually the most visited, moves[0],
+        but the network search may choose another by its lower confidence bound (lcb_stdevs)."""
+        return self.stats_for(self.move) or self.moves[0]
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -476,12 +473,13 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         tree, node = reuse.locate(game, state, opts.max_nodes)
         if opts.iterations:          # the visits already below this node count towards the budget
             budgets = [max(opts.iterations - tree.visits(node), 1)]
+    lcb_stdevs = opts.lcb_stdevs if network is not None else 0.0     # the rollout search: most visits (D101)
     base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
             "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
-            "lcb_min_share": LCB_MIN_VISIT_SHARE if opts.lcb_stdevs > 0 and network is not None else 0.0,
+            "lcb_min_share": LCB_MIN_VISIT_SHARE if lcb_stdevs > 0 else 0.0,
             "network": network, "c_puct": opts.c_puct, "fpu_reduction": opts.fpu_reduction,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
@@ -517,7 +515,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         legal = game.legal_moves(state)
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
                            [0.0] * game.num_players(state), [0.0] * game.num_players(state))]
-    best = choose_final(stats, opts.temperature, opts.seed, opts.lcb_stdevs if network is not None else 0.0)
+    best = choose_final(stats, opts.temperature, opts.seed, lcb_stdevs)
     if tree is not None:
         reuse.remember(game, tree, node, state, best.move)
     pv = [game.move(code) for code, _, _ in max(runs, key=lambda r: r[4])[3]]
