@@ -2,6 +2,7 @@
 
     python bench/tactics.py --positions runs/tactics.json                  # finds the positions once (~10 min on 2 cores)
     python bench/tactics.py --positions runs/tactics.json --model a.npz --model b.npz   # then minutes
+    python bench/tactics.py --positions runs/tactics.json --spec "ismcts:evaluator=network,c_puct=2"   # a setting
 
 A model can win more games on average and still miss a move that decides the game: a value that
 misjudges one kind of position is averaged away in a strength match. This benchmark collects such
@@ -14,7 +15,8 @@ moves from realistic games and asks each search to find them:
   least `--gap` lower (the mover's win probability: a lichess "blunder" when missed);
 - then every searcher under test (each `--model` with the network search, and the rollout search as
   the baseline) searches each decisive position at each of `--budgets` iterations: `found` is the
-  share that plays the decisive move, with a 95% Wilson interval.
+  share that plays the decisive move, with a 95% Wilson interval. `--spec` adds a search setting under
+  test: a bot spec of search/bots.py whose iterations and seed each position's budget and decision replace.
 The reference is a rollout search, so the rollout search's own figure is flattered (it agrees with a
 longer run of itself); the figures compare models and search settings with each other.
 """
@@ -31,6 +33,7 @@ import json
 import math
 import multiprocessing as mp
 import time
+from dataclasses import replace
 from concurrent.futures import ProcessPoolExecutor
 
 from engine_c.spellbook import State
@@ -103,7 +106,9 @@ def _solve(task: tuple) -> list[int]:
     state = SPELLBOOK.state_from_bytes(base64.b64decode(pos["state"]))
     out = []
     for it in budgets:
-        if searcher == "rollout":
+        if searcher.startswith("ismcts:"):
+            opts = replace(make_bot(searcher, SPELLBOOK).options, iterations=it, seed=pos["decision"], time_ms=0.0)
+        elif searcher == "rollout":
             opts = SearchOptions(iterations=it, evaluator="rollout", seed=pos["decision"])
         else:
             opts = SearchOptions(iterations=it, evaluator="network", model=searcher, seed=pos["decision"])
@@ -132,14 +137,21 @@ def main() -> int:
     ap.add_argument("--gap", type=float, default=0.25, help="its least margin over every other move")
     ap.add_argument("--budgets", default="1000,4000,16000", help="iterations of the searches under test")
     ap.add_argument("--model", action="append", default=[], help="model file (repeatable; default: shipped)")
+    ap.add_argument("--spec", action="append", default=[],
+                    help="a search setting as an ismcts bot spec, e.g. ismcts:evaluator=network,c_puct=2 (repeatable)")
+    ap.add_argument("--no-rollout", action="store_true", help="leave out the rollout search's baseline row")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--positions", default="", metavar="FILE",
                     help="keep the decisive positions in FILE: the first run finds and writes them, later "
                          "runs with the same settings read them and only search")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
-    models = a.model or [SPELLBOOK.default_model_path]
-    searchers = {"rollout": "rollout", **{load_cached(m).version: m for m in models}}
+    models = a.model or ([] if a.spec else [SPELLBOOK.default_model_path])
+    for spec in a.spec:
+        if not spec.startswith("ismcts:"):
+            ap.error(f"--spec must be an ismcts bot spec (ismcts:key=value,...), got {spec!r}")
+        make_bot(spec, SPELLBOOK)     # a bad spec fails here, naming the field
+    searchers = {**({} if a.no_rollout else {"rollout": "rollout"}), **{load_cached(m).version: m for m in models}, **{s: s for s in a.spec}}
     started = time.monotonic()
     key = {"games": a.games, "seed": a.seed, "bot": a.bot, "tail": a.tail, "reference": a.reference,
            "win": a.win, "gap": a.gap, "spells": SPELLS}
