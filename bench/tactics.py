@@ -150,7 +150,10 @@ def main() -> int:
     for spec in a.spec:
         if not spec.startswith("ismcts:"):
             ap.error(f"--spec must be an ismcts bot spec (ismcts:key=value,...), got {spec!r}")
-        make_bot(spec, SPELLBOOK)     # a bad spec fails here, naming the field
+        try:
+            make_bot(spec, SPELLBOOK)
+        except ValueError as e:      # names the field
+            ap.error(f"--spec: {e}")
     searchers = {**({} if a.no_rollout else {"rollout": "rollout"}), **{load_cached(m).version: m for m in models}, **{s: s for s in a.spec}}
     started = time.monotonic()
     key = {"games": a.games, "seed": a.seed, "bot": a.bot, "tail": a.tail, "reference": a.reference,
