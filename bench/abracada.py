@@ -3,6 +3,7 @@
     python bench/strength.py --game abracadawhat            # the full run (hours on 2 cores)
     python bench/strength.py --game abracadawhat --quick    # the same keys from fewer games (~15 min)
     python bench/abracada.py [--quick] [--jobs N]           # the same
+    python bench/abracada.py --skip noinf own_view          # leave sections out (their keys are absent)
 
 Every match is seat-swapped (2 players: each deal seed played twice, the seats exchanged; 4 players: every
 rotation of the challenger's seat) on fixed seeds; draws come from the state's seeded generator.
@@ -244,10 +245,79 @@ def belief_quality(pool, positions: int, seed0: int, spec: str = COUNTING) -> di
 
 
 # ----------------------------------------------------------------------------------------------
+SECTIONS = ("belief", "counting", "guided", "noinf", "own_view", "four")
+LEVEL10 = "ismcts:level=10"
+
+
+def section_belief(pool, sizes: dict) -> dict:
+    out = belief_quality(pool, sizes["positions"], 10_000)   # tuned on seeds 1000-1029
+    searchers = belief_quality(pool, sizes["positions"] // 3, 11_000, "ismcts:level=4")
+    out.update({"belief_gain_nats_level4_selfplay": searchers["belief_gain_nats"],
+                "belief_ece_level4_selfplay": searchers["belief_ece"]})
+    return out
+
+
+def section_counting(pool, sizes: dict) -> dict:
+    recs = list(pool.map(play, swapped(LEVEL10, COUNTING, sizes["vs_counting"], 2000)))
+    vs = two_player(recs, LEVEL10)
+    fr = fail_rates(recs, LEVEL10)
+    cpu = sorted(t for r in recs for t in r["cpu"][r["seats"].index(LEVEL10)])
+    return {"win_rate_vs_count_heuristic": vs["rate"], "win_rate_vs_count_heuristic_detail": vs,
+            "opponent_fail_rate_gap": fr["gap"], "opponent_fail_rate_detail": fr,
+            "move_ms_level10": round(1000 * statistics.mean(cpu), 1),
+            "move_ms_level10_max": round(1000 * cpu[-1], 1)}
+
+
+def section_guided(pool, sizes: dict) -> dict:
+    guided10 = LEVEL10 + ",redeterminize=true,opponent_prior=2"     # D97's opponent model
+    recs = list(pool.map(play, swapped(guided10, COUNTING, sizes["vs_counting"], 2000)))
+    fr = fail_rates(recs, guided10)
+    return {"opponent_fail_rate_gap_guided": fr["gap"], "opponent_fail_rate_guided_detail": fr}
+
+
+def section_noinf(pool, sizes: dict) -> dict:
+    t = sizes["time_ms"]
+    with_b, without_b = equal_time(t, True), equal_time(t, False)
+    recs = list(pool.map(play, swapped(with_b, without_b, sizes["vs_noinf"], 3000)))
+    vs = two_player(recs, with_b, sprt=(0.0, 30.0))
+    return {"win_rate_vs_no_inference": vs["rate"], "win_rate_vs_no_inference_detail": vs}
+
+
+def section_own_view(pool, sizes: dict) -> dict:
+    t = sizes["time_ms"]
+    own, single = equal_time(t, True, True), equal_time(t, True, False)
+    recs = list(pool.map(play, swapped(own, single, sizes["own_view"], 4000)))
+    out = {"own_view_vs_searcher": two_player(recs, own, sprt=(0.0, 30.0)),
+           "opponent_fail_rate_gap_searcher": fail_rates(recs, single)["gap"],
+           "opponent_fail_rate_gap_own_view": fail_rates(recs, own)["gap"]}
+    guided = equal_time(t, True, True, 2.0)      # D97's opponent model
+    recs = list(pool.map(play, swapped(guided, single, sizes["own_view"], 4000)))
+    out["own_view_prior_vs_searcher"] = two_player(recs, guided, sprt=(0.0, 30.0))
+    out["opponent_fail_rate_gap_own_view_prior"] = fail_rates(recs, guided)["gap"]
+    return out
+
+
+def section_four(pool, sizes: dict) -> dict:
+    plain = [f"ismcts:level=10,belief=false,seed={k}" for k in range(1, 4)]
+    recs = list(pool.map(play, rotated(LEVEL10, plain, sizes["four"], 5000)))
+    wins = sum(share(r, LEVEL10) for r in recs)
+    return {"win_share_4p": round(wins / len(recs), 4), "win_share_4p_95": wilson(wins, len(recs)),
+            "win_share_4p_games": len(recs)}
+
+
+SECTION_RUNNERS = {"belief": section_belief, "counting": section_counting, "guided": section_guided,
+                   "noinf": section_noinf, "own_view": section_own_view, "four": section_four}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer positions and games (at most ~15 minutes)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--skip", nargs="*", default=[], choices=SECTIONS,
+                    help="sections left out: belief (gain, ECE, update time), counting (level 10 against the count "
+                         "heuristic: win rate, fail-rate gap, move time), guided (the same gap for D97's opponent "
+                         "model), noinf (with against without the belief), own_view (the opponent models at equal "
+                         "time), four (4 players)")
     ap.add_argument("--game", default="abracadawhat", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.jobs < 1:
@@ -256,50 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     sizes = {"positions": 300 if q else 1000, "vs_counting": 8 if q else 200, "vs_noinf": 16 if q else 300,
              "own_view": 8 if q else 200, "four": 2 if q else 50, "time_ms": 100 if q else 250}
     t_start = time.monotonic()
-    level10 = "ismcts:level=10"
-    out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs}
+    out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs, "skipped": sorted(args.skip)}
+    run = [name for name in SECTIONS if name not in args.skip]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        out.update(belief_quality(pool, sizes["positions"], 10_000))   # tuned on seeds 1000-1029
-        searchers = belief_quality(pool, sizes["positions"] // 3, 11_000, "ismcts:level=4")
-        out.update({"belief_gain_nats_level4_selfplay": searchers["belief_gain_nats"],
-                    "belief_ece_level4_selfplay": searchers["belief_ece"]})
-
-        recs = list(pool.map(play, swapped(level10, COUNTING, sizes["vs_counting"], 2000)))
-        vs = two_player(recs, level10)
-        fr = fail_rates(recs, level10)
-        cpu = sorted(t for r in recs for t in r["cpu"][r["seats"].index(level10)])
-        out.update({"win_rate_vs_count_heuristic": vs["rate"], "win_rate_vs_count_heuristic_detail": vs,
-                    "opponent_fail_rate_gap": fr["gap"], "opponent_fail_rate_detail": fr,
-                    "move_ms_level10": round(1000 * statistics.mean(cpu), 1),
-                    "move_ms_level10_max": round(1000 * cpu[-1], 1)})
-
-        guided10 = level10 + ",redeterminize=true,opponent_prior=2"     # D97's opponent model
-        recs = list(pool.map(play, swapped(guided10, COUNTING, sizes["vs_counting"], 2000)))
-        fr = fail_rates(recs, guided10)
-        out.update({"opponent_fail_rate_gap_guided": fr["gap"], "opponent_fail_rate_guided_detail": fr})
-
-        t = sizes["time_ms"]
-        with_b, without_b = equal_time(t, True), equal_time(t, False)
-        recs = list(pool.map(play, swapped(with_b, without_b, sizes["vs_noinf"], 3000)))
-        vs = two_player(recs, with_b, sprt=(0.0, 30.0))
-        out.update({"win_rate_vs_no_inference": vs["rate"], "win_rate_vs_no_inference_detail": vs})
-
-        own, single = equal_time(t, True, True), equal_time(t, True, False)
-        recs = list(pool.map(play, swapped(own, single, sizes["own_view"], 4000)))
-        out["own_view_vs_searcher"] = two_player(recs, own, sprt=(0.0, 30.0))
-        out["opponent_fail_rate_gap_searcher"] = fail_rates(recs, single)["gap"]
-        out["opponent_fail_rate_gap_own_view"] = fail_rates(recs, own)["gap"]
-
-        guided = equal_time(t, True, True, 2.0)      # levels 8-10's opponent model (D97)
-        recs = list(pool.map(play, swapped(guided, single, sizes["own_view"], 4000)))
-        out["own_view_prior_vs_searcher"] = two_player(recs, guided, sprt=(0.0, 30.0))
-        out["opponent_fail_rate_gap_own_view_prior"] = fail_rates(recs, guided)["gap"]
-
-        plain = [f"ismcts:level=10,belief=false,seed={k}" for k in range(1, 4)]
-        recs = list(pool.map(play, rotated(level10, plain, sizes["four"], 5000)))
-        wins = sum(share(r, level10) for r in recs)
-        out.update({"win_share_4p": round(wins / len(recs), 4), "win_share_4p_95": wilson(wins, len(recs)),
-                    "win_share_4p_games": len(recs)})
+        for name in run:
+            out.update(SECTION_RUNNERS[name](pool, sizes))
+            print(json.dumps({"section": name, "seconds": round(time.monotonic() - t_start, 1)}),
+                  file=sys.stderr, flush=True)
     out["seconds"] = round(time.monotonic() - t_start, 1)
     print(json.dumps(out))
     return 0
