@@ -25,6 +25,10 @@ rotation of the challenger's seat) on fixed seeds; draws come from the state's s
   same with the re-determinized seats' decisions guided by the count heuristic (opponent_prior=2, levels
   8-10's model, D97); `opponent_fail_rate_gap_own_view_prior` its in-tree gap against searcher opponents.
 - `win_share_4p`: level 10 among three level-10 searches without the belief (`belief=false`).
+- `win_rate_by_information`: what knowing the own hand is worth, the limit of what a belief can give: the
+  equal-time search whose belief is the count-only prior with the TRUE hand's weight multiplied by
+  e^alpha (alpha 0, 0.25, 0.5, 1, inf = the oracle; reads the truth, so a benchmark only) against the same
+  search without a belief, with the mean information gain (nats, as `belief_gain_nats`) at its searches.
 - `belief_update_ms`: one belief update (one other seat's decision multiplied in), mean and p95 over the
   self-play positions; `move_ms_level10`: mean and max thread CPU time of a level-10 move.
 """
@@ -70,12 +74,50 @@ def equal_time(time_ms: float, belief: bool, redeterminize: bool = False, oppone
 # ----------------------------------------------------------------------------------------------
 # Games
 # ----------------------------------------------------------------------------------------------
+class TiltedBelief:
+    """A benchmark's belief that knows the truth: the count-only prior (Belief with the uniform policy
+    alone: XC6's exact posterior) with the TRUE own hand's weight multiplied by e^alpha (alpha = inf: the
+    true hand only). It measures what information about the own hand is worth to the search, in the same
+    currency as `belief_gain_nats`; `gains` keeps log P(true) under it minus under the prior, per search."""
+
+    def __init__(self, seat: int, alpha: float):
+        self.seat, self.alpha = seat, alpha
+        self.prior = Belief(seat, models=((1.0, 0.0),))
+        self.gains: list[float] = []
+
+    def observe(self, state: State) -> int:
+        return self.prior.observe(state)
+
+    def hypotheses(self, state: State) -> list[tuple[int, float]]:
+        hyp = self.prior.hypotheses(state)
+        true = _HYPOTHESIS[tuple(state._to_raw()["hands"][self.seat])]
+        p = dict(hyp)[true]
+        if math.isinf(self.alpha):
+            out = [(true, 1.0)]
+        else:
+            k = math.exp(self.alpha)
+            out = [(h, w * (k if h == true else 1.0) / (1.0 + (k - 1.0) * p)) for h, w in hyp]
+        self.gains.append(math.log(dict(out)[true]) - math.log(p))
+        return out
+
+
+_HYPOTHESIS = {tuple(counts[1:]): i for i, counts in enumerate(MULTISETS)}   # a hand's counts -> id
+
+
 def play(task: tuple) -> dict:
-    """One game: (seed, seat specs) -> winners, per-seat casts and fails, per-seat move CPU times and the
-    in-tree opponent counts of each searching seat."""
-    seed, seats = task
+    """One game: (seed, seat specs[, alpha]) -> winners, per-seat casts and fails, per-seat move CPU times
+    and the in-tree opponent counts of each searching seat. With alpha, seats searching with the belief
+    get a TiltedBelief(alpha) instead (`gain`: its mean information gain, `beliefs`: how many searches)."""
+    seed, seats = task[:2]
+    alpha = task[2] if len(task) > 2 else None
     n = len(seats)
     bots = [make(s, seed * 31 + i) for i, s in enumerate(seats)]
+    tilted = []
+    if alpha is not None:
+        for i, bot in enumerate(bots):
+            if getattr(getattr(bot, "options", None), "belief", False):
+                bot.beliefs[i] = TiltedBelief(i, alpha)
+                tilted.append(bot.beliefs[i])
     state = State.new(players=n, seed=seed)
     casts, fails = [0] * n, [0] * n
     tree_moves, tree_fails = [0] * n, [0] * n
@@ -101,8 +143,10 @@ def play(task: tuple) -> dict:
             fails[seat] += state._to_raw()["hands"][seat][move.value - 1] == 0
         state.apply(move)
         decisions += 1
+    gains = [g for b in tilted for g in b.gains]
     return {"seed": seed, "seats": list(seats), "winners": state.winners() if state.is_terminal() else list(range(n)),
-            "casts": casts, "fails": fails, "tree_moves": tree_moves, "tree_fails": tree_fails, "cpu": cpu}
+            "casts": casts, "fails": fails, "tree_moves": tree_moves, "tree_fails": tree_fails, "cpu": cpu,
+            "gain": sum(gains), "beliefs": len(gains)}
 
 
 def swapped(a: str, b: str, deals: int, seed0: int) -> list[tuple]:
@@ -245,7 +289,7 @@ def belief_quality(pool, positions: int, seed0: int, spec: str = COUNTING) -> di
 
 
 # ----------------------------------------------------------------------------------------------
-SECTIONS = ("belief", "counting", "guided", "noinf", "own_view", "four")
+SECTIONS = ("belief", "counting", "guided", "noinf", "own_view", "four", "information")
 LEVEL10 = "ismcts:level=10"
 
 
@@ -305,8 +349,28 @@ def section_four(pool, sizes: dict) -> dict:
             "win_share_4p_games": len(recs)}
 
 
+INFORMATION_ALPHAS = (0.0, 0.25, 0.5, 1.0, math.inf)
+
+
+def section_information(pool, sizes: dict) -> dict:
+    """What knowing the own hand is worth: the equal-time search with a TiltedBelief(alpha) against the
+    same search without a belief, per alpha: win rate, its interval and the mean information gain."""
+    t = sizes["time_ms"]
+    with_b, without_b = equal_time(t, True), equal_time(t, False)
+    curve = []
+    for alpha in INFORMATION_ALPHAS:
+        tasks = [(seed, seats, alpha) for seed, seats in swapped(with_b, without_b, sizes["information"], 6000)]
+        recs = list(pool.map(play, tasks))
+        vs = two_player(recs, with_b)
+        curve.append({"alpha": "inf" if math.isinf(alpha) else alpha,
+                      "gain_nats": round(sum(r["gain"] for r in recs) / max(1, sum(r["beliefs"] for r in recs)), 3),
+                      "rate": vs["rate"], "rate_95": vs["rate_95"], "games": vs["games"]})
+    return {"win_rate_by_information": curve}
+
+
 SECTION_RUNNERS = {"belief": section_belief, "counting": section_counting, "guided": section_guided,
-                   "noinf": section_noinf, "own_view": section_own_view, "four": section_four}
+                   "noinf": section_noinf, "own_view": section_own_view, "four": section_four,
+                   "information": section_information}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,14 +381,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="sections left out: belief (gain, ECE, update time), counting (level 10 against the count "
                          "heuristic: win rate, fail-rate gap, move time), guided (the same gap for D97's opponent "
                          "model), noinf (with against without the belief), own_view (the opponent models at equal "
-                         "time), four (4 players)")
+                         "time), four (4 players), information (win rate against how much the belief knows)")
     ap.add_argument("--game", default="abracadawhat", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
     q = args.quick
     sizes = {"positions": 300 if q else 1000, "vs_counting": 8 if q else 200, "vs_noinf": 16 if q else 300,
-             "own_view": 8 if q else 200, "four": 2 if q else 50, "time_ms": 100 if q else 250}
+             "own_view": 8 if q else 200, "four": 2 if q else 50,
+             "information": 4 if q else 100, "time_ms": 100 if q else 250}
     t_start = time.monotonic()
     out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs, "skipped": sorted(args.skip)}
     run = [name for name in SECTIONS if name not in args.skip]

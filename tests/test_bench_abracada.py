@@ -1,0 +1,77 @@
+"""bench/abracada.py (issue 24's table) as a user runs it: --skip leaves sections out and still prints one
+JSON line, a bad section is refused by name; and the information curve's belief (TiltedBelief) is the
+count-only prior tilted toward the true hand by exactly e^alpha."""
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine_c.abracadawhat import State
+from engine_c.abracadawhat.belief import MULTISETS, Belief
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "abracada.py"
+
+
+def _bench_module():
+    spec = importlib.util.spec_from_file_location("bench_abracada_under_test", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _mid_round(seed: int) -> State:
+    """A 2-player state a few decisions into the first round (the count heuristic playing)."""
+    from engine_c.abracadawhat.heuristic import CountingBot
+
+    state, bots = State.new(players=2, seed=seed), [CountingBot(seed=seed), CountingBot(seed=seed + 1)]
+    decisions = 0
+    while decisions < 4 and not state.is_terminal():
+        if state.is_chance():
+            state.resolve_chance()
+            continue
+        move, _ = bots[state.current_player].choose(state)
+        state.apply(move)
+        decisions += 1
+    while state.is_chance():
+        state.resolve_chance()
+    return state
+
+
+def test_skipping_every_section_prints_one_json_line_naming_them():
+    every = ["belief", "counting", "guided", "noinf", "own_view", "four", "information"]
+    res = subprocess.run([sys.executable, str(BENCH), "--quick", "--jobs", "1", "--skip", *every],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["bench"] == "abracada" and out["skipped"] == sorted(every)
+    assert "win_rate_vs_no_inference" not in out
+
+
+def test_an_unknown_section_is_refused_by_name():
+    res = subprocess.run([sys.executable, str(BENCH), "--skip", "everything"], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 2 and "everything" in res.stderr
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0, math.inf])
+def test_the_tilted_belief_multiplies_the_true_hands_prior_weight_by_e_to_the_alpha(alpha):
+    A = _bench_module()
+    state = _mid_round(41)
+    seat = state.current_player
+    prior = dict(Belief(seat, models=((1.0, 0.0),)).hypotheses(state))
+    truth = next(i for i, c in enumerate(MULTISETS) if tuple(c[1:]) == tuple(state._to_raw()["hands"][seat]))
+    tilted = A.TiltedBelief(seat, alpha)
+    out = dict(tilted.hypotheses(state))
+    assert math.isclose(sum(out.values()), 1.0, rel_tol=1e-6)
+    if math.isinf(alpha):
+        assert out == {truth: 1.0}
+    else:
+        odds = lambda d: d[truth] / (1.0 - d[truth])      # noqa: E731
+        assert math.isclose(odds(out), math.exp(alpha) * odds(prior), rel_tol=1e-5)
+        other = next(h for h in prior if h != truth)
+        assert math.isclose(out[other] / out[truth], prior[other] / prior[truth] / math.exp(alpha), rel_tol=1e-5)
+    assert math.isclose(tilted.gains[-1], math.log(out[truth] / prior[truth]), abs_tol=1e-9)
