@@ -359,7 +359,7 @@ def section_information(pool, sizes: dict) -> dict:
     with_b, without_b = equal_time(t, True), equal_time(t, False)
     curve = []
     for alpha in INFORMATION_ALPHAS:
-        tasks = [(seed, seats, alpha) for seed, seats in swapped(with_b, without_b, sizes["information"], 6000)]
+        tasks = [(seed, seats, alpha) for seed, seats in swapped(with_b, without_b, sizes["information"], 3000)]
         recs = list(pool.map(play, tasks))
         vs = two_player(recs, with_b)
         curve.append({"alpha": "inf" if math.isinf(alpha) else alpha,
