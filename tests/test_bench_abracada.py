@@ -75,3 +75,35 @@ def test_the_tilted_belief_multiplies_the_true_hands_prior_weight_by_e_to_the_al
         other = next(h for h in prior if h != truth)
         assert math.isclose(out[other] / out[truth], prior[other] / prior[truth] / math.exp(alpha), rel_tol=1e-5)
     assert math.isclose(tilted.gains[-1], math.log(out[truth] / prior[truth]), abs_tol=1e-9)
+
+
+def _moves_information_module():
+    path = BENCH.parent / "abracada_moves_information.py"
+    spec = importlib.util.spec_from_file_location("bench_moves_information_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_hand_set_for_the_information_measure_keeps_every_spells_stones_and_the_deciders_view():
+    M = _moves_information_module()
+    state = _mid_round(43)
+    q = state.current_player
+    o = 1 - q
+    raw = state._to_raw()
+
+    def totals(r):
+        return [sum(h[k] for h in r["hands"]) + r["pile"][k] + r["secret"][k] + r["removed"][k]
+                + sum(c[k] for c in r["cast"]) for k in range(8)]
+
+    assert M.with_hand(raw, o, raw["hands"][o])._to_raw() == raw
+    changed = 0
+    for h, _ in Belief(o, models=((1.0, 0.0),)).hypotheses(state)[:40]:
+        st = M.with_hand(raw, o, list(MULTISETS[h][1:]))
+        if st is None:
+            continue
+        r = st._to_raw()
+        assert totals(r) == totals(raw) and r["hands"][o] == list(MULTISETS[h][1:])
+        assert r["hands"][q] == raw["hands"][q] and r["log"] == raw["log"]
+        changed += r["hands"][o] != raw["hands"][o]
+    assert changed > 0
