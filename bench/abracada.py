@@ -395,8 +395,10 @@ def main(argv: list[str] | None = None) -> int:
     run = [name for name in SECTIONS if name not in args.skip]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for name in run:
-            out.update(SECTION_RUNNERS[name](pool, sizes))
-            print(json.dumps({"section": name, "seconds": round(time.monotonic() - t_start, 1)}),
+            keys = SECTION_RUNNERS[name](pool, sizes)
+            out.update(keys)
+            # each section's keys as it ends: a long run stopped later keeps what it measured
+            print(json.dumps({"section": name, "seconds": round(time.monotonic() - t_start, 1), **keys}),
                   file=sys.stderr, flush=True)
     out["seconds"] = round(time.monotonic() - t_start, 1)
     print(json.dumps(out))
