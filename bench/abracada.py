@@ -4,6 +4,7 @@
     python bench/strength.py --game abracadawhat --quick    # the same keys from fewer games (~15 min)
     python bench/abracada.py [--quick] [--jobs N]           # the same
     python bench/abracada.py --skip noinf own_view          # leave sections out (their keys are absent)
+    python bench/abracada.py --skip belief counting guided noinf own_view information --size four=25
 
 Every match is seat-swapped (2 players: each deal seed played twice, the seats exchanged; 4 players: every
 rotation of the challenger's seat) on fixed seeds; draws come from the state's seeded generator.
@@ -382,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
                          "heuristic: win rate, fail-rate gap, move time), guided (the same gap for D97's opponent "
                          "model), noinf (with against without the belief), own_view (the opponent models at equal "
                          "time), four (4 players), information (win rate against how much the belief knows)")
+    ap.add_argument("--size", action="append", default=[], metavar="NAME=N",
+                    help="override one size of the run (positions, vs_counting, vs_noinf, own_view, four, "
+                         "information: deals or positions; time_ms), e.g. --size four=25")
     ap.add_argument("--game", default="abracadawhat", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.jobs < 1:
@@ -390,8 +394,19 @@ def main(argv: list[str] | None = None) -> int:
     sizes = {"positions": 300 if q else 1000, "vs_counting": 8 if q else 200, "vs_noinf": 16 if q else 300,
              "own_view": 8 if q else 200, "four": 2 if q else 50,
              "information": 4 if q else 100, "time_ms": 100 if q else 250}
+    for item in args.size:
+        name, _, value = item.partition("=")
+        if name not in sizes:
+            ap.error(f"--size: unknown size {name!r}; sizes: {', '.join(sizes)}")
+        try:
+            number = float(value) if name == "time_ms" else int(value)
+        except ValueError:
+            number = 0
+        if not number > 0:
+            ap.error(f"--size: {name} must be a positive {'number' if name == 'time_ms' else 'integer'}, got {value!r}")
+        sizes[name] = number
     t_start = time.monotonic()
-    out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs, "skipped": sorted(args.skip)}
+    out: dict = {"bench": "abracada", "quick": q, "jobs": args.jobs, "skipped": sorted(args.skip), "sizes": sizes}
     run = [name for name in SECTIONS if name not in args.skip]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for name in run:

@@ -43,18 +43,20 @@ def _mid_round(seed: int) -> State:
 
 def test_skipping_every_section_prints_one_json_line_naming_them():
     every = ["belief", "counting", "guided", "noinf", "own_view", "four", "information"]
-    res = subprocess.run([sys.executable, str(BENCH), "--quick", "--jobs", "1", "--skip", *every],
+    res = subprocess.run([sys.executable, str(BENCH), "--quick", "--jobs", "1", "--skip", *every, "--size", "four=25"],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["bench"] == "abracada" and out["skipped"] == sorted(every)
+    assert out["sizes"]["four"] == 25 and out["sizes"]["vs_counting"] == 8      # the rest stay --quick's
     assert "win_rate_vs_no_inference" not in out
 
 
-def test_an_unknown_section_is_refused_by_name():
-    res = subprocess.run([sys.executable, str(BENCH), "--skip", "everything"], capture_output=True, text=True,
-                         timeout=60)
-    assert res.returncode == 2 and "everything" in res.stderr
+@pytest.mark.parametrize("args, named", [(["--skip", "everything"], "everything"),
+                                         (["--size", "games=3"], "games"), (["--size", "four=-1"], "four")])
+def test_an_unknown_section_or_a_bad_size_is_refused_by_name(args, named):
+    res = subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and named in res.stderr
 
 
 @pytest.mark.parametrize("alpha", [0.0, 1.0, math.inf])
