@@ -154,7 +154,8 @@ def main() -> int:
             make_bot(spec, SPELLBOOK)
         except ValueError as e:      # names the field
             ap.error(f"--spec: {e}")
-    searchers = {**({} if a.no_rollout else {"rollout": "rollout"}), **{load_cached(m).version: m for m in models}, **{s: s for s in a.spec}}
+    searchers = {**({} if a.no_rollout else {"rollout": "rollout"}),
+                 **{load_cached(m).version: m for m in models}, **{s: s for s in a.spec}}
     started = time.monotonic()
     key = {"games": a.games, "seed": a.seed, "bot": a.bot, "tail": a.tail, "reference": a.reference,
            "win": a.win, "gap": a.gap, "spells": SPELLS}
