@@ -15,7 +15,10 @@ without its early stop, so neither side answers sooner than the other):
 - `hint_top1_agreement`: 50 fixed mid-game positions; hints at the service's default budget with 5 seeds,
   grown as GetHints grows them (doubling until the best move is separated, at most 16x); the share of
   positions where all 5 seeds give the same top move (`_single_search`: one search at the default budget;
-  `_rollout`: the same with evaluator=rollout, the search before the learned one).
+  `_rollout`: the same with evaluator=rollout, the search before the learned one). Where they disagree:
+  `hint_disagreements_about_equal`, the share of those positions where every seed's first hint said the
+  top moves are about equal, and `hint_disagreement_gap_median`, the median spread of win probability
+  (within one seed's search) among the moves the seeds put first.
 - `calibration_ece`: expected calibration error (10 bins) of the win probability hints report for the
   move played, against the mover's result, over held-out self-play games (seeds never trained on);
   `--plot FILE` draws the reliability diagram.
@@ -170,28 +173,44 @@ def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
     return opts
 
 
-def _agreement_one(task: tuple) -> tuple[bool, bool]:
-    """(all 5 seeds' top moves agree with one search at the default budget, the same with the budget grown
-    as GetHints grows it: doubling until the best move is separated, at most 16x)."""
+def _agreement_one(task: tuple) -> dict:
+    """Whether all 5 seeds' top moves agree with one search at the default budget (`single`), and with the
+    budget grown as GetHints grows it: doubling until the best move is separated, at most 16x (`grown`).
+    Where the grown hints disagree: each seed's spread of win probability among the moves the seeds put
+    first (`gaps`), and whether every seed's first hint said "about equal" (`about_equal`)."""
     from dataclasses import replace
 
-    from search.hints import MAX_DOUBLINGS, grow
+    from search.hints import MAX_DOUBLINGS, assess, grow
 
     idx, text, evaluator = task
     st = State.from_text(text)
-    single, grown = set(), set()
+    single, results = set(), []
     for seed in range(5):
         opts = default_hint_options(seed, evaluator)
         single.add(str(top_hints(ismcts(SPELLBOOK, st, opts), 1)[0].move))
         g = grow(lambda b: ismcts(SPELLBOOK, st, replace(opts, iterations=int(b))), opts.iterations,
                  cap=opts.iterations * 2 ** MAX_DOUBLINGS)
-        grown.add(str(top_hints(g.result, 1)[0].move))
-    return len(single) == 1, len(grown) == 1
+        results.append(g.result)
+    firsts = [top_hints(r, 1)[0] for r in results]
+    out = {"single": len(single) == 1, "grown": len({str(h.move) for h in firsts}) == 1}
+    if not out["grown"]:
+        moves = list({str(h.move): h.move for h in firsts}.values())
+        out["gaps"] = [max(w) - min(w) for r in results
+                       if len(w := [a.win_probability for m in moves if (a := assess(r, m)) is not None]) > 1]
+        out["about_equal"] = all(h.about_equal for h in firsts)
+    return out
 
 
-def hint_agreement(pool, positions: list[State], evaluator: str) -> tuple[float, float]:
-    same = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
-    return sum(a for a, _ in same) / len(same), sum(b for _, b in same) / len(same)
+def hint_agreement(pool, positions: list[State], evaluator: str) -> dict:
+    """The share of positions where the 5 seeds agree (`grown`, `single`), and where they disagree: the
+    share whose every first hint said "about equal" and the median gap between the moves put first."""
+    rows = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
+    split = [r for r in rows if not r["grown"]]
+    gaps = sorted(g for r in split for g in r["gaps"])
+    return {"single": sum(r["single"] for r in rows) / len(rows), "grown": sum(r["grown"] for r in rows) / len(rows),
+            "disagreements": len(split),
+            "disagreements_about_equal": round(sum(r["about_equal"] for r in split) / len(split), 3) if split else None,
+            "disagreement_gap_median": round(statistics.median(gaps), 4) if gaps else None}
 
 
 def _calibration_game(seed: int) -> list[tuple[float, float]]:
@@ -332,12 +351,15 @@ def main() -> int:
             print(json.dumps({"flat": out["win_rate_vs_flatmc_equal_time"]}), file=sys.stderr)
         if "hints" not in a.skip:
             pos = hint_positions(50)
-            single, grown = hint_agreement(pool, pos, "auto")
-            out["hint_top1_agreement"], out["hint_top1_agreement_single_search"] = round(grown, 3), round(single, 3)
+            agree = hint_agreement(pool, pos, "auto")
+            out["hint_top1_agreement"] = round(agree["grown"], 3)
+            out["hint_top1_agreement_single_search"] = round(agree["single"], 3)
+            out["hint_disagreements_about_equal"] = agree["disagreements_about_equal"]
+            out["hint_disagreement_gap_median"] = agree["disagreement_gap_median"]
             if "hints_rollout" not in a.skip:
-                single_r, grown_r = hint_agreement(pool, pos, "rollout")
-                out["hint_top1_agreement_rollout"] = round(grown_r, 3)
-                out["hint_top1_agreement_rollout_single_search"] = round(single_r, 3)
+                agree_r = hint_agreement(pool, pos, "rollout")
+                out["hint_top1_agreement_rollout"] = round(agree_r["grown"], 3)
+                out["hint_top1_agreement_rollout_single_search"] = round(agree_r["single"], 3)
             out["hint_positions"] = len(pos)
             print(json.dumps({"hints": [out["hint_top1_agreement"], out.get("hint_top1_agreement_rollout")]}),
                   file=sys.stderr)

@@ -22,3 +22,24 @@ def test_spellbook_run_prints_one_json_line_with_its_speed_figures():
 def test_an_unknown_game_is_refused_by_name():
     res = subprocess.run([sys.executable, str(BENCH), "--game", "chess"], capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and "chess" in res.stderr
+
+
+def test_hint_agreement_reports_how_far_apart_the_moves_are_where_seeds_disagree():
+    import importlib.util
+
+    found = importlib.util.spec_from_file_location("bench_strength_under_test", BENCH)
+    S = importlib.util.module_from_spec(found)
+    sys.modules[found.name] = S
+    found.loader.exec_module(S)
+
+    class Serial:
+        map = staticmethod(map)
+
+    positions = S.hint_positions(2)[1:]          # a 3-player position whose seeds split between equal moves
+    out = S.hint_agreement(Serial(), positions, "auto")
+    assert 0.0 <= out["single"] <= 1.0 and out["grown"] in (0.0, 1.0)
+    if out["grown"] == 0.0:
+        assert out["disagreements"] == 1 and out["disagreements_about_equal"] in (0.0, 1.0)
+        assert 0.0 <= out["disagreement_gap_median"] < 0.1
+    else:
+        assert out["disagreements"] == 0 and out["disagreement_gap_median"] is None
