@@ -49,7 +49,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from engine_c.abracadawhat import State
-from engine_c.abracadawhat.belief import MULTISETS, Belief
+from engine_c.abracadawhat.belief import MULTISETS, Belief, hypothesis_of
 from engine_c.abracadawhat.game import ABRACADAWHAT
 from engine_c.abracadawhat.heuristic import CountingBot
 from search.bots import make_bot
@@ -91,7 +91,7 @@ class TiltedBelief:
 
     def hypotheses(self, state: State) -> list[tuple[int, float]]:
         hyp = self.prior.hypotheses(state)
-        true = _HYPOTHESIS[tuple(state._to_raw()["hands"][self.seat])]
+        true = hypothesis_of(state._to_raw()["hands"][self.seat])
         p = dict(hyp)[true]
         if math.isinf(self.alpha):
             out = [(true, 1.0)]
@@ -100,9 +100,6 @@ class TiltedBelief:
             out = [(h, w * (k if h == true else 1.0) / (1.0 + (k - 1.0) * p)) for h, w in hyp]
         self.gains.append(math.log(dict(out)[true]) - math.log(p))
         return out
-
-
-_HYPOTHESIS = {tuple(counts[1:]): i for i, counts in enumerate(MULTISETS)}   # a hand's counts -> id
 
 
 def play(task: tuple) -> dict:

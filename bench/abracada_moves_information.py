@@ -28,13 +28,10 @@ import time
 import numpy as np
 
 from engine_c.abracadawhat import State
-from engine_c.abracadawhat.belief import MULTISETS, Belief, searcher_policy
+from engine_c.abracadawhat.belief import MULTISETS, Belief, hypothesis_of, searcher_policy
 from engine_c.abracadawhat.game import ABRACADAWHAT
 from search.bots import make_bot
 from search.model import default_model
-
-_HYPOTHESIS = {tuple(counts[1:]): i for i, counts in enumerate(MULTISETS)}
-
 
 def with_hand(raw: dict, seat: int, hand: list[int]) -> State | None:
     """The state `raw` with `seat`'s hand replaced by `hand`, the difference moved to or from the pile
@@ -60,7 +57,7 @@ def decision_information(state: State, move, network) -> dict[str, float]:
     raw = state._to_raw()
     moves = state.legal_moves()
     codes = [m.code for m in moves]
-    true = _HYPOTHESIS[tuple(raw["hands"][o])]
+    true = hypothesis_of(raw["hands"][o])
     weights, fitted, policy, at = [], [], [], None
     for h, w in Belief(o, models=((1.0, 0.0),)).hypotheses(state):
         st = with_hand(raw, o, list(MULTISETS[h][1:]))

@@ -206,7 +206,7 @@ def hint_agreement(pool, positions: list[State], evaluator: str) -> dict:
     share whose every first hint said "about equal" and the median gap between the moves put first."""
     rows = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
     split = [r for r in rows if not r["grown"]]
-    gaps = sorted(g for r in split for g in r["gaps"])
+    gaps = [g for r in split for g in r["gaps"]]
     return {"single": sum(r["single"] for r in rows) / len(rows), "grown": sum(r["grown"] for r in rows) / len(rows),
             "disagreements": len(split),
             "disagreements_about_equal": round(sum(r["about_equal"] for r in split) / len(split), 3) if split else None,

@@ -16,8 +16,8 @@ from engine_c.abracadawhat.belief import MULTISETS, Belief
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "abracada.py"
 
 
-def _bench_module():
-    spec = importlib.util.spec_from_file_location("bench_abracada_under_test", BENCH)
+def _bench_module(path: Path = BENCH):
+    spec = importlib.util.spec_from_file_location(f"under_test_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -65,7 +65,7 @@ def test_the_tilted_belief_multiplies_the_true_hands_prior_weight_by_e_to_the_al
     state = _mid_round(41)
     seat = state.current_player
     prior = dict(Belief(seat, models=((1.0, 0.0),)).hypotheses(state))
-    truth = next(i for i, c in enumerate(MULTISETS) if tuple(c[1:]) == tuple(state._to_raw()["hands"][seat]))
+    truth = next(i for i, c in enumerate(MULTISETS) if list(c[1:]) == state._to_raw()["hands"][seat])
     tilted = A.TiltedBelief(seat, alpha)
     out = dict(tilted.hypotheses(state))
     assert math.isclose(sum(out.values()), 1.0, rel_tol=1e-6)
@@ -79,16 +79,8 @@ def test_the_tilted_belief_multiplies_the_true_hands_prior_weight_by_e_to_the_al
     assert math.isclose(tilted.gains[-1], math.log(out[truth] / prior[truth]), abs_tol=1e-9)
 
 
-def _moves_information_module():
-    path = BENCH.parent / "abracada_moves_information.py"
-    spec = importlib.util.spec_from_file_location("bench_moves_information_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_hand_set_for_the_information_measure_keeps_every_spells_stones_and_the_deciders_view():
-    M = _moves_information_module()
+    M = _bench_module(BENCH.parent / "abracada_moves_information.py")
     state = _mid_round(43)
     q = state.current_player
     o = 1 - q
@@ -109,3 +101,13 @@ def test_a_hand_set_for_the_information_measure_keeps_every_spells_stones_and_th
         assert r["hands"][q] == raw["hands"][q] and r["log"] == raw["log"]
         changed += r["hands"][o] != raw["hands"][o]
     assert changed > 0
+
+
+def test_hypothesis_of_finds_every_hands_id_from_its_counts():
+    from engine_c.abracadawhat.belief import hand_of, hypothesis_of
+
+    for i, counts in enumerate(MULTISETS):
+        assert hypothesis_of(list(counts[1:])) == i
+        assert sorted(hand_of(i)) == [k for k in range(1, 9) for _ in range(counts[k])]
+    with pytest.raises(KeyError):
+        hypothesis_of([6, 0, 0, 0, 0, 0, 0, 0])       # more stones than a hand holds

@@ -67,6 +67,12 @@ MULTISETS = _E.MULTISETS              # hypothesis id -> counts by spell 0..8 (i
 _OK, _FAIL, _END = 1, 2, 3            # log kinds (_engine.pyx LOG_*)
 
 
+def hypothesis_of(counts) -> int:
+    """The hypothesis id (a MULTISETS index) of a hand given by its counts of spells 1-8 (State._to_raw's
+    `hands` rows); KeyError for counts no hand has."""
+    return _E.MULTISET_INDEX[(0, *counts)]
+
+
 def hand_of(hypothesis: int) -> tuple[int, ...]:
     """The hand (sorted stones) of hypothesis id `hypothesis` (a MULTISETS index)."""
     counts = MULTISETS[hypothesis]
