@@ -285,6 +285,24 @@ def speed(model_path: str) -> dict:
             "iterations_per_s_rollout": round(rates["rollout"]), "model": model.version}
 
 
+def _previous_model_version(path: str) -> str | None:
+    """The version of --previous-model ("" when none is given); None, after saying why, when it can't be read."""
+    if not path:
+        return ""
+    from search.model import load_cached
+
+    try:
+        model = load_cached(path)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"strength.py: --previous-model {path!r} is not a model file: {e}", file=sys.stderr)
+        return None
+    if model.meta.get("game", "spellbook") != "spellbook":
+        print(f"strength.py: --previous-model {path!r} is a model of {model.meta['game']}, not SpellBook",
+              file=sys.stderr)
+        return None
+    return model.version
+
+
 # ----------------------------------------------------------------------------------------------
 def main() -> int:
     if "--game" in sys.argv[1:]:          # another game's benchmark, with its own keys (--game spellbook: this one)
@@ -318,9 +336,15 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--seed", type=int, default=20_000, help="first deal seed")
     ap.add_argument("--plot", default=None, help="write the reliability diagram to this PNG")
+    ap.add_argument("--previous-model", default="", help="an earlier model file: adds elo_vs_previous_model, the "
+                    "learned search with --model against the same search with this model, 2 players, the same "
+                    "time a move, --pairs deals")
     ap.add_argument("--skip", nargs="*", default=[], choices=["2p", "3p", "4p", "flat", "hints", "hints_rollout", "calibration"],
                     help="sections to leave out")
     a = ap.parse_args()
+    previous = _previous_model_version(a.previous_model)
+    if previous is None:
+        return 2
     q = a.quick
     t_ms = a.time_ms or (100.0 if q else 250.0)
     pairs = a.pairs or (20 if q else 200)
@@ -341,6 +365,13 @@ def main() -> int:
             recs = run_match(pool, new, old, players, count, a.seed)
             out[key] = {**elo_summary(recs, new, players), "seconds": round(time.monotonic() - t0)}
             print(json.dumps({key: out[key]}), file=sys.stderr)
+        if a.previous_model:
+            t0 = time.monotonic()
+            before = spec("network", t_ms, a.previous_model, a.tree_options)
+            recs = run_match(pool, new, before, 2, pairs, a.seed)
+            out["elo_vs_previous_model"] = {**elo_summary(recs, new, 2), "previous_model": previous,
+                                            "seconds": round(time.monotonic() - t0)}
+            print(json.dumps({"elo_vs_previous_model": out["elo_vs_previous_model"]}), file=sys.stderr)
         if "flat" not in a.skip:
             recs = run_match(pool, new, spec("flatmc", t_ms, a.model), 2, pairs, a.seed + 5000)
             wins = sum(deal_scores(recs, new)) * 2

@@ -43,3 +43,17 @@ def test_hint_agreement_reports_how_far_apart_the_moves_are_where_seeds_disagree
         assert 0.0 <= out["disagreement_gap_median"] < 0.1
     else:
         assert out["disagreements"] == 0 and out["disagreement_gap_median"] is None
+
+
+def test_previous_model_match_reports_its_elo_and_version_and_a_bad_file_is_refused_by_flag():
+    model = str(Path(__file__).resolve().parent.parent / "data" / "models" / "spellbook.npz")
+    res = subprocess.run([sys.executable, str(BENCH), "--jobs", "1", *SKIP_ALL, "--previous-model", model,
+                          "--pairs", "1", "--time-ms", "5"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    match = out["elo_vs_previous_model"]
+    assert match["games"] == 2 and match["previous_model"] == out["model"] and sum(match["pentanomial"]) == 1
+    for bad in (__file__, str(Path(model).with_name("abracadawhat.npz"))):
+        res = subprocess.run([sys.executable, str(BENCH), *SKIP_ALL, "--previous-model", bad],
+                             capture_output=True, text=True, timeout=60)
+        assert res.returncode == 2 and "--previous-model" in res.stderr
