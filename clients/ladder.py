@@ -6,10 +6,12 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The defaults are the shipped table's settings (levels 1-10, 8 games a pair), so `spellbook-ai ladder` in the
-repository root re-fits data/ladder.json from the games already in data/ladder.jsonl (seconds) and plays
-only the games missing. A new ladder goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json`
-takes about a minute on one core (level 10 spends up to a second per move).
+The defaults are the shipped tables' settings (levels 1-10, 40 games a pair of neighbouring levels: at 8
+games a pair, or with each level also meeting the one two up the chain, neighbouring levels' intervals
+overlapped by hundreds of Elo), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json
+from the games already in data/ladder.jsonl (seconds) and plays only the games missing. A new ladder
+goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json` takes about a minute on one core
+(level 10 spends up to a second per move); the full default ladder about 31 minutes with `-j 2`.
 
 A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
 the default model's version, or "rollout" without one, and a digest of the levels' search options).
@@ -50,7 +52,11 @@ def parse_levels(text: str) -> list[int]:
     return sorted(levels)
 
 
-def ladder_tables(levels: list[int], span: int = 2) -> tuple[list[str], list[tuple[str, str]]]:
+GAMES_PER_PAIR = 40
+SPAN = 1
+
+
+def ladder_tables(levels: list[int], span: int = SPAN) -> tuple[list[str], list[tuple[str, str]]]:
     chain = [ANCHOR] + [f"ismcts:level={lv}" for lv in levels]
     tables = [(chain[i], chain[j]) for i in range(len(chain)) for j in range(i + 1, min(i + span, len(chain) - 1) + 1)]
     return chain, tables
@@ -115,7 +121,7 @@ def current_evaluation(game: str = "spellbook") -> str:
     return ("" if adapter.name == "spellbook" else f"{adapter.name} ") + f"{name} levels-{digest}"
 
 
-def run_ladder(levels: list[int], games: int = 10, span: int = 2, seed: int = 0, spells: str = "set1",
+def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN, seed: int = 0, spells: str = "set1",
                jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
                resume: bool = False, progress: bool | None = None, game: str = "spellbook",
                variants: str = "") -> dict:
@@ -148,8 +154,8 @@ def _table_settings(out: str) -> dict | None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--levels", default="1-10", help="levels to rate: a range or list, e.g. 1-10 or 1,3,5,7")
-    p.add_argument("--games", type=int, default=8, help="games per pair (both seat orders of each deal)")
-    p.add_argument("--span", type=int, default=2, help="each bot meets the next SPAN bots up the chain")
+    p.add_argument("--games", type=int, default=GAMES_PER_PAIR, help="games per pair (both seat orders of each deal)")
+    p.add_argument("--span", type=int, default=SPAN, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
     p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
     p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")

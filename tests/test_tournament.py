@@ -209,13 +209,15 @@ def test_bot_specs_and_a_remote_bot_in_a_tournament(tmp_path, capsys):
 
 
 def test_ladder_writes_a_level_table(tmp_path):
-    from clients.ladder import load_ladder, parse_levels, run_ladder
+    from clients.ladder import ladder_tables, load_ladder, parse_levels, run_ladder
 
     assert parse_levels("1-3,7") == [1, 2, 3, 7]
     with pytest.raises(ValueError):
         parse_levels("0-3")
+    # by default neighbours meet (the games per adjacent pair); --span 2 adds the level two up
+    assert ladder_tables([1, 2])[1] == [("random", "ismcts:level=1"), ("ismcts:level=1", "ismcts:level=2")]
     out = tmp_path / "ladder.json"
-    res = run_ladder([1, 2], games=2, out=str(out), progress=False)
+    res = run_ladder([1, 2], games=2, span=2, out=str(out), progress=False)
     table = json.loads(out.read_text())
     assert [row["level"] for row in table["levels"]] == [1, 2] and table["anchor"] == "random"
     assert table["games"] == 6 == len(res["run"].records)             # random-1, random-2, 1-2: 2 games each
