@@ -14,7 +14,7 @@ from engine_c.abracadawhat.insight import EFFECTS, hand_insight
 from engine_c.abracadawhat.state import SPELLS, VARIANTS
 from engine_c.registry import get_game
 from search.hints import top_hints
-from search.levels import ROLLOUT_LEVELS
+from search.levels import ROLLOUT_LEVELS, describe_levels
 from search.streaming import ismcts_progress
 from server import auth, aw_convert as conv, convert
 from server._gen.abracadawhat.v1 import service_pb2 as aspb
@@ -23,6 +23,7 @@ from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server.convert import FieldError
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
+from server.rpc_rules import ladder_table, level_text
 from server.rpc_search import SearchRpcs
 from server.rpc_sessions import SessionRpcs
 
@@ -61,6 +62,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
         self.sessions = spellbook_servicer.sessions
         self._owner = spellbook_servicer
         self._stopping = spellbook_servicer._stopping
+        self._level_info = None           # GetRules' levels, built on first use
 
     # one count of calls in flight and one drain for the whole server: the SpellBook servicer's
     @property
@@ -96,7 +98,24 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             spells=[aspb.SpellInfo(spell=k, name=SPELLS[k - 1], stones=k, effect=EFFECTS[k]) for k in range(1, 9)],
             variants=list(VARIANTS), min_level=min(ROLLOUT_LEVELS), max_level=max(ROLLOUT_LEVELS),
             default_level=self.config.default_level, state_format="aw1",
-            record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}")
+            record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}", levels=self._levels())
+
+    def _levels(self) -> list:
+        """Each level's search (search/levels.py, this game's table) and its Elo from the game's ladder."""
+        if self._level_info is None:
+            elo = ladder_table(self.config.ladder_abracadawhat)
+            out = []
+            for d in describe_levels(game=self.game.adapter):
+                level = aspb.StrengthLevel(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
+                                           time_cap_ms=d["time_cap_ms"], evaluator=d["evaluator"],
+                                           belief=bool(d["belief"]),
+                                           description=level_text(d) + ("; its own hand drawn from the belief"
+                                                                        if d["belief"] else ""))
+                if d["level"] in elo:
+                    level.elo, level.elo_ci = elo[d["level"]]
+                out.append(level)
+            self._level_info = out
+        return self._level_info
 
     def _new_state(self, players: int, seed: int, variants):
         variants = _variants(variants)

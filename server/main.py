@@ -30,6 +30,8 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
     --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
                                                      GetServerInfo reports ('' for none)
+    --ladder-abracadawhat PATH SPELLBOOK_LADDER_ABRACADAWHAT data/ladder-abracadawhat.json: Abracada…What?'s
+                                                     table, reported by its GetRules ('' for none)
     --model PATH            SPELLBOOK_MODEL          '' = data/models/spellbook.npz: the learned evaluation
                                                      searches use by default ('none': rollout search only)
     --per-client-searches N SPELLBOOK_PER_CLIENT_SEARCHES 0 (the per-host cap): one client's admitted searches
@@ -199,6 +201,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
     add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
         "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
+    add("--ladder-abracadawhat", "SPELLBOOK_LADDER_ABRACADAWHAT", ServiceConfig.ladder_abracadawhat, str,
+        "Abracada…What?'s level -> Elo table, reported by its GetRules ('' for none)")
     add("--model", "SPELLBOOK_MODEL", "", str,
         "learned evaluation file ('' = the shipped data/models/spellbook.npz; 'none' = rollout search only)")
     add("--per-client-searches", "SPELLBOOK_PER_CLIENT_SEARCHES", 0, int,
@@ -280,6 +284,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
                         max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder,
+                        ladder_abracadawhat=a.ladder_abracadawhat,
                         model=a.model,
                         per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
                         per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,

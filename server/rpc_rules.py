@@ -18,6 +18,7 @@ from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
+from server.levels_info import ladder_table, level_text
 from server.rpc_base import RpcBase, rpc
 
 log = logging.getLogger("spellbook.server")
@@ -41,32 +42,6 @@ def rules_info() -> spb.RulesInfo:
                          copies=LIMITS["copies"], min_players=2, max_players=LIMITS["max_players"])
 
 
-def _ladder_table(path: str) -> dict[int, tuple[float, float]]:
-    """level -> (Elo, 95% half-width) from a ladder file; empty when there is none (logged)."""
-    if not path:
-        return {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            rows = json.load(f)["levels"]
-        return {int(r["level"]): (float(r["elo"]), float(r.get("pm", 0.0))) for r in rows}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        log.info("no ladder table", extra={"fields": {"path": path, "error": str(e)}})
-        return {}
-
-
-def _level_text(d: dict) -> str:
-    if d.get("evaluator") == "network":
-        how = "the learned value and policy (PUCT)"
-    else:
-        how = d["rollout"] + (f" rollouts cut off after {d['cutoff']} decisions" if d["cutoff"]
-                              else " rollouts to the end")
-    choice = ("always the most visited move, answering as soon as it is settled" if d["temperature"] == 0
-              else f"moves sampled at temperature {d['temperature']:g}")
-    cap = f", at most {d['time_cap_ms']:g} ms" if d["time_cap_ms"] else ""
-    return f"{d['iterations']} ISMCTS iterations{cap}; {how}; {choice}"
-
-
-
 class RulesRpcs(RpcBase):
     def _server_info(self) -> spb.GetServerInfoResponse:
         try:
@@ -82,11 +57,11 @@ class RulesRpcs(RpcBase):
                                     deadline_margin_ms=c.deadline_margin_ms, max_top_k=c.max_top_k,
                                     min_report_every_ms=c.min_report_every_ms, bot_workers=c.bot_workers,
                                     max_sessions=c.max_sessions, max_review_ms=c.max_review_ms))
-        elo = _ladder_table(c.ladder)
+        elo = ladder_table(c.ladder)
         for d in describe_levels(game=SPELLBOOK):
             level = info.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
                             rollout=d["rollout"], cutoff=d["cutoff"], time_cap_ms=d["time_cap_ms"],
-                            description=_level_text(d), evaluator=d["evaluator"])
+                            description=level_text(d), evaluator=d["evaluator"])
             if d["level"] in elo:
                 level.elo, level.elo_ci = elo[d["level"]]
         model = default_model(SPELLBOOK)

@@ -74,6 +74,8 @@ class ServiceConfig:
     keyed_clients: bool = False           # set by the Server when it has API keys: clients are their keys
     # level -> Elo table written by `spellbook-ai ladder` (clients/ladder.py); "" for none
     ladder: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder.json")
+    # Abracada…What?'s table (`spellbook-ai ladder --game abracadawhat`), reported by its GetRules
+    ladder_abracadawhat: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder-abracadawhat.json")
     # the learned evaluation searches use by default: "" = the model the game ships
     # (data/models/spellbook.npz), a path = that model file, "none" = no model (rollout search)
     model: str = ""

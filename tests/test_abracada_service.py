@@ -273,6 +273,24 @@ def test_rules_calls_agree_with_the_engine(stub, api):
     assert reports[-1].final and reports[-1].insight.holding and reports[-1].best_move.text
 
 
+def test_rules_list_each_level_with_its_search_and_the_ladder_elo(api, tmp_path):
+    """GetRules says what each of the game's levels searches (its own table, the belief from level 5) and
+    its measured Elo from the game's ladder table; without a table the Elo is unset (issue 24 item 3)."""
+    types, svc, grpc_mod = api
+    table = tmp_path / "ladder-abracadawhat.json"
+    table.write_text(json.dumps({"levels": [{"level": 2, "elo": 433.1, "pm": 186.0},
+                                            {"level": 9, "elo": 923.2, "pm": 344.0}]}))
+    for path, expect in ((str(table), {2: (433.1, 186.0), 9: (923.2, 344.0)}), ("", {})):
+        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladder_abracadawhat=path))
+        with ServerThread(config) as srv, grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            levels = grpc_mod.AbracadaWhatServiceStub(ch).GetRules(svc.GetRulesRequest(), timeout=10).levels
+        assert [lv.level for lv in levels] == list(range(1, 11))
+        assert {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")} == expect
+        assert [lv.belief for lv in levels] == [False] * 4 + [True] * 6
+        assert all(lv.iterations > 0 and lv.description for lv in levels)
+        assert levels[-1].time_cap_ms == 1000 and levels[-1].temperature == 0
+
+
 BOTS = ["ismcts:iterations=300,threads=1", "greedy", "ismcts:iterations=200,threads=1,temperature=0.5"]
 
 

@@ -24,7 +24,7 @@ class SpellInfo(_message.Message):
     def __init__(self, spell: _Optional[int] = ..., name: _Optional[str] = ..., stones: _Optional[int] = ..., effect: _Optional[str] = ...) -> None: ...
 
 class GetRulesResponse(_message.Message):
-    __slots__ = ("game", "title", "min_players", "max_players", "spells", "variants", "min_level", "max_level", "default_level", "state_format", "record_format")
+    __slots__ = ("game", "title", "min_players", "max_players", "spells", "variants", "min_level", "max_level", "default_level", "state_format", "record_format", "levels")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -36,6 +36,7 @@ class GetRulesResponse(_message.Message):
     DEFAULT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     STATE_FORMAT_FIELD_NUMBER: _ClassVar[int]
     RECORD_FORMAT_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
     game: str
     title: str
     min_players: int
@@ -47,7 +48,30 @@ class GetRulesResponse(_message.Message):
     default_level: int
     state_format: str
     record_format: str
-    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., spells: _Optional[_Iterable[_Union[SpellInfo, _Mapping]]] = ..., variants: _Optional[_Iterable[str]] = ..., min_level: _Optional[int] = ..., max_level: _Optional[int] = ..., default_level: _Optional[int] = ..., state_format: _Optional[str] = ..., record_format: _Optional[str] = ...) -> None: ...
+    levels: _containers.RepeatedCompositeFieldContainer[StrengthLevel]
+    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., spells: _Optional[_Iterable[_Union[SpellInfo, _Mapping]]] = ..., variants: _Optional[_Iterable[str]] = ..., min_level: _Optional[int] = ..., max_level: _Optional[int] = ..., default_level: _Optional[int] = ..., state_format: _Optional[str] = ..., record_format: _Optional[str] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ...) -> None: ...
+
+class StrengthLevel(_message.Message):
+    __slots__ = ("level", "iterations", "temperature", "time_cap_ms", "evaluator", "belief", "description", "elo", "elo_ci")
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    TIME_CAP_MS_FIELD_NUMBER: _ClassVar[int]
+    EVALUATOR_FIELD_NUMBER: _ClassVar[int]
+    BELIEF_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    ELO_CI_FIELD_NUMBER: _ClassVar[int]
+    level: int
+    iterations: int
+    temperature: float
+    time_cap_ms: float
+    evaluator: str
+    belief: bool
+    description: str
+    elo: float
+    elo_ci: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., time_cap_ms: _Optional[float] = ..., evaluator: _Optional[str] = ..., belief: _Optional[bool] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
     __slots__ = ("players", "seed", "variants")
