@@ -217,7 +217,7 @@ class Caps:
 
 _LIMIT_FIELDS = ("iterations", "time_ms", "threads")
 _OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature",
-                  "knows_discard", "max_nodes", "c_puct", "root_halving")
+                  "knows_discard", "max_nodes", "c_puct", "root_halving", "lcb_stdevs")
 
 
 def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPELLBOOK) -> tuple[SearchOptions, int]:
@@ -308,7 +308,7 @@ def effective_options(opts: SearchOptions, level: int, result: SearchResult | No
                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                   temperature=opts.temperature, knows_discard=opts.knows_discard,
                   max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
-                  model=model, c_puct=opts.c_puct, root_halving=opts.root_halving)
+                  model=model, c_puct=opts.c_puct, root_halving=opts.root_halving, lcb_stdevs=opts.lcb_stdevs)
     if out is None:
         return pb.EffectiveOptions(**fields)
     for name, value in fields.items():

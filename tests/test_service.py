@@ -128,6 +128,27 @@ def test_a_request_can_ask_for_root_halving(stub):
         assert "options.root_halving" in str(e.value.details()) + str(e.value.trailing_metadata())
 
 
+def test_a_request_can_choose_the_move_rule_by_lcb_stdevs(stub):
+    """SearchOptions.lcb_stdevs (D101's lower-confidence-bound move choice) reaches the search and is echoed;
+    0 asks for the most visited move; negative or infinite is INVALID_ARGUMENT naming the field."""
+    st = State.new(players=2, seed=3)
+    limits = pb.SearchLimits(iterations=300)
+    default = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=limits,
+                                                      options=pb.SearchOptions(temperature=0)), timeout=20)
+    assert default.stats.options.lcb_stdevs == 5.0
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=limits,
+                                                   options=pb.SearchOptions(temperature=0, lcb_stdevs=0)), timeout=20)
+    assert best.stats.options.lcb_stdevs == 0.0 and best.stats.options.temperature == 0
+    visits = {m.move.text: m.visits for m in best.stats.moves}
+    assert visits[best.move.text] == max(visits.values())
+    for bad in (-1.0, float("inf")):
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), options=pb.SearchOptions(lcb_stdevs=bad),
+                                                    limits=pb.SearchLimits(iterations=100)), timeout=20)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "options.lcb_stdevs" in str(e.value.details()) + str(e.value.trailing_metadata())
+
+
 def test_new_game_matches_engine(stub):
     resp = stub.NewGame(spb.NewGameRequest(players=3, spells="set2", seed=9), timeout=5)
     assert State.from_text(resp.state.text) == State.new(players=3, spells="set2", seed=9)

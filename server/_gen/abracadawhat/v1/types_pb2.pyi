@@ -162,7 +162,7 @@ class SearchLimits(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
-    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "max_nodes", "evaluator", "c_puct", "root_halving")
+    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "max_nodes", "evaluator", "c_puct", "root_halving", "lcb_stdevs")
     EXPLORATION_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     BLEND_FIELD_NUMBER: _ClassVar[int]
@@ -174,6 +174,7 @@ class SearchOptions(_message.Message):
     EVALUATOR_FIELD_NUMBER: _ClassVar[int]
     C_PUCT_FIELD_NUMBER: _ClassVar[int]
     ROOT_HALVING_FIELD_NUMBER: _ClassVar[int]
+    LCB_STDEVS_FIELD_NUMBER: _ClassVar[int]
     exploration: float
     objective: str
     blend: float
@@ -185,7 +186,8 @@ class SearchOptions(_message.Message):
     evaluator: str
     c_puct: float
     root_halving: int
-    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., max_nodes: _Optional[int] = ..., evaluator: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ...) -> None: ...
+    lcb_stdevs: float
+    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., max_nodes: _Optional[int] = ..., evaluator: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ..., lcb_stdevs: _Optional[float] = ...) -> None: ...
 
 class MoveStats(_message.Message):
     __slots__ = ("move", "visits", "availability", "mean_reward", "win_probability", "expected_score", "score_std", "prior")
@@ -208,7 +210,7 @@ class MoveStats(_message.Message):
     def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., visits: _Optional[int] = ..., availability: _Optional[int] = ..., mean_reward: _Optional[float] = ..., win_probability: _Optional[_Iterable[float]] = ..., expected_score: _Optional[_Iterable[float]] = ..., score_std: _Optional[_Iterable[float]] = ..., prior: _Optional[float] = ...) -> None: ...
 
 class EffectiveOptions(_message.Message):
-    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "max_nodes", "stop_early", "evaluator", "model", "c_puct", "root_halving")
+    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "max_nodes", "stop_early", "evaluator", "model", "c_puct", "root_halving", "lcb_stdevs")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -226,6 +228,7 @@ class EffectiveOptions(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     C_PUCT_FIELD_NUMBER: _ClassVar[int]
     ROOT_HALVING_FIELD_NUMBER: _ClassVar[int]
+    LCB_STDEVS_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     time_ms: float
@@ -243,7 +246,8 @@ class EffectiveOptions(_message.Message):
     model: str
     c_puct: float
     root_halving: int
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ..., evaluator: _Optional[str] = ..., model: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ...) -> None: ...
+    lcb_stdevs: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ..., evaluator: _Optional[str] = ..., model: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ..., lcb_stdevs: _Optional[float] = ...) -> None: ...
 
 class SearchStats(_message.Message):
     __slots__ = ("iterations", "elapsed_ms", "seed", "player", "threads", "nodes", "mean_decisions", "cut_short", "moves", "principal_variation", "options", "stopped_early")

@@ -185,7 +185,7 @@ class SearchLimits(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
-    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "evaluator", "c_puct", "root_halving")
+    __slots__ = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "evaluator", "c_puct", "root_halving", "lcb_stdevs")
     EXPLORATION_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     BLEND_FIELD_NUMBER: _ClassVar[int]
@@ -198,6 +198,7 @@ class SearchOptions(_message.Message):
     EVALUATOR_FIELD_NUMBER: _ClassVar[int]
     C_PUCT_FIELD_NUMBER: _ClassVar[int]
     ROOT_HALVING_FIELD_NUMBER: _ClassVar[int]
+    LCB_STDEVS_FIELD_NUMBER: _ClassVar[int]
     exploration: float
     objective: str
     blend: float
@@ -210,7 +211,8 @@ class SearchOptions(_message.Message):
     evaluator: str
     c_puct: float
     root_halving: int
-    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., evaluator: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ...) -> None: ...
+    lcb_stdevs: float
+    def __init__(self, exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., evaluator: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ..., lcb_stdevs: _Optional[float] = ...) -> None: ...
 
 class MoveStats(_message.Message):
     __slots__ = ("move", "visits", "availability", "mean_reward", "win_probability", "expected_score", "score_std", "prior")
@@ -261,7 +263,7 @@ class SearchStats(_message.Message):
     def __init__(self, iterations: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., seed: _Optional[int] = ..., player: _Optional[int] = ..., threads: _Optional[int] = ..., nodes: _Optional[int] = ..., mean_decisions: _Optional[float] = ..., cut_short: _Optional[bool] = ..., moves: _Optional[_Iterable[_Union[MoveStats, _Mapping]]] = ..., principal_variation: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., options: _Optional[_Union[EffectiveOptions, _Mapping]] = ..., stopped_early: _Optional[bool] = ...) -> None: ...
 
 class EffectiveOptions(_message.Message):
-    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "stop_early", "evaluator", "model", "c_puct", "root_halving")
+    __slots__ = ("level", "iterations", "time_ms", "threads", "exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature", "knows_discard", "max_nodes", "stop_early", "evaluator", "model", "c_puct", "root_halving", "lcb_stdevs")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_MS_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +282,7 @@ class EffectiveOptions(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     C_PUCT_FIELD_NUMBER: _ClassVar[int]
     ROOT_HALVING_FIELD_NUMBER: _ClassVar[int]
+    LCB_STDEVS_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     time_ms: float
@@ -298,7 +301,8 @@ class EffectiveOptions(_message.Message):
     model: str
     c_puct: float
     root_halving: int
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ..., evaluator: _Optional[str] = ..., model: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ...) -> None: ...
+    lcb_stdevs: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., time_ms: _Optional[float] = ..., threads: _Optional[int] = ..., exploration: _Optional[float] = ..., objective: _Optional[str] = ..., blend: _Optional[float] = ..., margin_scale: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., temperature: _Optional[float] = ..., knows_discard: _Optional[bool] = ..., max_nodes: _Optional[int] = ..., stop_early: _Optional[bool] = ..., evaluator: _Optional[str] = ..., model: _Optional[str] = ..., c_puct: _Optional[float] = ..., root_halving: _Optional[int] = ..., lcb_stdevs: _Optional[float] = ...) -> None: ...
 
 class Reason(_message.Message):
     __slots__ = ("kind", "value", "items", "text", "aspect")
