@@ -21,9 +21,9 @@ from server._gen.abracadawhat.v1 import service_pb2 as aspb
 from server._gen.abracadawhat.v1 import service_pb2_grpc
 from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server.convert import FieldError
+from server.levels_info import ladder_table, level_text
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
-from server.rpc_rules import ladder_table, level_text
 from server.rpc_search import SearchRpcs
 from server.rpc_sessions import SessionRpcs
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import subprocess
 from importlib import metadata
 from pathlib import Path
@@ -20,8 +19,6 @@ from server._gen.spellbook.v1 import types_pb2 as pb
 from server.convert import FieldError
 from server.levels_info import ladder_table, level_text
 from server.rpc_base import RpcBase, rpc
-
-log = logging.getLogger("spellbook.server")
 
 
 def _git_revision() -> str:
