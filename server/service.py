@@ -8,6 +8,7 @@ engine_c/spellbook/reasons.py, message conversion in server/convert.py. The RPCs
 - server/rpc_sessions.py  CreateSession, SubmitMove, GetSession, WatchSession, ExportSession
 - server/rpc_matches.py   PlayMatch, AnalyzeGame
 - server/rpc_base.py      the `@rpc` wrapper (status mapping, one log line per call)
+- server/levels_info.py   each game's levels in words and their Elo from its ladder table
 - server/fairshare.py     admission of CPU-bound work (`SearchPool`)
 - server/aw_service.py   AbracadaWhatService, the second game's API on the same server: the session and
                          match RPCs above are one implementation, given its game and message modules
