@@ -6,7 +6,8 @@
 
 At each budget N, ISMCTS with N iterations a decision plays flat Monte Carlo with N iterations a decision
 (2 players, "classic" spells, seat-swapped pairs on fixed deal seeds: every deal is played twice with
-the seats swapped). Two searches are measured against the same flat Monte Carlo on the same deals:
+the seats swapped). Two searches are measured against the same flat Monte Carlo on the same deals
+(`--opponent rollout`: against the rollout search with N iterations instead, for the learned search):
 
     rollout   the search before the learned evaluation (evaluator=rollout: UCT over determinizations,
               uniform rollouts to the end): the "before" curve
@@ -53,11 +54,18 @@ def _play(task: dict) -> dict:
     return {**task, "score": score, "winners": rec.winners, "scores": rec.scores, "seconds": round(rec.seconds, 2)}
 
 
+OPPONENTS = {"flatmc": "flatmc, equal iterations", "rollout": "the rollout search, equal iterations"}
+
+
+def opponent_spec(opponent: str, budget: int) -> str:
+    return f"flatmc:iterations={budget}" if opponent == "flatmc" else tree_spec("rollout", budget, "")
+
+
 def plan(searches: list[str], budgets: list[int], pairs: list[int], seed0: int, model: str,
-         options: str = "") -> list[dict]:
+         options: str = "", opponent: str = "flatmc") -> list[dict]:
     tasks = []
     for budget, n in zip(budgets, pairs):
-        flat = f"flatmc:iterations={budget}"
+        flat = opponent_spec(opponent, budget)
         for search in searches:
             tree = tree_spec(search, budget, model, options)
             for d in range(n):
@@ -94,6 +102,8 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, nargs="+", default=None,
                     help="seat-swapped deals per budget (default 20, 12, 5 for 1k, 4k, 16k)")
     ap.add_argument("--searches", nargs="+", default=["rollout", "network"], choices=["rollout", "network"])
+    ap.add_argument("--opponent", default="flatmc", choices=list(OPPONENTS),
+                    help="flat Monte Carlo, or the rollout search (then --searches network only)")
     ap.add_argument("--model", default="", help="model file (default: the shipped one)")
     ap.add_argument("--seed", type=int, default=30_000, help="first deal seed")
     ap.add_argument("--tree-options", default="", help="more SearchOptions for the tree search, e.g. c_puct=2")
@@ -103,7 +113,9 @@ def main() -> int:
     pairs = a.pairs or [DEFAULT_PAIRS.get(b, 10) for b in a.budgets]
     if len(pairs) != len(a.budgets):
         ap.error("--pairs needs one count per budget")
-    tasks = plan(a.searches, a.budgets, pairs, a.seed, a.model, a.tree_options)
+    if a.opponent == "rollout" and "rollout" in a.searches:
+        ap.error("--opponent rollout measures --searches network (the rollout search against itself is even)")
+    tasks = plan(a.searches, a.budgets, pairs, a.seed, a.model, a.tree_options, a.opponent)
     done: list[dict] = []
     if a.games_file and os.path.exists(a.games_file):
         wanted = {key(t) for t in tasks}
@@ -129,7 +141,7 @@ def main() -> int:
     from search.model import default_model, load_cached
 
     model = load_cached(a.model) if a.model else default_model(SPELLBOOK)
-    print(json.dumps({"bench": "scaling", "opponent": "flatmc, equal iterations", "players": 2, "spells": SPELLS,
+    print(json.dumps({"bench": "scaling", "opponent": OPPONENTS[a.opponent], "players": 2, "spells": SPELLS,
                       "tree_options": a.tree_options,
                       "model": model.version if model else "", "curve": summarize(done, a.searches, a.budgets),
                       "seconds": round(time.monotonic() - started)}))
