@@ -65,12 +65,12 @@ def plan(searches: list[str], budgets: list[int], pairs: list[int], seed0: int, 
          options: str = "", opponent: str = "flatmc") -> list[dict]:
     tasks = []
     for budget, n in zip(budgets, pairs):
-        flat = opponent_spec(opponent, budget)
+        rival = opponent_spec(opponent, budget)
         for search in searches:
             tree = tree_spec(search, budget, model, options)
             for d in range(n):
                 for tree_seat in (0, 1):
-                    seats = [tree, flat] if tree_seat == 0 else [flat, tree]
+                    seats = [tree, rival] if tree_seat == 0 else [rival, tree]
                     tasks.append({"search": search, "budget": budget, "seed": seed0 + d, "tree_seat": tree_seat,
                                   "seats": seats})
     return tasks
