@@ -3,7 +3,8 @@ search that grows until its top move is separated (search/hints.py `grow`, "afte
 
     .venv/bin/python bench/hint_stability.py [--seeds 5] [--positions 6]
 
-Positions: the opening of a 2-player set1 game and mid-game positions reached by seeded level-3 play.
+Positions: the opening of a 2-player set1 game and mid-game positions reached by seeded play at
+100 iterations (level 3 before D104).
 Budgets: the terminal's hint (1,500 iterations, heuristic rollouts cut off at 30 decisions:
 `spellbook-ai play --hint-iterations`) and the README's GetHints example (500 iterations at the server's
 default level, uniform rollouts). Prints, per budget and position, the distinct top moves over the seeds
@@ -24,24 +25,25 @@ from engine_c.spellbook import State  # noqa: E402
 from engine_c.spellbook.game import SPELLBOOK  # noqa: E402
 from search import SearchOptions, ismcts  # noqa: E402
 from search.hints import grow, separation  # noqa: E402
-from search.levels import level_options  # noqa: E402
+from search.levels import default_level, level_options  # noqa: E402
 
 BUDGETS = {
     "terminal 1500 (heuristic, cutoff 30)": SearchOptions(iterations=1500, rollout="heuristic", cutoff=30),
-    "README GetHints 500 (level 5 options)": replace(level_options(5), iterations=500, temperature=0.0),
+    "README GetHints 500 (default level options)": replace(level_options(default_level()), iterations=500,
+                                                           temperature=0.0),
 }
 
 
 def positions(n: int) -> list[tuple[str, State]]:
-    """The opening, then positions after seeded level-3 play, cycling through Morning, Midday and Evening
-    decisions with at least 3 legal moves."""
+    """The opening, then positions after seeded 100-iteration play, cycling through Morning, Midday and
+    Evening decisions with at least 3 legal moves."""
     from clients.bots import make_bot
 
     out = [("opening", State.new(players=2, spells="set1", seed=0))]
     wanted = ("evening", "morning", "midday")
     for k in range(1, n):
         st = State.new(players=2, spells="set1", seed=100 + k)
-        bots = [make_bot("ismcts:level=3", seed=k * 7 + i, players=2) for i in range(2)]
+        bots = [make_bot("ismcts:iterations=100,temperature=0.3", seed=k * 7 + i, players=2) for i in range(2)]
         target, decisions = 10 + 8 * k, 0
         while not st.is_terminal() and decisions < target + 80:
             if st.is_chance():

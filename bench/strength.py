@@ -47,7 +47,7 @@ from search import SearchOptions, ismcts
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot
 from search.hints import top_hints
-from search.levels import level_options
+from search.levels import default_level, level_options
 from search.model import default_model, load_cached
 
 SPELLS = "classic"
@@ -167,8 +167,8 @@ def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
     """What GetHints searches with when the request gives no level or limits: the server's default level."""
     from server.service import ServiceConfig
 
-    default_level = ServiceConfig().default_level
-    opts = level_options(default_level, seed, evaluator=evaluator, game=SPELLBOOK)
+    level = ServiceConfig().default_level or default_level(SPELLBOOK, evaluator)
+    opts = level_options(level, seed, evaluator=evaluator, game=SPELLBOOK)
     opts.temperature = 0.0
     return opts
 

@@ -59,7 +59,8 @@ def _game(task: tuple) -> list[dict]:
     result. Independent of the model under test (the bots search with `bots_model`)."""
     seed, rollouts, bots_model = task
     state = State.new(players=2, spells=SPELLS, seed=seed)
-    bots = [make_bot(f"ismcts:level=4,model={bots_model}", SPELLBOOK, seed=seed * 7 + i) for i in range(2)]
+    spec = f"ismcts:iterations=200,temperature=0.2,model={bots_model}"     # level 4 before D104
+    bots = [make_bot(spec, SPELLBOOK, seed=seed * 7 + i) for i in range(2)]
     pick = random.Random(seed)
     rows, decision = [], 0
     while not state.is_terminal():

@@ -214,10 +214,13 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
 # Calibration
 # ----------------------------------------------------------------------------------------------
 def hint_level() -> int:
-    """The level a hint searches at when its request names none (the server's default)."""
+    """The level a hint searches at when its request names none (the server's default, with the learned
+    evaluation: 400 iterations)."""
+    from engine_c.spellbook.game import SPELLBOOK
+    from search.levels import default_level
     from server.service import ServiceConfig
 
-    return ServiceConfig().default_level
+    return ServiceConfig().default_level or default_level(SPELLBOOK, "network")
 
 
 def _calibration_game(task: tuple[str, int, int]) -> list:

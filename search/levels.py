@@ -1,15 +1,18 @@
-"""Strength levels 1-10: documented bundles of search options, monotone in strength.
+"""Strength levels 1-10: documented bundles of search options, each measurably stronger than the one below.
 
 Each level raises the search budget and lowers the move-choice temperature; level 10 is the strongest
 setting that answers within about one second on one core (its iteration budget is sized for that, and a
 1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a level's play
-reproducible for a given seed. Levels with temperature 0 (9 and 10) stop a search as soon as more
-iterations could not change its move (`stop_early`): the same move, sooner.
+reproducible for a given seed. Levels with temperature 0 stop a search as soon as more iterations could
+not change its move (`stop_early`): the same move, sooner.
 
 Two tables: the learned search's (the default whenever the game ships a model that passed its gate: PUCT
 with the network's priors, leaf values blending the network's with a rollout) and the rollout
 search's (the search before the learned evaluation, kept as the named option `evaluator=rollout` so the
 two can always be compared).
+
+A request that names no level searches at `default_level()`: about 400 iterations, some 50 ms a move
+(level 9 of the learned search, level 5 of the rollout search and of a game's own tables).
 """
 from __future__ import annotations
 
@@ -17,22 +20,28 @@ from typing import Any
 
 from search.search import EVALUATORS, SearchOptions
 
-# level: (iterations, temperature) of the learned search. Its leaves blend the network's value with one
-# random rollout (rollout_mix 0.5), so an iteration costs about what a rollout iteration does (90% of
-# the rate): the budgets follow the rollout table's, a little lower, and a level takes about the time
-# it took before, playing stronger (docs/learned.md).
-NETWORK_LEVELS: dict[int, tuple[int, float]] = {
-    1: (20, 0.6),
-    2: (50, 0.4),
-    3: (100, 0.3),
-    4: (200, 0.2),
-    5: (400, 0.15),
-    6: (800, 0.1),
-    7: (1600, 0.05),
-    8: (3000, 0.02),
-    9: (7000, 0.0),
-    10: (20000, 0.0),   # bounded by the 1 s cap early in a game
+# level: (iterations, temperature, leaves) of the learned search, spaced by strength (D104). Strength
+# grows with the budget only up to about 800 iterations (the ladder of 2026-11-26 found levels 6-10 of
+# the earlier table, 800 to 20,000 iterations, level with each other), and the network's policy alone
+# (1 iteration) already beats a 30-iteration rollout search 40 games of 40. So the table spends four
+# levels below the policy on the rollout search ("rollout": uniform random playouts, no network: a
+# beginner's opponent), one on the policy alone, and five on budgets from 25 iterations to the plateau
+# (network leaves blend the value with one rollout, rollout_mix 0.5). Level 9 searches as level 5 did
+# before D104 (400 iterations) and is the default; level 10 is the strongest within 1 s.
+NETWORK_LEVELS: dict[int, tuple[int, float, str]] = {
+    1: (10, 0.8, "rollout"),
+    2: (30, 0.5, "rollout"),
+    3: (100, 0.3, "rollout"),
+    4: (300, 0.2, "rollout"),
+    5: (1, 0.0, "network"),      # the policy head's first choice
+    6: (25, 0.5, "network"),
+    7: (60, 0.3, "network"),
+    8: (150, 0.2, "network"),
+    9: (400, 0.15, "network"),
+    10: (20000, 0.0, "network"),   # bounded by the 1 s cap early in a game
 }
+NETWORK_DEFAULT_LEVEL = 9
+DEFAULT_LEVEL = 5                     # the rollout table's and a game's own tables' default
 
 # level: (iterations, temperature, rollout policy, rollout cut-off in decisions) of the rollout search.
 # Rollouts are uniform and played to the end at every level: at equal time they beat both the heuristic
@@ -71,16 +80,29 @@ def _evaluator(evaluator: str, game: Any) -> str:
 
 def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
     """'network' or 'rollout' at `level`: as _evaluator, except that "auto" keeps the rollout search at the
-    levels a default model lists no gate for (its meta "levels", when it has one: the levels where its SPRT
-    gate against the game's own level search passed, Abracada…What?'s; SpellBook's models have none)."""
+    levels the learned search's table gives to it (SpellBook's weakest, NETWORK_LEVELS), and at the levels
+    a default model lists no gate for (its meta "levels", when it has one: the levels where its SPRT gate
+    against the game's own level search passed, Abracada…What?'s; SpellBook's models have none)."""
     kind = _evaluator(evaluator, game)
-    if kind != "network" or evaluator != "auto" or game is None:
+    if kind != "network" or evaluator != "auto":
         return kind
+    if getattr(game, "level_table", None) is None:
+        return NETWORK_LEVELS[level][2]
     from search.model import default_model
 
     model = default_model(game)
     levels = model.meta.get("levels") if model is not None else None
     return kind if levels is None or level in levels else "rollout"
+
+
+def default_level(game: Any = None, evaluator: str = "auto") -> int:
+    """The level a request that names none searches at: the one of about 400 iterations (some 50 ms a
+    move), so that hints, the calibration fitted to them and a default move keep one budget whichever
+    table applies: level 9 of the learned search's table, level 5 of the rollout search's and of a game's
+    own tables (Abracada…What?'s)."""
+    if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
+        return NETWORK_DEFAULT_LEVEL
+    return DEFAULT_LEVEL
 
 
 def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any = None) -> SearchOptions:
@@ -97,12 +119,13 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
         opts = SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,
                              evaluator="auto" if evaluator == "auto" else "network")
         return _models_own_search(opts, game)
-    if kind == "network":
-        iterations, temperature = NETWORK_LEVELS[level]
+    if table is None and _evaluator(evaluator, game) == "network":
+        # the learned search's table; its weakest levels search with rollouts unless asked otherwise
+        iterations, temperature, _ = NETWORK_LEVELS[level]
         opts = SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
                              stop_early=temperature == 0, reuse_tree=level == 10,
-                             evaluator="auto" if evaluator == "auto" else "network")
-        return _models_own_search(opts, game)
+                             evaluator=kind if evaluator != "auto" or kind == "rollout" else "auto")
+        return _models_own_search(opts, game) if kind == "network" else opts
     if table is not None:
         # a game's own rollout-search levels (Abracada…What?'s: engine_c/abracadawhat/game.py), found
         # through its adapter: {level: SearchOptions fields}; the 1 s cap and stop_early as above

@@ -14,7 +14,7 @@ from engine_c.abracadawhat.insight import EFFECTS, hand_insight
 from engine_c.abracadawhat.state import SPELLS, VARIANTS
 from engine_c.registry import get_game
 from search.hints import top_hints
-from search.levels import ROLLOUT_LEVELS, describe_levels
+from search.levels import ROLLOUT_LEVELS, default_level, describe_levels
 from search.streaming import ismcts_progress
 from server import auth, aw_convert as conv, convert
 from server._gen.abracadawhat.v1 import service_pb2 as aspb
@@ -97,7 +97,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             game=g.name, title=g.title, min_players=g.min_players, max_players=g.max_players,
             spells=[aspb.SpellInfo(spell=k, name=SPELLS[k - 1], stones=k, effect=EFFECTS[k]) for k in range(1, 9)],
             variants=list(VARIANTS), min_level=min(ROLLOUT_LEVELS), max_level=max(ROLLOUT_LEVELS),
-            default_level=self.config.default_level, state_format="aw1",
+            default_level=self.config.default_level or default_level(self.game.adapter), state_format="aw1",
             record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}", levels=self._levels())
 
     def _levels(self) -> list:

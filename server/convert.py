@@ -17,7 +17,7 @@ from engine_c.spellbook.notation import _frame_text
 from engine_c.spellbook.reasons import Reason
 from engine_c.spellbook.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
 from search.hints import Hint
-from search.levels import level_options
+from search.levels import default_level, level_options
 from search.model import default_model
 from search.search import SearchOptionError, SearchOptions, SearchResult
 from server._gen.spellbook.v1 import types_pb2 as pb
@@ -242,7 +242,7 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPEL
     if req.level and not 1 <= req.level <= 10:
         raise FieldError("level", f"must be 1 to 10 (0: the server's default), got {req.level}")
     has_options = req.HasField("options")
-    level = req.level or (0 if has_options else caps.default_level)
+    level = req.level or (0 if has_options else caps.default_level or default_level(game))
     evaluator = _evaluator(req.options, game) if has_options else "auto"
     opts = level_options(level, req.seed, evaluator=evaluator, game=game) if level else None
     changes = {}

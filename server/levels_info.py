@@ -24,6 +24,8 @@ def ladder_table(path: str) -> dict[int, tuple[float, float]]:
 
 def level_text(d: dict) -> str:
     """A level's search in words (GetServerInfo's and Abracada…What?'s GetRules' description)."""
+    if d.get("evaluator") == "network" and d["iterations"] == 1:
+        return "the policy network's first choice, without search"
     if d.get("evaluator") == "network":
         how = "the learned value and policy (PUCT)"
     else:

@@ -11,7 +11,7 @@ from engine_c import spellbook
 from engine_c.spellbook.game import SPELLBOOK
 from engine_c.spellbook.state import LIMITS, SPELL_NAMES
 from search.hints import MISTAKE_CLASSES, MISTAKE_THRESHOLDS
-from search.levels import describe_levels
+from search.levels import default_level, describe_levels
 from search.model import default_model
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
@@ -47,7 +47,8 @@ class RulesRpcs(RpcBase):
             version = "0+unknown"
         c = self.config
         info = spb.GetServerInfoResponse(
-            version=version, git_revision=_git_revision(), rules=rules_info(), default_level=c.default_level,
+            version=version, git_revision=_git_revision(), rules=rules_info(),
+            default_level=c.default_level or default_level(SPELLBOOK),
             limits=spb.ServerLimits(max_iterations=c.max_iterations, max_time_ms=c.max_time_ms,
                                     max_threads=c.max_threads, max_message_bytes=c.max_message_bytes,
                                     workers=c.workers, queue_size=c.queue_size,

@@ -56,7 +56,7 @@ class ServiceConfig:
     max_threads: int = 2
     max_nodes: int = 2_000_000
     max_message_bytes: int = 1 << 20
-    default_level: int = 5
+    default_level: int = 0           # 0: the level table's own (search.levels.default_level: 400 iterations)
     deadline_margin_ms: float = 50.0
     max_top_k: int = 20
     min_report_every_ms: int = 20

@@ -176,6 +176,26 @@ def test_levels_are_monotone_and_specs_parse():
     with pytest.raises(ValueError, match="unknown option"):
         make_bot("ismcts:speed=3", SPELLBOOK)
 
+def test_the_learned_searchs_levels_climb_from_rollouts_to_the_network_and_default_to_400_iterations():
+    """D104: the weakest levels search with rollouts, the rest with the network; within each evaluator
+    the budget rises and the temperature falls (a one-iteration search has no choice to temper); a request naming no level gets 400 iterations whichever
+    table applies; an explicit evaluator is obeyed at every level."""
+    from search.levels import NETWORK_LEVELS, default_level
+
+    kinds = [level_options(lv, game=SPELLBOOK).evaluator for lv in range(1, 11)]
+    assert kinds == sorted(kinds, key=lambda k: k != "rollout") and kinds[0] == "rollout" and kinds[-1] == "auto"
+    for kind in ("rollout", "auto"):
+        opts = [level_options(lv, game=SPELLBOOK) for lv in range(1, 11) if kinds[lv - 1] == kind]
+        assert [o.iterations for o in opts] == sorted({o.iterations for o in opts})
+        temps = [o.temperature for o in opts if o.iterations > 1]     # one iteration: the policy's choice
+        assert temps == sorted(temps, reverse=True)
+    assert level_options(default_level(SPELLBOOK), game=SPELLBOOK).iterations == 400
+    assert level_options(default_level(SPELLBOOK, "rollout"), evaluator="rollout", game=SPELLBOOK).iterations == 500
+    assert level_options(1, evaluator="network", game=SPELLBOOK).evaluator == "network"
+    assert level_options(9, evaluator="rollout", game=SPELLBOOK).iterations == LEVELS[9][0]
+    assert set(NETWORK_LEVELS) == set(range(1, 11))
+
+
 
 def test_ismcts_2000_iterations_beats_random():
     """Strength: ISMCTS at 2,000 iterations wins at least 18 of 20 two-player games against RandomBot."""

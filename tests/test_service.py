@@ -95,9 +95,11 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
     assert info.HasField("model") and info.model.version == model.version and info.model.feature_version >= 1
     calibration = json.loads(info.model.calibration_json)        # D26: the map its answers report through
     assert calibration["model"] == model.version and calibration["temperature"]
-    assert all(lv.evaluator == "network" for lv in info.levels)
+    # D104: the four weakest levels search with rollouts (below the policy alone), the rest with the network
+    assert [lv.evaluator for lv in info.levels] == ["rollout"] * 4 + ["network"] * 6
+    assert info.default_level == 9 and info.levels[8].iterations == 400      # the default keeps 400 iterations
     st = State.new(players=2, seed=3)
-    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=3, seed=1), timeout=20)
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=7, seed=1), timeout=20)
     assert best.stats.options.evaluator == "network" and best.stats.options.model == model.version
     assert abs(sum(m.prior for m in best.stats.moves) - 1) < 1e-3
     req = spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=pb.SearchLimits(iterations=200),
@@ -248,8 +250,8 @@ def test_a_settled_move_returns_early_with_the_same_move(stub):
     whole budget, and rank the same move first."""
     st = State.new(players=2, seed=3)
     limits = pb.SearchLimits(iterations=3000)
-    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
-    hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=9, seed=4, limits=limits), timeout=20)
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=10, seed=4, limits=limits), timeout=20)
+    hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=10, seed=4, limits=limits), timeout=20)
     assert best.stats.options.stop_early and best.stats.stopped_early and not best.stats.cut_short
     # hints spend at least their budget (more when they grow until the best move is separated)
     assert best.stats.iterations < 3000 <= hints.stats.iterations and not hints.stats.options.stop_early
@@ -486,7 +488,7 @@ def test_async_client(server):
             info = await c.server_info()
             return info.default_level
 
-    assert asyncio.run(asyncio.wait_for(run(), 30)) == 5
+    assert asyncio.run(asyncio.wait_for(run(), 30)) == 9       # the level table's own default (D104)
 
 
 def test_server_info_reports_the_ladder_elo(tmp_path):
