@@ -6,9 +6,9 @@ whose difference matters most, meet directly), and one Bradley-Terry fit over al
 its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
-The defaults are the shipped tables' settings (levels 1-10, 40 games a pair of neighbouring levels: at 8
+The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
 games a pair, or with each level also meeting the one two up the chain, neighbouring levels' intervals
-overlapped by hundreds of Elo), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json
+overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json
 from the games already in data/ladder.jsonl (seconds) and plays only the games missing. A new ladder
 goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json` takes about a minute on one core
 (level 10 spends up to a second per move); the full default ladder about 31 minutes with `-j 2`.
@@ -52,7 +52,7 @@ def parse_levels(text: str) -> list[int]:
     return sorted(levels)
 
 
-GAMES_PER_PAIR = 40
+GAMES_PER_PAIR = 80
 SPAN = 1
 
 
