@@ -23,23 +23,22 @@ from search.search import EVALUATORS, SearchOptions
 # level: (iterations, temperature, leaves) of the learned search, spaced by strength (D104). Strength
 # grows with the budget only up to about 800 iterations (the ladder of 2026-11-26 found levels 6-10 of
 # the earlier table, 800 to 20,000 iterations, level with each other), and the network's policy alone
-# (1 iteration) already beats a 30-iteration rollout search 40 games of 40. So the table spends five
-# levels below the policy on the rollout search ("rollout": uniform random playouts, no network: a
-# beginner's opponent), one on the policy alone, and four on the learned search (network leaves blend
-# the value with one rollout, rollout_mix 0.5) where its strength still grows: it grows fast up to about
-# 60 iterations (25 → 60 with the temperature 0.5 → 0.3: +215 Elo) and slowly past them (100 → 400: +80,
-# 40 games each), and hardly at all with temperature at tiny budgets (1 → 8 at 0.6: +17). Level 9
-# searches as level 5 did before D104 (400 iterations) and is the default; level 10 is the strongest
-# within 1 s.
+# (1 iteration) already beats a 600-iteration rollout search (+168 Elo over 40 games). So the table
+# spends six levels on the rollout search ("rollout": uniform random playouts, no network: a beginner's
+# opponent at level 1), one on the policy alone, and three on the learned search (network leaves blend
+# the value with one rollout, rollout_mix 0.5), with low temperatures: sampling at 0.4-0.6 spent what
+# the search found (1 iteration → 25 at 0.5: +35; 25 → 50 at 0.4: -26), while the policy → 400
+# iterations at 0.15 gained +407. Level 9 searches as level 5 did before D104 (400 iterations) and is
+# the default; level 10 is the strongest within 1 s.
 NETWORK_LEVELS: dict[int, tuple[int, float, str]] = {
     1: (10, 0.8, "rollout"),
     2: (30, 0.5, "rollout"),
     3: (55, 0.4, "rollout"),
     4: (100, 0.3, "rollout"),
     5: (300, 0.2, "rollout"),
-    6: (1, 0.0, "network"),      # the policy head's first choice
-    7: (25, 0.5, "network"),
-    8: (50, 0.4, "network"),
+    6: (600, 0.15, "rollout"),
+    7: (1, 0.0, "network"),      # the policy head's first choice
+    8: (30, 0.15, "network"),
     9: (400, 0.15, "network"),
     10: (20000, 0.0, "network"),   # bounded by the 1 s cap early in a game
 }

@@ -95,11 +95,11 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
     assert info.HasField("model") and info.model.version == model.version and info.model.feature_version >= 1
     calibration = json.loads(info.model.calibration_json)        # D26: the map its answers report through
     assert calibration["model"] == model.version and calibration["temperature"]
-    # D104: the five weakest levels search with rollouts (below the policy alone), the rest with the network
-    assert [lv.evaluator for lv in info.levels] == ["rollout"] * 5 + ["network"] * 5
+    # D104: the six weakest levels search with rollouts (below the policy alone), the rest with the network
+    assert [lv.evaluator for lv in info.levels] == ["rollout"] * 6 + ["network"] * 4
     assert info.default_level == 9 and info.levels[8].iterations == 400      # the default keeps 400 iterations
     st = State.new(players=2, seed=3)
-    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=8, seed=1), timeout=20)
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=1), timeout=20)
     assert best.stats.options.evaluator == "network" and best.stats.options.model == model.version
     assert abs(sum(m.prior for m in best.stats.moves) - 1) < 1e-3
     req = spb.GetBestMoveRequest(state=text_input(st), seed=1, limits=pb.SearchLimits(iterations=200),
