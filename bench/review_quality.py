@@ -20,8 +20,10 @@ On games the bench plays itself (fixed seeds; 2 players, set1):
 - hint_matches_search: the share of positions where the first hint is the search's choice (the move a
   bot at temperature 0 plays from the same search), or the hint says the top moves are about equal and
   lists it.
---quick: fewer games and positions, a weaker "strong" level (5); the keys are the same. Timings are of
-whatever machine runs it.
+--quick: fewer games and positions, a weaker "strong" player; the keys are the same. The strong players
+are the learned search's levels 10 and 5 as they were before D104 (20,000 iterations with a 1 s cap, and
+400 iterations), so the games stay those of the earlier lines; `--strong-level N` plays today's level N.
+Timings are of whatever machine runs it.
 """
 from __future__ import annotations
 
@@ -83,12 +85,15 @@ def main() -> None:
     args = ap.parse_args()
     quick = args.quick
     level = args.strong_level or (5 if quick else 10)
+    strong_spec = (f"ismcts:level={level}" if args.strong_level else
+                   "ismcts:iterations=400,temperature=0.15" if quick else
+                   "ismcts:iterations=20000,temperature=0,time_ms=1000,stop_early=true,reuse_tree=true")
     n_games = args.games or (2 if quick else 6)
     n_hint_positions = 40 if quick else 200
     long_its = args.long or (1500 if quick else 3000)
     t0 = time.monotonic()
     rng = random.Random(26)
-    strong = [play_game(f"ismcts:level={level}", 100 + g) for g in range(n_games)]
+    strong = [play_game(strong_spec, 100 + g) for g in range(n_games)]
     weak = [play_game("random", 200 + g) for g in range(n_games)]
     t_games = time.monotonic() - t0
 
@@ -140,7 +145,7 @@ def main() -> None:
         chosen = res.move          # the search's move at temperature 0: what a bot plays
         matches += hints[0].move == chosen or (hints[0].about_equal and chosen in [h.move for h in hints])
     out = {
-        "bench": "review_quality", "quick": quick, "strong_level": level, "games_each": n_games,
+        "bench": "review_quality", "quick": quick, "strong_level": level, "strong": strong_spec, "games_each": n_games,
         "default_budget": DEFAULT_BUDGET, "long_iterations": long_its,
         "planted_blunder_recall": round(caught / planted, 3) if planted else None, "planted": planted,
         "false_alarm_rate": round(alarms / clean, 3) if clean else None, "clean_moves": clean,

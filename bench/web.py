@@ -1,6 +1,6 @@
 """The web page's speed in a real browser (Debian's Chromium, headless, through Playwright): one JSON line.
 
-    python bench/web.py [--loads 10] [--moves 40] [--level 3] [--seed 1]
+    python bench/web.py [--loads 10] [--moves 40] [--level 9] [--seed 1]
 
 The server runs in this process (server.main.ServerThread with `web_address`), the page in Chromium.
 
@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--loads", type=int, default=10, help="page loads measured")
     p.add_argument("--moves", type=int, default=40, help="clicks measured (a new game when one ends)")
-    p.add_argument("--level", type=int, default=3, help="the bot's level")
+    p.add_argument("--level", type=int, default=9,
+                   help="the bot's level (9: 100 network iterations, the budget level 3 had before D104)")
     p.add_argument("--seed", type=int, default=1, help="which legal moves the clicks choose")
     a = p.parse_args(argv)
     from playwright.sync_api import sync_playwright

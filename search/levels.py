@@ -1,10 +1,11 @@
 """Strength levels 1-10: documented bundles of search options, each measurably stronger than the one below.
 
-Each level raises the search budget and lowers the move-choice temperature; level 10 is the strongest
-setting that answers within about one second on one core (its iteration budget is sized for that, and a
+Each level raises the search budget and lowers the move-choice temperature. Level 10 is the strongest:
+in the learned search's table the budget where its strength stops growing (400 iterations); in the
+rollout search's and a game's own tables the most that answers within about one second on one core (a
 1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a level's play
-reproducible for a given seed. Levels with temperature 0 stop a search as soon as more iterations could
-not change its move (`stop_early`): the same move, sooner.
+reproducible for a given seed. Levels with temperature 0 and more than one iteration stop a search as
+soon as more iterations could not change its move (`stop_early`): the same move, sooner.
 
 Two tables: the learned search's (the default whenever the game ships a model that passed its gate: PUCT
 with the network's priors, leaf values blending the network's with a rollout) and the rollout
@@ -12,7 +13,7 @@ search's (the search before the learned evaluation, kept as the named option `ev
 two can always be compared).
 
 A request that names no level searches at `default_level()`: about 400 iterations, some 50 ms a move
-(level 9 of the learned search, level 5 of the rollout search and of a game's own tables).
+(level 10 of the learned search, level 5 of the rollout search and of a game's own tables).
 """
 from __future__ import annotations
 
@@ -20,16 +21,16 @@ from typing import Any
 
 from search.search import EVALUATORS, SearchOptions
 
-# level: (iterations, temperature, leaves) of the learned search, spaced by strength (D104). Strength
-# grows with the budget only up to about 800 iterations (the ladder of 2026-11-26 found levels 6-10 of
-# the earlier table, 800 to 20,000 iterations, level with each other), and the network's policy alone
-# (1 iteration) already beats a 600-iteration rollout search (+168 Elo over 40 games). So the table
-# spends six levels on the rollout search ("rollout": uniform random playouts, no network: a beginner's
-# opponent at level 1), one on the policy alone, and three on the learned search (network leaves blend
-# the value with one rollout, rollout_mix 0.5), with low temperatures: sampling at 0.4-0.6 spent what
-# the search found (1 iteration → 25 at 0.5: +35; 25 → 50 at 0.4: -26), while the policy → 400
-# iterations at 0.15 gained +407. Level 9 searches as level 5 did before D104 (400 iterations) and is
-# the default; level 10 is the strongest within 1 s.
+# level: (iterations, temperature, leaves) of the learned search, spaced by strength (D104). The
+# network's policy alone (1 iteration) already beats a 600-iteration rollout search (+168 Elo over 40
+# games), and the learned search stops gaining at about 400 iterations (a ladder of the earlier table
+# found 400 → 20,000 iterations worth +9 Elo over five doublings; 20,000 iterations at temperature 0 scored
+# 0.46 against 400 at 0.15 over 28 games). So the table spends six levels on the rollout search
+# ("rollout": uniform random playouts, no network: a beginner's opponent at level 1), one on the policy
+# alone, and three on the learned search up to the plateau (network leaves blend the value with one
+# rollout, rollout_mix 0.5), at low temperatures: sampling at 0.4-0.6 spent what a small search found.
+# Level 10 is the plateau: 400 iterations, what level 5 was before D104, and the default; it needs no
+# time cap or tree reuse (about 50 ms a move).
 NETWORK_LEVELS: dict[int, tuple[int, float, str]] = {
     1: (10, 0.8, "rollout"),
     2: (30, 0.5, "rollout"),
@@ -38,11 +39,11 @@ NETWORK_LEVELS: dict[int, tuple[int, float, str]] = {
     5: (300, 0.2, "rollout"),
     6: (600, 0.15, "rollout"),
     7: (1, 0.0, "network"),      # the policy head's first choice
-    8: (30, 0.15, "network"),
-    9: (400, 0.15, "network"),
-    10: (20000, 0.0, "network"),   # bounded by the 1 s cap early in a game
+    8: (30, 0.2, "network"),
+    9: (100, 0.2, "network"),
+    10: (400, 0.15, "network"),  # the plateau: 20,000 iterations played it even
 }
-NETWORK_DEFAULT_LEVEL = 9
+NETWORK_DEFAULT_LEVEL = 10
 DEFAULT_LEVEL = 5                     # the rollout table's and a game's own tables' default
 
 # level: (iterations, temperature, rollout policy, rollout cut-off in decisions) of the rollout search.
@@ -100,7 +101,7 @@ def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
 def default_level(game: Any = None, evaluator: str = "auto") -> int:
     """The level a request that names none searches at: the one of about 400 iterations (some 50 ms a
     move), so that hints, the calibration fitted to them and a default move keep one budget whichever
-    table applies: level 9 of the learned search's table, level 5 of the rollout search's and of a game's
+    table applies: level 10 of the learned search's table, level 5 of the rollout search's and of a game's
     own tables (Abracada…What?'s)."""
     if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
         return NETWORK_DEFAULT_LEVEL
@@ -124,8 +125,7 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
     if table is None and _evaluator(evaluator, game) == "network":
         # the learned search's table; its weakest levels search with rollouts unless asked otherwise
         iterations, temperature, _ = NETWORK_LEVELS[level]
-        opts = SearchOptions(iterations=iterations, temperature=temperature, time_ms=cap, seed=seed,
-                             stop_early=temperature == 0, reuse_tree=level == 10,
+        opts = SearchOptions(iterations=iterations, temperature=temperature, seed=seed, stop_early=temperature == 0,
                              evaluator=kind if evaluator != "auto" or kind == "rollout" else "auto")
         return _models_own_search(opts, game) if kind == "network" else opts
     if table is not None:

@@ -97,7 +97,7 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
     assert calibration["model"] == model.version and calibration["temperature"]
     # D104: the six weakest levels search with rollouts (below the policy alone), the rest with the network
     assert [lv.evaluator for lv in info.levels] == ["rollout"] * 6 + ["network"] * 4
-    assert info.default_level == 9 and info.levels[8].iterations == 400      # the default keeps 400 iterations
+    assert info.default_level == 10 and info.levels[9].iterations == 400     # the default keeps 400 iterations
     st = State.new(players=2, seed=3)
     best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=1), timeout=20)
     assert best.stats.options.evaluator == "network" and best.stats.options.model == model.version
@@ -247,11 +247,14 @@ def test_best_move_answer_is_the_in_process_search_field_for_field(stub, level, 
 
 def test_a_settled_move_returns_early_with_the_same_move(stub):
     """Levels with temperature 0 stop once the choice is settled (stats.stopped_early); hints spend the
-    whole budget, and rank the same move first."""
+    whole budget, and rank the same move first. (The rollout search's level 9: the learned search's
+    levels above one iteration sample at a temperature, D104.)"""
     st = State.new(players=2, seed=3)
-    limits = pb.SearchLimits(iterations=3000)
-    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=10, seed=4, limits=limits), timeout=20)
-    hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=10, seed=4, limits=limits), timeout=20)
+    limits, rollout = pb.SearchLimits(iterations=3000), pb.SearchOptions(evaluator="rollout")
+    best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=4, limits=limits,
+                                                   options=rollout), timeout=20)
+    hints = stub.GetHints(spb.GetHintsRequest(state=text_input(st), level=9, seed=4, limits=limits,
+                                              options=rollout), timeout=20)
     assert best.stats.options.stop_early and best.stats.stopped_early and not best.stats.cut_short
     # hints spend at least their budget (more when they grow until the best move is separated)
     assert best.stats.iterations < 3000 <= hints.stats.iterations and not hints.stats.options.stop_early
@@ -488,7 +491,7 @@ def test_async_client(server):
             info = await c.server_info()
             return info.default_level
 
-    assert asyncio.run(asyncio.wait_for(run(), 30)) == 9       # the level table's own default (D104)
+    assert asyncio.run(asyncio.wait_for(run(), 30)) == 10      # the level table's own default (D104)
 
 
 def test_server_info_reports_the_ladder_elo(tmp_path):
