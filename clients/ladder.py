@@ -8,10 +8,11 @@ reports; the games go to a JSONL file beside it, so `--resume` continues an inte
 
 The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
 games a pair, or with each level also meeting the one two up the chain, neighbouring levels' intervals
-overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json
-from the games already in data/ladder.jsonl (seconds) and plays only the games missing. A new ladder
-goes elsewhere: `--levels 1-4 --games 4 --out /tmp/ladder/ladder.json` takes about a minute on one core
-(level 10 spends up to a second per move); the full default ladder about 31 minutes with `-j 2`.
+overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104), so
+`spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
+data/ladder.jsonl (seconds) and plays only the games missing. A new ladder goes elsewhere: `--levels 1-4
+--games 4 --out /tmp/ladder/ladder.json` takes seconds on one core; the full default ladder about 7
+minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move).
 
 A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
 the default model's version, or "rollout" without one, and a digest of the levels' search options).

@@ -25,7 +25,7 @@ from search.search import EVALUATORS, SearchOptions
 # network's policy alone (1 iteration) already beats a 600-iteration rollout search (+168 Elo over 40
 # games), and the learned search stops gaining at about 400 iterations (a ladder of the earlier table
 # found 400 → 20,000 iterations worth +9 Elo over five doublings; 20,000 iterations at temperature 0 scored
-# 0.46 against 400 at 0.15 over 28 games). So the table spends six levels on the rollout search
+# 0.50 against 400 at 0.15 over 30 games). So the table spends six levels on the rollout search
 # ("rollout": uniform random playouts, no network: a beginner's opponent at level 1), one on the policy
 # alone, and three on the learned search up to the plateau (network leaves blend the value with one
 # rollout, rollout_mix 0.5), at low temperatures: sampling at 0.4-0.6 spent what a small search found.

@@ -298,7 +298,7 @@ def test_levels_follow_the_search_a_model_was_gated_with(tmp_path):
     own.save(path)
     game = dataclasses.replace(SPELLBOOK) if dataclasses.is_dataclass(SPELLBOOK) else type(SPELLBOOK)()
     game.default_model_path = path
-    plain, scaled = level_options(5, game=SPELLBOOK), level_options(5, game=game)
+    plain, scaled = level_options(10, game=SPELLBOOK), level_options(10, game=game)     # a network level (D104)
     assert scaled.rollout_mix == 0.0 and scaled.iterations == 3 * plain.iterations
     assert level_options(5, game=game, evaluator="rollout") == level_options(5, game=SPELLBOOK, evaluator="rollout")
     bad = str(tmp_path / "bad.npz")
