@@ -125,7 +125,8 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
     if table is None and _evaluator(evaluator, game) == "network":
         # the learned search's table; its weakest levels search with rollouts unless asked otherwise
         iterations, temperature, _ = NETWORK_LEVELS[level]
-        opts = SearchOptions(iterations=iterations, temperature=temperature, seed=seed, stop_early=temperature == 0,
+        opts = SearchOptions(iterations=iterations, temperature=temperature, seed=seed,
+                             stop_early=temperature == 0,
                              evaluator=kind if evaluator != "auto" or kind == "rollout" else "auto")
         return _models_own_search(opts, game) if kind == "network" else opts
     if table is not None:

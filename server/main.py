@@ -12,7 +12,7 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-threads N         SPELLBOOK_MAX_THREADS    CPU count (threads of one search)
     --max-nodes N           SPELLBOOK_MAX_NODES      2000000 (tree nodes per search thread)
     --max-message-bytes N   SPELLBOOK_MAX_MESSAGE_BYTES 1048576
-    --default-level N       SPELLBOOK_DEFAULT_LEVEL  0: the level table's own (SpellBook's learned search: 9; else 5)
+    --default-level N       SPELLBOOK_DEFAULT_LEVEL  0: the level table's own (SpellBook's learned search: 10; else 5)
     --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
     --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
     --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
