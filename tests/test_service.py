@@ -511,3 +511,24 @@ def test_server_info_reports_the_ladder_elo(tmp_path):
             levels = client.server_info().levels
             got = {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")}
             assert got == expect
+
+
+def test_the_default_level_is_the_tables_own_unless_the_server_names_one(capsys):
+    """D104: a request naming no level searches at the level table's default (SpellBook's learned search:
+    level 10, 400 iterations; the rollout search's table: level 5); `--default-level N` overrides it, 0
+    means the table's own, and anything outside 0-10 is refused naming the flag."""
+    from server import convert
+    from server.main import parse_args
+    from server.service import ServiceConfig
+
+    st = State.new(players=2, seed=3)
+    request = spb.GetBestMoveRequest(state=text_input(st), seed=1)
+    opts, level = convert.search_options(request, ServiceConfig().caps())
+    assert (level, opts.iterations, opts.temperature) == (10, 400, 0.15)
+    opts, level = convert.search_options(request, ServiceConfig(default_level=3).caps())
+    assert (level, opts.iterations) == (3, level_options(3, game=SPELLBOOK).iterations)
+    assert parse_args([]).service.default_level == 0 and parse_args(["--default-level", "7"]).service.default_level == 7
+    for bad in ("11", "-1"):
+        with pytest.raises(SystemExit):
+            parse_args(["--default-level", bad])
+        assert "--default-level" in capsys.readouterr().err
