@@ -110,10 +110,12 @@ def test_sigkill_one_replica_the_other_finishes_the_game(postgres_url, tmp_path)
 
 def test_bot_lease_moves_to_the_survivor_when_its_holder_dies(postgres_url, tmp_path):
     import psycopg
-    seats, seed = ["bot:8", "client"], 5          # a level-8 first move searches ~1 s: killed mid-search
+    # the rollout search's level 9 (8,000 iterations, no model) searches its first move ~0.7 s: killed
+    # mid-search (the learned search's levels answer in 50 ms or less since D104)
+    seats, seed, slow = ["bot:9", "client"], 5, ("--model", "none")
     assert State.new(players=2, seed=seed).current_player == 0
-    a = ServerProcess("--processes", "1", "--db", postgres_url, "--bot-lease-s", "1")
-    b = ServerProcess("--processes", "1", "--db", postgres_url, "--bot-lease-s", "1")
+    a = ServerProcess("--processes", "1", "--db", postgres_url, "--bot-lease-s", "1", *slow)
+    b = ServerProcess("--processes", "1", "--db", postgres_url, "--bot-lease-s", "1", *slow)
     try:
         a_pid = str(a.proc.pid)
         b.address()
@@ -141,12 +143,15 @@ def test_bot_lease_moves_to_the_survivor_when_its_holder_dies(postgres_url, tmp_
     bot_moves = [e for e in played if e["seat"] == 0 and e["kind"] == "move"]
     assert len(bot_moves) == 1 and played[0]["seq"] == 1 and played[0] == bot_moves[0]
     # the move the bot makes in an undisturbed game (seeded by the session seed and the event number)
-    with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "ref.db"))) as ref, \
-            SpellBookClient(f"127.0.0.1:{ref.port}", timeout=30) as c:
-        rid = c.create_session(seats, seed=seed)
-        while c.get_session(rid, 1).seq == 0:
-            time.sleep(0.01)
-        assert [e for e in c.export_session(rid)["events"] if e["seq"] > 0][0] == played[0]
+    ref = ServerProcess("--processes", "1", "--db", str(tmp_path / "ref.db"), *slow)
+    try:
+        with SpellBookClient(ref.address(), timeout=30) as c:
+            rid = c.create_session(seats, seed=seed)
+            while c.get_session(rid, 1).seq == 0:
+                time.sleep(0.01)
+            assert [e for e in c.export_session(rid)["events"] if e["seq"] > 0][0] == played[0]
+    finally:
+        ref.stop()
 
 
 def _health(address: str) -> int:
