@@ -261,7 +261,7 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     attempt = """async ([sid, seat, token]) => {
         const r = await fetch('/spellbook.v1.SpellBookService/SubmitMove', {method: 'POST',
           headers: {'Content-Type': 'application/json', 'spellbook-session-token': token},
-          body: JSON.stringify({sessionId: sid, seat, move: {text: 'draw'}})});
+          body: JSON.stringify({sessionId: sid, seat, move: {text: 'draw'}}), signal: AbortSignal.timeout(20000)});
         return [r.status, (await r.json()).code]; }"""
     assert a.page.evaluate(attempt, [game_b["sessionId"], 0, game_a["token"]]) == [403, "permission_denied"]
     assert a.page.evaluate(attempt, [game_a["sessionId"], 1, game_a["token"]])[0] in (400, 403)   # the bot's seat
@@ -306,3 +306,24 @@ def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
     page.wait_for_selector("#move-list button.move:not([disabled])")
     tab.shot("8-practice")
     assert tab.errors == []
+
+
+def test_more_games_in_tabs_than_the_browser_keeps_connections_to_one_server(server, browser):
+    """A browser keeps at most six connections to one server across its tabs; a page holding its event
+    stream open the whole game would leave the seventh tab unable even to load. Every tab here starts a
+    game, and every one keeps playing: its stream is open only while the bots move."""
+    url = f"http://127.0.0.1:{server.web_port}/"
+    tabs = []
+    for _ in range(8):
+        tab = Tab(browser, url)
+        tab.start(players=2, level=1)
+        tabs.append(tab)
+    rng = random.Random(3)
+    for tab in tabs:                                   # each move reaches the server and the bot answers
+        before = tab.page.locator("#log li").count()
+        play_one(tab.page, rng)
+        tab.page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached", timeout=30000)
+        tab.page.wait_for_selector("#move-list button[data-move]:not([disabled])", timeout=30000)
+    assert all(tab.errors == [] for tab in tabs)
+    for tab in tabs:
+        tab.page.close()

@@ -54,13 +54,14 @@ async function init() {
   $("share-show").addEventListener("click", () => { $("share-token").textContent = game.spectatorToken; $("share-token").hidden = false; });
   $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
   document.addEventListener("keydown", shortcut);
+  document.addEventListener("visibilitychange", syncWatch);     // a tab out of view holds no stream
   await loadServerInfo();
   const saved = sessionStorage.getItem(STORE_KEY);
   if (saved) {
     Object.assign(game, JSON.parse(saved));
     showGame();
     await refresh();
-    watch();
+    syncWatch();
     return;
   }
   status("Choose the players and the bots' level, then start.");
@@ -103,7 +104,7 @@ async function startGame() {
   $("log").replaceChildren();
   showGame();
   await refresh();
-  watch();
+  syncWatch();
 }
 
 async function startPractice(players, seat, level, names) {
@@ -176,6 +177,21 @@ async function refresh() {
 
 function stopWatching() { if (game.watching) { game.watching.abort(); game.watching = null; } }
 
+/** Holds the WatchSession stream only while something can happen without us: a browser keeps at most six
+ *  connections to one server across all its tabs, and each open stream takes one, so a stream per tab
+ *  would leave the seventh tab unable even to load the page. While it is our decision and the log has
+ *  every event up to it, nothing else can move, so the stream is closed; it reopens from the next event
+ *  when we move (or when the tab comes back into view). A spectator watches while the tab is visible. */
+function syncWatch() {
+  const v = game.view;
+  if (game.practice || !game.sessionId || !v) return;
+  const ourDecision = !game.spectator && v.toMove === game.seat && game.seq > game.submittedSeq;
+  const caughtUp = game.lastEvent >= game.seq;
+  const needed = !v.over && !game.finished && !game.resigned && !document.hidden && !(ourDecision && caughtUp);
+  if (needed && !game.watching) watch();
+  else if (!needed && game.watching) stopWatching();
+}
+
 /** WatchSession from the next event on: every move and draw is logged as it happens, the board follows. */
 function watch() {
   stopWatching();
@@ -235,6 +251,7 @@ function render() {
     $("move-list").querySelector("button")?.focus({ preventScroll: true });
   }
   if (mine && v.legalMoves.length === 1 && !game.busy) submit(v.legalMoves[0].text, true);   // forced: plays itself
+  syncWatch();
 }
 
 function winnersText(v) {
@@ -306,7 +323,10 @@ async function submit(text, forced = false) {
   game.hint = null; game.hintLevel = 0; $("hint-box").hidden = true;
   try {
     if (game.practice) await game.practice.submit(text, onPracticeEvent);
-    else await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text }, expectedSeq: String(game.seq) }, opts());
+    else {
+      await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text }, expectedSeq: String(game.seq) }, opts());
+      syncWatch();                      // our move and the others' replies arrive on the stream
+    }
     if (forced) status(`Forced move played: ${text}.`);
   } catch (e) {
     game.submittedSeq = -1;
@@ -401,7 +421,7 @@ async function spectate() {
   $("log").replaceChildren();
   showGame();
   await refresh();
-  watch();
+  syncWatch();
   status("Watching (read-only).");
 }
 
