@@ -14,7 +14,7 @@ const KEY_STORE = "spellbook.apiKey";
 const game = {
   sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
-  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0,
+  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0, idleTimer: 0,
 };
 let spellHelp = {};
 let hintIterations = 1500;
@@ -175,24 +175,38 @@ async function refresh() {
   return game.refreshing;
 }
 
-function stopWatching() { if (game.watching) { game.watching.abort(); game.watching = null; } }
+function stopWatching() {
+  clearTimeout(game.idleTimer);
+  game.idleTimer = 0;
+  if (game.watching) { game.watching.abort(); game.watching = null; }
+}
 
 /** Holds the WatchSession stream only while something can happen without us: a browser keeps at most six
  *  connections to one server across all its tabs, and each open stream takes one, so a stream per tab
- *  would leave the seventh tab unable even to load the page. While it is our decision and the log has
- *  every event up to it, nothing else can move, so the stream is closed; it reopens from the next event
- *  when we move (or when the tab comes back into view). A spectator watches while the tab is visible. */
+ *  would leave the seventh tab unable even to load the page. Once it is our decision and the log has
+ *  every event up to it, nothing else can move: the stream is closed after IDLE_STREAM_MS (so the quick
+ *  clicks of a multi-step action keep it), and reopens from the next event when we move (or when the tab
+ *  comes back into view). A spectator watches while the tab is visible. */
+const IDLE_STREAM_MS = 2000;
 function syncWatch() {
   const v = game.view;
   if (game.practice || !game.sessionId || !v) return;
   const ourDecision = !game.spectator && v.toMove === game.seat && game.seq > game.submittedSeq;
   const caughtUp = game.lastEvent >= game.seq;
-  const needed = !v.over && !game.finished && !game.resigned && !document.hidden && !(ourDecision && caughtUp);
+  const over = v.over || game.finished || game.resigned || document.hidden;
+  const needed = !over && !(ourDecision && caughtUp);
+  clearTimeout(game.idleTimer);
+  game.idleTimer = 0;
   if (needed && !game.watching) watch();
-  else if (!needed && game.watching) stopWatching();
+  else if (!needed && game.watching) {
+    if (over) stopWatching();
+    else {
+      const idle = game.watching;
+      game.idleTimer = setTimeout(() => { game.idleTimer = 0; if (game.watching === idle) stopWatching(); }, IDLE_STREAM_MS);
+    }
+  }
 }
 
-/** WatchSession from the next event on: every move and draw is logged as it happens, the board follows. */
 function watch() {
   stopWatching();
   const controller = new AbortController();
