@@ -111,9 +111,10 @@ def test_finds_the_altar_token_that_enables_a_level_5_learn():
     # the learned search (its default evaluation) finds it with a larger budget: the learn is three
     # decisions away, and the value alone does not see it coming (docs/learned.md, "what limits it"). Its
     # model's value of this hand-built position is off the map (it expects final scores near 20 where
-    # the game ends at 9), so the search finds the win late: with g5-da1d3fb4 "take Rs" has 8,998 visits
-    # at 0.97 against the draw's 10,654 at 0.10 (2026-11-26), and the lower confidence bound plays it
-    # (SearchOptions.lcb_stdevs)
+    # the game ends at 9), so the search finds the win late: with g5-da1d3fb4 "take Rs" had 8,998 visits
+    # at 0.97 against the draw's 10,654 at 0.10 (2026-11-26), and the lower confidence bound played it
+    # (SearchOptions.lcb_stdevs); with g5-bfa8ec5e it is the most visited, 13,902 at 0.95 against 5,807
+    # at 0.23 (2026-11-27)
     r = ismcts(SPELLBOOK, state, SearchOptions(iterations=20000, seed=3))
     assert str(r.move) == "take Rs", [(str(m.move), m.visits) for m in r.moves[:4]]
     # hints show the move chosen first, whether or not it is the most visited (D45, D101)
