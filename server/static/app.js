@@ -207,6 +207,7 @@ function syncWatch() {
   }
 }
 
+/** WatchSession from the next event on: every move and draw is logged as it happens, the board follows. */
 function watch() {
   stopWatching();
   const controller = new AbortController();
