@@ -163,13 +163,16 @@ def hint_positions(count: int = 50) -> list[State]:
     return out
 
 
-def default_hint_options(seed: int, evaluator: str) -> SearchOptions:
-    """What GetHints searches with when the request gives no level or limits: the server's default level."""
+def default_hint_options(seed: int, evaluator: str, model: str = "") -> SearchOptions:
+    """What GetHints searches with when the request gives no level or limits: the server's default level;
+    `model`: the model file under test (--model) instead of the shipped one."""
     from server.service import ServiceConfig
 
     level = ServiceConfig().default_level or default_level(SPELLBOOK, evaluator)
     opts = level_options(level, seed, evaluator=evaluator, game=SPELLBOOK)
     opts.temperature = 0.0
+    if model and opts.evaluator != "rollout":
+        opts.model = model
     return opts
 
 
@@ -182,11 +185,11 @@ def _agreement_one(task: tuple) -> dict:
 
     from search.hints import MAX_DOUBLINGS, assess, grow
 
-    idx, text, evaluator = task
+    idx, text, evaluator, model = task
     st = State.from_text(text)
     single, results = set(), []
     for seed in range(5):
-        opts = default_hint_options(seed, evaluator)
+        opts = default_hint_options(seed, evaluator, model)
         single.add(str(top_hints(ismcts(SPELLBOOK, st, opts), 1)[0].move))
         g = grow(lambda b: ismcts(SPELLBOOK, st, replace(opts, iterations=int(b))), opts.iterations,
                  cap=opts.iterations * 2 ** MAX_DOUBLINGS)
@@ -201,10 +204,10 @@ def _agreement_one(task: tuple) -> dict:
     return out
 
 
-def hint_agreement(pool, positions: list[State], evaluator: str) -> dict:
+def hint_agreement(pool, positions: list[State], evaluator: str, model: str = "") -> dict:
     """The share of positions where the 5 seeds agree (`grown`, `single`), and where they disagree: the
     share whose every first hint said "about equal" and the median gap between the moves put first."""
-    rows = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator) for i, p in enumerate(positions)]))
+    rows = list(pool.map(_agreement_one, [(i, p.to_text(), evaluator, model) for i, p in enumerate(positions)]))
     split = [r for r in rows if not r["grown"]]
     gaps = [g for r in split for g in r["gaps"]]
     return {"single": sum(r["single"] for r in rows) / len(rows), "grown": sum(r["grown"] for r in rows) / len(rows),
@@ -213,9 +216,11 @@ def hint_agreement(pool, positions: list[State], evaluator: str) -> dict:
             "disagreement_gap_median": round(statistics.median(gaps), 4) if gaps else None}
 
 
-def _calibration_game(seed: int) -> list[tuple[float, float]]:
+def _calibration_game(task: tuple[int, str]) -> list[tuple[float, float]]:
     """(reported win probability of the move played, the mover's win share) for every decision of one
-    held-out game played by level 7 bots."""
+    held-out game (`task`: its seed and the model file under test, "" for the shipped one), each decision
+    searched as a hint is at the default level."""
+    seed, model = task
     n = 2 + seed % 3
     st = State.new(players=n, spells=SPELLS, seed=seed)
     rows = []
@@ -227,7 +232,7 @@ def _calibration_game(seed: int) -> list[tuple[float, float]]:
             st.apply(st.legal_moves()[0])
             continue
         seat = st.current_player
-        res = ismcts(SPELLBOOK, st, default_hint_options(seed * 977 + len(rows), "network"))
+        res = ismcts(SPELLBOOK, st, default_hint_options(seed * 977 + len(rows), "network", model))
         best = top_hints(res, 1)[0]
         rows.append((seat, best.win_probability))
         st.apply(best.move)
@@ -235,11 +240,12 @@ def _calibration_game(seed: int) -> list[tuple[float, float]]:
     return [(p, (1.0 / len(winners)) if seat in winners else 0.0) for seat, p in rows]
 
 
-def calibration(pool, games: int, plot: str | None) -> dict:
+def calibration(pool, games: int, plot: str | None, model: str = "") -> dict:
     from search.calibration import expected_calibration_error as ece_of
     import numpy as np
 
-    pairs = [r for rows in pool.map(_calibration_game, range(900_000, 900_000 + games)) for r in rows]
+    pairs = [r for rows in pool.map(_calibration_game, [(s, model) for s in range(900_000, 900_000 + games)])
+             for r in rows]
     p = np.array([a for a, _ in pairs])
     z = np.array([b for _, b in pairs])
     ece, bins = ece_of(p, z)
@@ -382,7 +388,7 @@ def main() -> int:
             print(json.dumps({"flat": out["win_rate_vs_flatmc_equal_time"]}), file=sys.stderr)
         if "hints" not in a.skip:
             pos = hint_positions(50)
-            agree = hint_agreement(pool, pos, "auto")
+            agree = hint_agreement(pool, pos, "auto", a.model)
             out["hint_top1_agreement"] = round(agree["grown"], 3)
             out["hint_top1_agreement_single_search"] = round(agree["single"], 3)
             out["hint_disagreements_about_equal"] = agree["disagreements_about_equal"]
@@ -395,7 +401,7 @@ def main() -> int:
             print(json.dumps({"hints": [out["hint_top1_agreement"], out.get("hint_top1_agreement_rollout")]}),
                   file=sys.stderr)
         if "calibration" not in a.skip:
-            out.update(calibration(pool, cal, a.plot))
+            out.update(calibration(pool, cal, a.plot, a.model))
     out["seconds"] = round(time.monotonic() - started)
     print(json.dumps(out))
     return 0
