@@ -278,14 +278,14 @@ def calibrate(run_dir: str, model_path: str, jobs: int) -> dict:
     version = Model.load(model_path).version
     if os.path.exists(path):
         cal = json.load(open(path))
-        if cal.get("model") == version:
+        if cal.get("model") == version and "mover" in cal:     # a map without it predates the mover step
             return cal
     cal = fit_calibration(model_path, CALIBRATION["games"], CALIBRATION["seed"], jobs, CALIBRATION["level"])
     with open(path + ".tmp", "w") as f:
         json.dump(cal, f, indent=1)
     os.replace(path + ".tmp", path)
-    _log(run_dir, {"stage": "calibrate", **{k: cal[k] for k in ("model", "temperature", "ece_before", "ece_after",
-                                                                "decisions", "seconds")}})
+    keys = ("model", "temperature", "mover", "ece_before", "ece_after", "decisions", "seconds")
+    _log(run_dir, {"stage": "calibrate", **{k: cal[k] for k in keys}})
     return cal
 
 

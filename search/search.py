@@ -17,7 +17,7 @@ from typing import Any, Iterator, Protocol, Sequence
 
 from search import _mcts
 from search._mcts import CancelToken
-from search.calibration import apply as apply_calibration, temperature_for
+from search.calibration import calibrate
 
 OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
@@ -508,9 +508,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     stats = _merge(game, [r[2] for r in runs], player)
     calibration = getattr(network, "calibration", None) if network is not None else None
     if calibration:      # reported probabilities only: the tree above chose with the raw values
-        t = temperature_for(calibration, game.num_players(state))
         for s in stats:
-            s.win_probability = apply_calibration(s.win_probability, t)
+            s.win_probability = calibrate(s.win_probability, calibration, player)
     if not stats:  # not even one iteration: fall back to the first legal move
         legal = game.legal_moves(state)
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
