@@ -193,13 +193,14 @@ function syncWatch() {
   if (game.practice || !game.sessionId || !v) return;
   const ourDecision = !game.spectator && v.toMove === game.seat && game.seq > game.submittedSeq;
   const caughtUp = game.lastEvent >= game.seq;
-  const over = v.over || game.finished || game.resigned || document.hidden;
-  const needed = !over && !(ourDecision && caughtUp);
+  // nothing to follow at all (the game is over, or no one is looking): close the stream at once
+  const closeNow = v.over || game.finished || game.resigned || document.hidden;
+  const needed = !closeNow && !(ourDecision && caughtUp);
   clearTimeout(game.idleTimer);
   game.idleTimer = 0;
   if (needed && !game.watching) watch();
   else if (!needed && game.watching) {
-    if (over) stopWatching();
+    if (closeNow) stopWatching();
     else {
       const idle = game.watching;
       game.idleTimer = setTimeout(() => { game.idleTimer = 0; if (game.watching === idle) stopWatching(); }, IDLE_STREAM_MS);
