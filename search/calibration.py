@@ -18,8 +18,8 @@ alone moves on the logit scale, and the other seats share what is left in their 
 
 The second step is there because a search reports the move it chose, the best of several estimates for
 the seat to move, and a learned value leans towards that seat (D29), so the mover's probability comes
-out too high at every level while the others' do not; one exponent over all seats cannot undo a lean
-of one seat (g5-bfa8ec5e: 0.0405 held-out ECE with the temperature alone, docs/learned.md). A seat
+out too high (more so with more seats) while the others' do not; one exponent over all seats cannot
+undo a lean of one seat (g5-bfa8ec5e: 0.0405 held-out ECE with the temperature alone, docs/learned.md). A seat
 at exactly 0 or 1 (a result the search has seen for certain) stays there. `t` minimizes the
 cross-entropy of the outcomes (each seat's win share) on the fitting games, then (scale, shift) the
 mover's. Meta layout (Model.meta["calibration"]):
@@ -186,8 +186,10 @@ def fit(rows: Iterable[tuple[int, int, Sequence[float], Sequence[float]]]) -> di
             t = temps[str(n)] = fit_temperature(p, z)
             stepped = [apply(pr, t)[mover] for mover, pr, _ in rs]
             inner = [i for i, v in enumerate(stepped) if 0.0 < v < 1.0]     # 0 and 1 stay as they are
-            scale, shift = fit_mover(np.array([stepped[i] for i in inner]), np.array([rs[i][2][rs[i][0]] for i in inner]))
-            movers[str(n)] = [scale, shift]
+            if len(inner) >= MIN_ROWS:
+                scale, shift = fit_mover(np.array([stepped[i] for i in inner]),
+                                         np.array([rs[i][2][rs[i][0]] for i in inner]))
+                movers[str(n)] = [scale, shift]
         for mover, pr, zr in rs:
             before_p.append(pr[mover])
             after_p.append(apply_mover(apply(pr, t), mover, scale, shift)[mover])

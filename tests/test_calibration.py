@@ -101,8 +101,12 @@ def test_fit_recovers_the_squash_and_lowers_the_calibration_error():
 def test_fit_leaves_a_thin_player_count_alone_and_refuses_a_bad_row():
     cal = fit(_under_dispersed(3000, 2, 1.5, seed=3) + _under_dispersed(20, 4, 1.5, seed=4))
     assert "4" not in cal["temperature"] and "2" in cal["temperature"]
+    assert "4" not in cal["mover"] and "2" in cal["mover"]
     with pytest.raises(ValueError):
         fit([(3, 0, [0.5, 0.5], [1.0, 0.0])])
+    # every mover certain (0 or 1): a temperature, no mover step (nothing to fit it on), no error
+    certain = fit([(2, i % 2, [1.0, 0.0] if i % 4 < 2 else [0.0, 1.0], [1.0, 0.0]) for i in range(200)])
+    assert "2" in certain["temperature"] and "2" not in certain["mover"]
 
 
 def test_expected_calibration_error_is_zero_when_perfect_and_large_when_wrong():
