@@ -92,11 +92,14 @@ class SearchOptions:
     # c_puct, fpu_reduction and rollout_mix to the network search.
     evaluator: str = "auto"
     model: str = ""                   # a model file ("" = the game's default model)
-    c_puct: float = 1.0               # PUCT constant (rewards in [0, 1])
+    # PUCT constant (rewards in [0, 1]). 1.0 by measurement: swept again for g5-bfa8ec5e at about 400 ms a
+    # move, 0.5 and 0.7 played level with it and 1.5 worse (docs/learned.md, "Re-tuning the search").
+    c_puct: float = 1.0
     fpu_reduction: float = 0.1        # an unvisited move's value: its parent's mean less this
     # Weight of one random rollout mixed into each network leaf value (AlphaGo's lambda). 0.5 by
     # measurement: with the first generations' value alone the search lost to the rollout search at
-    # equal time; blended it won 81% of 40 games (docs/learned.md).
+    # equal time; blended it won 81% of 40 games (docs/learned.md). Swept again for g5-bfa8ec5e at about
+    # 400 ms a move: 0.25 level, 0.75 and 0 (the value alone, 5-10x the iterations) clearly worse.
     rollout_mix: float = 0.5
     # Take that rollout share from the model's rollout head (the random playouts' mean it was trained on:
     # no rollout played, no rollout noise; needs a model trained with playout labels) instead of one
