@@ -93,7 +93,7 @@ class SearchOptions:
     evaluator: str = "auto"
     model: str = ""                   # a model file ("" = the game's default model)
     # PUCT constant (rewards in [0, 1]). 1.0 by measurement: swept again for g5-bfa8ec5e at about 400 ms a
-    # move, 0.5 and 0.7 played level with it and 1.5 worse (docs/learned.md, "Re-tuning the search").
+    # move, 0.5 and 0.7 played level with it and 1.5 no better (docs/learned.md, "Re-tuning the search").
     c_puct: float = 1.0
     fpu_reduction: float = 0.1        # an unvisited move's value: its parent's mean less this
     # Weight of one random rollout mixed into each network leaf value (AlphaGo's lambda). 0.5 by
