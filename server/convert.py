@@ -256,7 +256,7 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPEL
                 changes[name] = getattr(o, name)
         if o.HasField("max_nodes") and o.max_nodes > caps.max_nodes:
             raise FieldError("options.max_nodes", f"at most {caps.max_nodes} (server cap), got {o.max_nodes}")
-        if o.HasField("knows_discard") and o.knows_discard and knows_discard is False:
+        if "knows_discard" in names and o.HasField("knows_discard") and o.knows_discard and knows_discard is False:
             raise FieldError("options.knows_discard", "the observation has no Discard-box memory (unseen=)")
     if lim.iterations:
         changes["iterations"] = int(lim.iterations)

@@ -336,6 +336,8 @@ class WebGateway:
                 response = await _within(context, handler.unary_unary(_deserialize(handler, raw), context))
             except grpc.aio.AbortError:
                 raise context.failure() from None
+        except ConnectionResetError:    # the browser went away mid-stream (aiohttp's reset error is one): no one to tell
+            return response
         except CallFailed as failed:
             return self._unary_error(failed)
         finally:
@@ -367,6 +369,8 @@ class WebGateway:
                 await _within(context, self._forward(messages, response, codec, handler))
             except grpc.aio.AbortError:
                 raise context.failure() from None
+        except ConnectionResetError:    # the browser went away mid-stream (aiohttp's reset error is one): no one to tell
+            return response
         except CallFailed as failed:
             end["error"], _http, metadata = connect_error(failed)
             if metadata:
