@@ -113,6 +113,19 @@ class RemoteBot:
             _check_aw_options(spec, self._options)       # before connecting: a bad spec fails the preflight
             self._client = module.AbracadaWhatClient(self.remote.address, timeout=timeout)
         self._observation = module.Observation
+        self._service_error = module.ServiceError
+
+    def check(self) -> None:
+        """BotUnavailableError naming the server when it does not answer the game's service (one cheap call
+        with the same retries: a tournament's preflight, before any game)."""
+        try:
+            if self.game == "spellbook":
+                self._client.server_info(timeout=min(self._client.timeout, 10))
+            else:
+                self._client.rules(timeout=min(self._client.timeout, 10))
+        except self._service_error as e:
+            raise BotUnavailableError(f"bot {self.name!r}: the server at {self.remote.address} does not answer "
+                                      f"its {self.game} service: {e}") from None
 
     def choose(self, state):
         seed = (self.seed + 7919 * self.calls) % 2**63

@@ -289,6 +289,15 @@ def test_a_remote_abracadawhat_bot_in_a_tournament_and_a_gauntlet(tmp_path, caps
     assert cli_main(["tournament", "grpc://127.0.0.1:1?game=abracadawhat", "random", "--games", "2",
                      "--out", str(tmp_path / "x.jsonl"), "--no-progress"]) == 2
     assert "plays abracadawhat" in capsys.readouterr().err
+    import socket
+
+    with socket.socket() as sock:                  # a port nothing listens on: refused before any game
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    assert cli_main(["tournament", f"grpc://127.0.0.1:{closed}?timeout=5", "random", "--game", "abracadawhat",
+                     "--games", "2", "--out", str(tmp_path / "y.jsonl"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"the server at 127.0.0.1:{closed} does not answer its abracadawhat service" in err and "UNAVAILABLE" in err
     with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
         spec = f"grpc://127.0.0.1:{srv.port}?iterations=30&game=abracadawhat"
         # the bot sends what its seat sees, never its own hand: the request is the seat's observation
