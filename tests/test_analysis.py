@@ -105,25 +105,53 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
 
 def test_report_during_search_streams_partial_answers_then_the_final_one():
     """reportDuringSearchEvery (seconds, as KataGo): answers with isDuringSearch true, then one false, last.
-    The iteration budget cannot be spent within one report's interval, so partial answers must come."""
+    Order, not time: the budget (200,000 visits, no time limit) cannot be spent within a report's interval,
+    and each search ends only when it is terminated after its first partial answer."""
+    import subprocess as sp
+    import threading
+
     aw = _aw_position(seed=2).to_text()
     sb = State.new(players=2, spells="set1", seed=2).to_text()
-    queries = [json.dumps({"id": "aw", "position": aw, "maxVisits": 200_000, "maxTimeMs": 400, "topK": 2,
-                           "reportDuringSearchEvery": 0.05}),
-               json.dumps({"id": "sb", "position": sb, "maxVisits": 200_000, "maxTimeMs": 400,
-                           "includeInsight": True, "reportDuringSearchEvery": 0.05}),
-               json.dumps({"id": "bad", "position": sb, "reportDuringSearchEvery": -1})]
-    code, out, err = _run(queries, "--threads", "2")
-    assert code == 0, err
+    proc = sp.Popen([sys.executable, "-m", "clients.cli", "analysis", "--threads", "2"], stdin=sp.PIPE,
+                    stdout=sp.PIPE, stderr=sp.PIPE, text=True)
+    watchdog = threading.Timer(90, proc.kill)
+    watchdog.start()
+    out = []
+    try:
+        for q in ({"id": "aw", "position": aw, "maxVisits": 200_000, "topK": 2, "reportDuringSearchEvery": 0.05},
+                  {"id": "sb", "position": sb, "maxVisits": 200_000, "includeInsight": True,
+                   "reportDuringSearchEvery": 0.05},
+                  {"id": "bad", "position": sb, "reportDuringSearchEvery": -1}):
+            proc.stdin.write(json.dumps(q) + "\n")
+        proc.stdin.flush()
+        pending = {"aw", "sb"}
+        while pending:
+            line = proc.stdout.readline()
+            assert line, "the engine stopped"
+            r = json.loads(line)
+            out.append(r)
+            if r["id"] in pending:
+                assert r["isDuringSearch"] is True
+                pending.discard(r["id"])
+                proc.stdin.write(json.dumps({"id": "t-" + r["id"], "action": "terminate", "terminateId": r["id"]}) + "\n")
+                proc.stdin.flush()
+        proc.stdin.close()
+        out += [json.loads(line) for line in proc.stdout]
+        assert proc.wait(timeout=60) == 0
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
     assert [r for r in out if r["id"] == "bad"][0]["field"] == "reportDuringSearchEvery"
     for qid in ("aw", "sb"):
         mine = [r for r in out if r["id"] == qid]
         flags = [r["isDuringSearch"] for r in mine]
         assert len(flags) >= 2 and all(flags[:-1]) and flags[-1] is False, flags
         visits = [r["rootInfo"]["visits"] for r in mine]
-        assert visits == sorted(visits) and all(r["moveInfos"] and r["modelVersion"] for r in mine)
-        assert all("insight" in r for r in mine)
+        assert visits == sorted(visits) and visits[-1] < 200_000 and mine[-1]["rootInfo"]["cutShort"]
+        assert all(r["moveInfos"] and r["modelVersion"] and "insight" in r for r in mine)
     assert "pouch" in [r for r in out if r["id"] == "sb"][-1]["insight"]
+    assert [r for r in out if r["id"] == "aw"][-1]["insight"]["holding"]
 
 
 def test_a_malformed_query_is_answered_before_a_running_search_ends():
