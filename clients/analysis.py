@@ -170,6 +170,14 @@ def parse_query(q: Any, engine_game: str | None = None) -> Job:
             raise QueryError(f"moves[{i}]", str(e)) from None
     if state.is_terminal():
         raise QueryError("position", "the game is over: there is nothing to analyse")
+    if observed and game.name != "spellbook":
+        # a seat sees the others' hands but not its own: another seat's decision would be analysed in a
+        # world whose hands that seat sees were only sampled
+        observer = int(next(f for f in text.split() if f.startswith("observer="))[len("observer="):])
+        if 0 <= state.current_player != observer:
+            raise QueryError("position", f"an observation is analysed for its own seat: observer={observer}, but "
+                                         f"seat {state.current_player} decides; give that seat's observation or "
+                                         "the full state")
     if state.is_chance():
         example = '"drawn Rc"' if game.name == "spellbook" else '"stone 3" or "roll 4"'
         raise QueryError("position", f"a chance event is pending: add its outcome to `moves` ({example}) first")

@@ -72,6 +72,7 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
                json.dumps({"id": "g2", "position": aw.to_text(), "includeReasons": True}),
                json.dumps({"id": "g3", "position": aw.to_text(), "moves": ["cast 9"]}),
                json.dumps({"id": "g4", "position": "xx1 nothing"}),
+               json.dumps({"id": "g5", "position": aw.observation(1)}),     # seat 0 decides, not seat 1
                json.dumps({"id": "v", "action": "query_version"})]
     code, out, err = _run(queries)
     assert code == 0, err
@@ -96,6 +97,7 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
     assert by_id["moved"]["rootInfo"]["currentPlayer"] == 1 == by_id["moved"]["insight"]["seat"]
     assert by_id["g1"]["field"] == "game" and by_id["g2"]["field"] == "includeReasons"
     assert by_id["g3"]["field"] == "moves[0]" and by_id["g4"]["field"] == "position"
+    assert by_id["g5"]["field"] == "position" and "observer=1" in by_id["g5"]["error"]
     assert set(by_id["v"]["models"]) == {"spellbook", "abracadawhat"}
     # the same query and seed, the same answer; --game refuses the other game's positions by name
     code, again, _ = _run(queries[:1] + [json.dumps({"id": "sb", "position": sb})], "--game", "abracadawhat")
