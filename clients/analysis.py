@@ -232,7 +232,7 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
         from engine_c.spellbook.game import final_score_spread
 
         floor = final_score_spread(state)
-    holding = insight_holding(insight) if not sb and insight is not None else None
+    holding = _holding(insight) if not sb and insight is not None else None
     p = res.player
     total = sum(s.visits for s in res.moves) or 1
     infos = []
@@ -269,7 +269,7 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
     return out
 
 
-def insight_holding(insight: dict) -> dict[int, float]:
+def _holding(insight: dict) -> dict[int, float]:
     return {h["spell"]: h["probability"] for h in insight["holding"]}
 
 
