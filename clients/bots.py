@@ -2,7 +2,8 @@
 
     random | greedy | ismcts:level=7 | ismcts:iterations=5000,threads=1 | flatmc:iterations=2000
         local bots (search.bots.make_bot)
-    grpc://host:port?level=7            a bot on a SpellBook server (needs clients/client.py, issue 4)
+    grpc://host:port?level=7            a bot on a SpellBook server (needs clients/client.py, issue 4), for
+    grpc://host:port?level=7&game=abracadawhat   either game (`game` defaults to the tournament's --game)
     openspiel-mcts:simulations=N        OpenSpiel's MCTS over the game registered by clients/openspiel_game.py
                                         (needs the `openspiel` extra)
 
@@ -35,6 +36,13 @@ class RemoteSpec:
     def level(self) -> int | None:
         return int(self.options["level"]) if "level" in self.options else None
 
+    @property
+    def game(self) -> str | None:
+        """The game the spec names (`game=`, registry name), None when it names none."""
+        from engine_c.registry import get_game
+
+        return get_game(self.options["game"]).name if "game" in self.options else None
+
 
 def parse_remote_spec(spec: str) -> RemoteSpec:
     parts = urlsplit(spec)
@@ -50,6 +58,13 @@ def parse_remote_spec(spec: str) -> RemoteSpec:
             raise ValueError(f"bot spec {spec!r}: level must be an integer from 1 to 10") from None
         if not 1 <= level <= 10:
             raise ValueError(f"bot spec {spec!r}: level must be from 1 to 10, got {level}")
+    if "game" in options:
+        from engine_c.registry import get_game
+
+        try:
+            get_game(options["game"])
+        except ValueError as e:
+            raise ValueError(f"bot spec {spec!r}: {e}") from None
     return RemoteSpec(parts.netloc, options)
 
 
@@ -64,32 +79,78 @@ def _require_grpc_client(what: str):
 
 
 class RemoteBot:
-    """A bot played by a SpellBook server: each decision is one GetBestMove call with the full state,
-    through clients.client.SpellBookClient. Query options: `level` (1-10), `iterations`, `time_ms`,
-    `threads`, `timeout` (seconds per call, default 60) and any SearchOptions field (`rollout`, ...).
+    """A bot played by a server: each decision is one GetBestMove call, with the clients of
+    clients/client.py (their retries, backoff and deadlines). SpellBook (SpellBookClient) sends the full
+    state; Abracada…What? (`game=abracadawhat`: AbracadaWhatClient, abracadawhat.v1.AbracadaWhatService)
+    sends only the deciding seat's observation, which never shows its own hand (XI2), and the server
+    samples the hidden part. Query options: `game` (default: the tournament's), `level` (1-10),
+    `iterations`, `time_ms`, `threads`, `timeout` (seconds per call, default 60) and any SearchOptions
+    field (`rollout`, ...).
     """
 
     _LIMITS = {"iterations": int, "time_ms": float, "threads": int}
 
-    def __init__(self, spec: str, seed: int = 0):
+    def __init__(self, spec: str, seed: int = 0, game: str = "spellbook"):
         self.remote = parse_remote_spec(spec)
+        named = self.remote.game
+        if named is not None and named != game:
+            raise ValueError(f"bot spec {spec!r} plays {named}, but the games played are {game}'s "
+                             f"(--game {game}): give --game {named}, or game={game} in the spec")
         module = _require_grpc_client(f"bot {spec!r}")
-        self.name, self.seed, self.calls = spec, seed, 0
+        self.name, self.seed, self.calls, self.game = spec, seed, 0, game
         opts = dict(self.remote.options)
+        opts.pop("game", None)
         timeout = float(opts.pop("timeout", 60))
-        self._limits = {k: cast(opts.pop(k)) for k, cast in self._LIMITS.items() if k in opts}
+        try:
+            self._limits = {k: cast(opts.pop(k)) for k, cast in self._LIMITS.items() if k in opts}
+        except ValueError as e:
+            raise ValueError(f"bot spec {spec!r}: {e}") from None
         self._level = int(opts.pop("level", 0))
         self._options = _typed_search_options(spec, opts)
-        self._client = module.SpellBookClient(self.remote.address, timeout=timeout)
+        if game == "spellbook":
+            self._client = module.SpellBookClient(self.remote.address, timeout=timeout)
+        else:
+            _check_aw_options(spec, self._options)       # before connecting: a bad spec fails the preflight
+            self._client = module.AbracadaWhatClient(self.remote.address, timeout=timeout)
+        self._observation = module.Observation
+        self._service_error = module.ServiceError
+
+    def check(self) -> None:
+        """BotUnavailableError naming the server when it does not answer the game's service (one cheap call
+        with the same retries: a tournament's preflight, before any game)."""
+        try:
+            if self.game == "spellbook":
+                self._client.server_info(timeout=min(self._client.timeout, 10))
+            else:
+                self._client.rules(timeout=min(self._client.timeout, 10))
+        except self._service_error as e:
+            raise BotUnavailableError(f"bot {self.name!r}: the server at {self.remote.address} does not answer "
+                                      f"its {self.game} service: {e}") from None
 
     def choose(self, state):
-        answer = self._client.best_move(state, level=self._level, options=self._options or None,
-                                        seed=(self.seed + 7919 * self.calls) % 2**63, **self._limits)
+        seed = (self.seed + 7919 * self.calls) % 2**63
+        if self.game == "spellbook":
+            answer = self._client.best_move(state, level=self._level, options=self._options or None, seed=seed,
+                                            **self._limits)
+        else:      # only what the seat to move may see: its observation (the others' hands, not its own)
+            seat = state.current_player
+            answer = self._client.best_move(self._observation(state.observation(seat)), seat=seat, level=self._level,
+                                            options=self._options or None, seed=seed, **self._limits)
         self.calls += 1
         return answer.move, {"stats": answer.stats}
 
     def close(self) -> None:
         self._client.close()
+
+
+def _check_aw_options(spec: str, options: dict) -> None:
+    """ValueError for a search option Abracada…What?'s service does not take (abracadawhat.v1 SearchOptions)."""
+    from server._gen.abracadawhat.v1 import types_pb2 as apb
+
+    known = apb.SearchOptions.DESCRIPTOR.fields_by_name
+    for key in options:
+        if key not in known:
+            raise ValueError(f"bot spec {spec!r}: option {key!r} is not an Abracada…What? search option")
 
 
 def _typed_search_options(spec: str, raw: dict[str, str]) -> dict:
@@ -130,17 +191,17 @@ def validate_spec(spec: str) -> None:
 def make_bot(spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
     """The bot a spec names (see the module docstring) for `game` (a name of engine_c/registry.py);
     raises ValueError for a bad spec or game and BotUnavailableError when an optional part it needs is
-    missing. Remote and OpenSpiel bots play SpellBook only."""
+    missing. Remote bots play either game (a spec's `game=` must be `game`); OpenSpiel bots SpellBook only."""
     from engine_c.registry import get_game
 
     adapter = get_game(game).adapter
     kind = kind_of(spec)
-    if kind != "local" and adapter.name != "spellbook":
-        raise ValueError(f"bot spec {spec!r}: remote and OpenSpiel bots play SpellBook only; for "
+    if kind == "openspiel" and adapter.name != "spellbook":
+        raise ValueError(f"bot spec {spec!r}: OpenSpiel bots play SpellBook only; for "
                          f"{adapter.name} use random, greedy, flatmc[:...], ismcts[:...]"
                          + "".join(f" or {name}[:...]" for name in getattr(adapter, "bots", {})))
     if kind == "grpc":
-        return RemoteBot(spec, seed)
+        return RemoteBot(spec, seed, game=adapter.name)
     if kind == "openspiel":
         try:
             from clients.openspiel_game import OpenSpielMCTSBot

@@ -68,6 +68,10 @@ SERVICE = "spellbook.v1.SpellBookService"
 RETRIED_METHODS = ("GetServerInfo", "NewGame", "ListLegalMoves", "ApplyMove", "ResolveChance", "GetBestMove",
                    "GetHints", "Analyze", "SubmitMove", "GetSession", "WatchSession", "ExportSession",
                    "PlayMatch", "AnalyzeGame")
+AW_SERVICE = "abracadawhat.v1.AbracadaWhatService"
+# The same for Abracada…What?'s service (AbracadaWhatClient), on the same retry policy.
+AW_RETRIED_METHODS = ("GetRules", "NewGame", "ListLegalMoves", "ApplyMove", "GetBestMove", "GetHints", "Analyze",
+                      "SubmitMove", "GetSession", "WatchSession", "ExportSession", "PlayMatch", "AnalyzeGame")
 MAX_ATTEMPTS = 5      # gRPC clamps a retry policy's maxAttempts to 5
 SESSION_TOKEN_HEADER = "spellbook-session-token"
 MISTAKE_CLASS_NAMES = {pb.MISTAKE_CLASS_BEST: "best", pb.MISTAKE_CLASS_GOOD: "good",
@@ -324,13 +328,14 @@ def _session_metadata(base: tuple, token: str | None) -> tuple:
 def retry_service_config(retries: int = MAX_ATTEMPTS - 1, backoff_s: float = 0.05,
                          max_backoff_s: float = 2.0) -> dict:
     """The channel's service config: round-robin over the target's addresses, and gRPC's retry policy for
-    RETRIED_METHODS: UNAVAILABLE and RESOURCE_EXHAUSTED retried up to `retries` times (at most 4: gRPC's
+    RETRIED_METHODS (and Abracada…What?'s AW_RETRIED_METHODS): UNAVAILABLE and RESOURCE_EXHAUSTED retried up to `retries` times (at most 4: gRPC's
     limit is 5 attempts), the n-th after a random pause of up to min(backoff_s * 2^n, max_backoff_s), or
     after the server's `grpc-retry-pushback-ms` when it gives one; all within the call's deadline."""
     config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     if retries > 0:
         config["methodConfig"] = [{
-            "name": [{"service": SERVICE, "method": m} for m in RETRIED_METHODS],
+            "name": [{"service": SERVICE, "method": m} for m in RETRIED_METHODS]
+                    + [{"service": AW_SERVICE, "method": m} for m in AW_RETRIED_METHODS],
             "retryPolicy": {"maxAttempts": min(retries + 1, MAX_ATTEMPTS), "initialBackoff": f"{backoff_s:.3f}s",
                             "maxBackoff": f"{max(max_backoff_s, backoff_s):.3f}s", "backoffMultiplier": 2,
                             "retryableStatusCodes": [c.name for c in RETRYABLE]}}]
@@ -863,3 +868,128 @@ class AsyncSpellBookClient:
                            key_moments: int = 0, timeout: float | None = None) -> spb.AnalyzeGameResponse:
         req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments)
         return await self._call(self.stub.AnalyzeGame, req, timeout)
+
+
+# ----------------------------------------------------------------------------------------------
+# Abracada…What?
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class AwHints:
+    hints: list                    # abracadawhat.v1 Hint messages, ranked (success_probability per move)
+    stats: Any                     # abracadawhat.v1 SearchStats
+    insight: Any                   # abracadawhat.v1 HandInsight: what the seat probably holds, each cast's risk
+
+
+class AbracadaWhatClient:
+    """Blocking client of abracadawhat.v1.AbracadaWhatService on the same server, with the same channel,
+    retries (gRPC's retry policy: backoff with jitter, the server's pushback, at most 5 attempts within the
+    deadline), deadlines, credentials and errors as SpellBookClient. States are engine_c.abracadawhat
+    States (the full state: the referee's view) or `Observation(state.observation(seat))`: what one seat
+    sees, never its own hand (XI2); the server samples the hidden part from it with the request's `seed`.
+
+        with AbracadaWhatClient("127.0.0.1:50051") as client:
+            state = client.new_game(players=3, seed=7)
+            seat = state.current_player
+            best = client.best_move(Observation(state.observation(seat)), seat=seat, level=5, seed=1)
+    """
+
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
+                 backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
+                 api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
+                 client_certificate: bytes | None = None, client_key: bytes | None = None,
+                 channel_options: Sequence[tuple[str, Any]] = ()):
+        from server._gen.abracadawhat.v1 import service_pb2 as aspb
+        from server._gen.abracadawhat.v1 import service_pb2_grpc as aw_grpc
+        from server._gen.abracadawhat.v1 import types_pb2 as apb
+
+        self._spb, self._pb = aspb, apb
+        self.timeout = timeout
+        self._metadata: tuple = (("authorization", f"Bearer {api_key}"),) if api_key else ()
+        self._channels = _Channels(grpc, channel, target, retry_service_config(retries, backoff_s, max_backoff_s),
+                                   channel_options,
+                                   _channel_credentials(tls, root_certificates, client_certificate, client_key))
+        self.channel = self._channels.main
+        self.stub = aw_grpc.AbracadaWhatServiceStub(self.channel)
+
+    def close(self) -> None:
+        for channel in self._channels.opened():
+            channel.close()
+
+    def __enter__(self) -> "AbracadaWhatClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, method: Callable, request, timeout: float | None):
+        """One call (the channel's retry policy retries it where that is safe); ServiceError on failure."""
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout,
+                          metadata=self._metadata + _request_id())
+        except grpc.RpcError as e:
+            raise _error_from(e) from None
+
+    # -------------------------------------------------------------- conversions
+    def state_input(self, state):
+        from engine_c.abracadawhat import State as AwState
+
+        if isinstance(state, AwState):
+            return self._pb.StateInput(text=state.to_text())
+        if isinstance(state, Observation):
+            return self._pb.StateInput(observation=state.text)
+        raise TypeError(f"state must be an Abracada…What? State or an Observation, got {type(state).__name__}")
+
+    @staticmethod
+    def move(m):
+        from engine_c.abracadawhat import Move as AwMove
+
+        return AwMove(m.code) if m.code else AwMove.from_text(m.text)
+
+    def _search_fields(self, state, seat, level, iterations, time_ms, threads, options, seed) -> dict:
+        kw = dict(state=self.state_input(state), level=level, seed=seed,
+                  limits=self._pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
+        if seat is not None:
+            kw["seat"] = seat
+        if options:
+            known = self._pb.SearchOptions.DESCRIPTOR.fields_by_name
+            for name in options:
+                if name not in known:
+                    raise ValueError(f"option {name!r} is not an Abracada…What? search option "
+                                     f"(abracadawhat.v1 SearchOptions: {', '.join(known)})")
+            kw["options"] = self._pb.SearchOptions(**options)
+        return kw
+
+    # -------------------------------------------------------------- rules
+    def rules(self, timeout: float | None = None):
+        return self._call(self.stub.GetRules, self._spb.GetRulesRequest(), timeout)
+
+    def new_game(self, players: int = 2, seed: int = 0, variants: Sequence[str] = (), timeout: float | None = None):
+        from engine_c.abracadawhat import State as AwState
+
+        req = self._spb.NewGameRequest(players=players, seed=seed, variants=list(variants))
+        return AwState.from_text(self._call(self.stub.NewGame, req, timeout).state.text)
+
+    def legal_moves(self, state, timeout: float | None = None) -> list:
+        resp = self._call(self.stub.ListLegalMoves, self._spb.ListLegalMovesRequest(state=self.state_input(state)),
+                          timeout)
+        return [self.move(m) for m in resp.moves]
+
+    # -------------------------------------------------------------- search
+    def best_move(self, state, *, seat: int | None = None, level: int = 0, iterations: int = 0, time_ms: float = 0.0,
+                  threads: int = 0, options: dict | None = None, seed: int = 0,
+                  timeout: float | None = None) -> BestMove:
+        """The search's move for the seat to move (`seat`, when given, must be it)."""
+        req = self._spb.GetBestMoveRequest(**self._search_fields(state, seat, level, iterations, time_ms, threads,
+                                                                 options, seed))
+        resp = self._call(self.stub.GetBestMove, req, timeout)
+        return BestMove(self.move(resp.move), resp.stats)
+
+    def hints(self, state, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None, level: int = 0,
+              iterations: int = 0, time_ms: float = 0.0, threads: int = 0, options: dict | None = None,
+              seed: int = 0, timeout: float | None = None) -> AwHints:
+        """Ranked moves and the seat's insight (GetHints)."""
+        req = self._spb.GetHintsRequest(top_k=top_k, hide_best=hide_best,
+                                        **self._search_fields(state, seat, level, iterations, time_ms, threads,
+                                                              options, seed))
+        resp = self._call(self.stub.GetHints, req, timeout)
+        return AwHints(list(resp.hints), resp.stats, resp.insight)

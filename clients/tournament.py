@@ -571,15 +571,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def preflight(specs: Sequence[str], seats: int, game: str = "spellbook", variants: str = "") -> None:
-    """Fail before any game for a bad spec, game or variant, or a missing optional part (the gRPC client,
-    OpenSpiel)."""
+    """Fail before any game for a bad spec, game or variant, a missing optional part (the gRPC client,
+    OpenSpiel) or a remote bot's server that does not answer."""
     from clients.bots import make_bot
     from engine_c.registry import get_game
 
     g = get_game(game)
     g.State.new(players=seats, seed=0, **setup_options(g, "set1", variants))     # ValueError names a bad option
     for spec in specs:
-        make_bot(spec, seed=0, players=seats, game=game)
+        bot = make_bot(spec, seed=0, players=seats, game=game)
+        if hasattr(bot, "check"):                     # a remote bot: is its server there, with the game?
+            try:
+                bot.check()
+            finally:
+                bot.close()
 
 
 def main(args: argparse.Namespace) -> int:

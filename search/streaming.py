@@ -24,11 +24,12 @@ def merge_stats(game: GameAdapter, parts: list[list[MoveStats]]) -> list[MoveSta
     for stats in parts:
         for s in stats:
             a = acc.setdefault(game.code(s.move), {"move": s.move, "v": 0, "avail": 0, "r": 0.0,
-                                                    "w": None, "m": None, "sq": None})
+                                                    "w": None, "m": None, "sq": None, "prior": 0.0})
             v = s.visits
             a["v"] += v
             a["avail"] += s.availability
             a["r"] += s.mean_reward * v
+            a["prior"] = max(a["prior"], s.prior)     # the policy's prior at the root: every segment's is the same
             sq = [sd * sd + mu * mu for sd, mu in zip(s.score_std, s.expected_score)]
             for key, vals in (("w", s.win_probability), ("m", s.expected_score), ("sq", sq)):
                 weighted = [x * v for x in vals]
@@ -39,7 +40,8 @@ def merge_stats(game: GameAdapter, parts: list[list[MoveStats]]) -> list[MoveSta
         mean = [x / v for x in a["m"]]
         std = [math.sqrt(max(sq / v - mu * mu, 0.0)) for sq, mu in zip(a["sq"], mean)]
         out.append(MoveStats(move=a["move"], visits=a["v"], availability=a["avail"], mean_reward=a["r"] / v,
-                             win_probability=[x / v for x in a["w"]], expected_score=mean, score_std=std))
+                             win_probability=[x / v for x in a["w"]], expected_score=mean, score_std=std,
+                             prior=a["prior"]))
     out.sort(key=lambda s: (-s.visits, -s.mean_reward, game.code(s.move)))
     return out
 

@@ -193,8 +193,13 @@ def test_bots_by_spec_for_this_game():
         make_bot("counting:bogus=1", game="abracadawhat")
     with pytest.raises(ValueError, match="unknown bot 'counting'"):
         make_bot("counting")                       # SpellBook has no counting bot
-    with pytest.raises(ValueError, match="SpellBook only"):
-        make_bot("grpc://127.0.0.1:1?level=3", game="abracadawhat")
+    with pytest.raises(ValueError, match="plays spellbook, but the games played are abracadawhat's"):
+        make_bot("grpc://127.0.0.1:1?level=3&game=spellbook", game="abracadawhat")
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        make_bot("grpc://127.0.0.1:1?game=chess", game="abracadawhat")
+    remote = make_bot("grpc://127.0.0.1:1?level=3", game="abracadawhat")     # the game defaults to --game's
+    assert remote.game == "abracadawhat"
+    remote.close()
 
 
 def test_a_tiny_tournament_with_sprt_and_five_seats(tmp_path, capsys):

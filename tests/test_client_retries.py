@@ -107,3 +107,42 @@ def test_retries_are_bounded_by_the_clients_setting_and_the_deadline(refusing):
         assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and e.value.retry_after_ms == PUSHBACK_MS
     assert len(servicer.attempts["GetBestMove"]) == 2
     assert "methodConfig" not in retry_service_config(retries=0)
+
+
+def test_the_abracadawhat_client_retries_the_same_way_and_sends_the_seats_view():
+    """AbracadaWhatClient (remote Abracada…What? bots) rides the same retry policy: a busy GetBestMove is
+    retried after the pushback, within the deadline; the request carries the seat's observation."""
+    from clients.client import AbracadaWhatClient, Observation
+    from engine_c.abracadawhat import State as AwState
+    from server._gen.abracadawhat.v1 import service_pb2 as aspb
+    from server._gen.abracadawhat.v1 import service_pb2_grpc as aw_grpc
+    from server._gen.abracadawhat.v1 import types_pb2 as apb
+
+    seen = []
+
+    class RefusingAw(aw_grpc.AbracadaWhatServiceServicer):
+        def GetBestMove(self, request, context):
+            seen.append((time.monotonic(), request.state.WhichOneof("form"), request.seat))
+            if len(seen) <= 2:
+                context.set_trailing_metadata((("grpc-retry-pushback-ms", str(PUSHBACK_MS)),))
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "busy")
+            return aspb.GetBestMoveResponse(move=apb.Move(text="cast 5", code=5))
+
+    server = grpc.server(futures.ThreadPoolExecutor(2))
+    aw_grpc.add_AbracadaWhatServiceServicer_to_server(RefusingAw(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        st = AwState.new(players=3, seed=1)
+        with AbracadaWhatClient(f"127.0.0.1:{port}", timeout=10) as client:
+            best = client.best_move(Observation(st.observation(0)), seat=0, iterations=10)
+            assert str(best.move) == "cast 5" and len(seen) == 3
+            assert [(form, seat) for _, form, seat in seen] == [("observation", 0)] * 3
+            assert all(b - a >= PUSHBACK_MS / 1000 * 0.9 for (a, *_), (b, *_) in zip(seen, seen[1:]))
+        seen.clear()
+        with AbracadaWhatClient(f"127.0.0.1:{port}", timeout=10, retries=1) as client:
+            with pytest.raises(ServiceError) as e:
+                client.best_move(st, iterations=10)
+            assert e.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED and len(seen) == 2
+    finally:
+        server.stop(0)

@@ -272,3 +272,64 @@ def test_greedy_learns_spells_and_beats_the_static_greedy(tmp_path):
                for rec in res.records for e in rec["events"] if e["kind"] == "move" for m in [e["move"]])
     with pytest.raises(ValueError, match="eval=heuristic"):
         make_bot("greedy:eval=deep")
+
+
+def test_a_remote_abracadawhat_bot_in_a_tournament_and_a_gauntlet(tmp_path, capsys):
+    """`grpc://host:port?...&game=abracadawhat` plays through the server's AbracadaWhatService (GetBestMove
+    with the seat's observation), in a tournament and a gauntlet against local bots of the game."""
+    from engine_c.abracadawhat import State as AwState
+    from server.main import ServerConfig, ServerThread
+
+    from clients.bots import RemoteBot
+
+    with pytest.raises(ValueError, match="plays abracadawhat"):
+        make_bot("grpc://127.0.0.1:1?level=2&game=abracadawhat")               # a SpellBook tournament
+    with pytest.raises(ValueError, match="not an Abracada…What\\? search option"):
+        make_bot("grpc://127.0.0.1:1?knows_discard=1", game="abracadawhat")
+    assert cli_main(["tournament", "grpc://127.0.0.1:1?game=abracadawhat", "random", "--games", "2",
+                     "--out", str(tmp_path / "x.jsonl"), "--no-progress"]) == 2
+    assert "plays abracadawhat" in capsys.readouterr().err
+    import socket
+
+    with socket.socket() as sock:                  # a port nothing listens on: refused before any game
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    assert cli_main(["tournament", f"grpc://127.0.0.1:{closed}?timeout=5", "random", "--game", "abracadawhat",
+                     "--games", "2", "--out", str(tmp_path / "y.jsonl"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"the server at 127.0.0.1:{closed} does not answer its abracadawhat service" in err and "UNAVAILABLE" in err
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        spec = f"grpc://127.0.0.1:{srv.port}?iterations=30&game=abracadawhat"
+        # the bot sends what its seat sees, never its own hand: the request is the seat's observation
+        bot = make_bot(spec, seed=3, players=3, game="abracadawhat")
+        sent = []
+        real = bot._client.best_move
+        bot._client.best_move = lambda state, **kw: sent.append((state, kw)) or real(state, **kw)
+        st = AwState.new(players=3, seed=4)
+        move, info = bot.choose(st)
+        assert move in st.legal_moves() and info["stats"].iterations > 0
+        (obs, kw), = sent
+        assert obs.text == st.observation(0) and kw["seat"] == 0 and "?" in obs.text.split("hands=")[1].split(",")[0]
+        bot.close()
+        assert isinstance(bot, RemoteBot)
+        out = tmp_path / "aw.jsonl"
+        code = cli_main(["tournament", spec, "counting", "--game", "abracadawhat", "--games", "2", "--seed", "5",
+                         "--out", str(out), "--no-progress"])
+        assert code == 0, capsys.readouterr().err
+        text = capsys.readouterr().out
+        assert f"{spec} vs counting" in text
+        games = [json.loads(line) for line in out.read_text().splitlines()]
+        assert len(games) == 2 and {g["game"] for g in games} == {"abracadawhat"}
+        for g in games:
+            assert g["status"] == "finished" and spec in [s["spec"] for s in g["seats"]]
+            st, _ = replay(g)
+            assert st.is_terminal() and st.scores() == g["result"]["scores"]
+        # a gauntlet: the remote bot against two local bots (3 seats), the spec's game left to --game
+        plain = f"grpc://127.0.0.1:{srv.port}?iterations=20"
+        gout = tmp_path / "gauntlet.jsonl"
+        code = cli_main(["tournament", plain, "random", "counting", "greedy", "--game", "abracadawhat",
+                         "--format", "gauntlet", "--seats", "3", "--games", "3", "--out", str(gout),
+                         "--no-progress"])
+        assert code == 0, capsys.readouterr().err
+        games = [json.loads(line) for line in gout.read_text().splitlines()]
+        assert games and all(plain in [s["spec"] for s in g["seats"]] and g["status"] == "finished" for g in games)
