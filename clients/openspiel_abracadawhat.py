@@ -1,0 +1,326 @@
+"""Abracada…What? as an OpenSpiel game (open_spiel: the `openspiel` extra, also in `dev`).
+
+Importing this module registers the Python game `python_abracadawhat` with pyspiel:
+
+    import pyspiel, clients.openspiel_abracadawhat
+    game = pyspiel.load_game("python_abracadawhat", {"players": 3, "variants": "xv1+xv2"})
+
+- Sequential, explicit stochastic, IMPERFECT information (ABRACADAWHAT.md §5: a seat sees every hand but
+  its own). Every random event is a chance node with the engine's exact outcome probabilities (they sum
+  to 1): each stone of the deal (XC5: the removed stones, 5 to each seat from seat 0 up, the 4 secret
+  stones), each refill stone (XT4), each secret stone taken with Night Singer (XT1 spell 4) and each die
+  roll (XC4). So the pile order is never part of the state (XC5).
+- Actions: a player's action is the spell announced minus 1 (0..7 = `cast 1`..`cast 8`), 8 = `end`;
+  a chance action is 0..7 for `stone 1`..`stone 8` and 8..13 for `roll 1`..`roll 6`.
+- Returns are win shares, as the engine scores a game for tournaments (engine_c.base.final_values): 1 to
+  the winner (XG1), 1/k to each of k tied winners, 0 otherwise; constant sum 1. The points (XR2-XR5) are
+  the engine state's `state.st.scores()`.
+- information_state_string(p) is p's own record of the game (perfect recall): every event as p saw it,
+  a stone that p may not see (its own hand's deal and refills XI2, another seat's secret stone XI3, the
+  secret stones and the pile XI3) written `?`, each announcement with its success or failure (XI1).
+  A state made from an engine state (`game.state_from`, for the bots) starts the record with each seat's
+  observation text at that moment. observation_string(p) is the engine's observation text
+  (State.observation: p's own hand, the pile and the secret stones as sizes only); observation_tensor(p)
+  the engine's features of what p sees (State.features, 245 floats, seats relative to p).
+- resample_from_infostate(p, sampler): a full state, with a history, that p cannot tell from this one:
+  the engine's exact determinization for p (XC6) of the present, then a history of the current round
+  that leads there (the order in which p received its stones, drawn so that every announcement of p
+  succeeds or fails as it did; the other seats' secret stones in any order); earlier rounds are kept, as
+  they decide nothing later. OpenSpiel's ISMCTSBot searches this game through it.
+- Parameters: players (2-5), variants (`none`, `xv1`, `xv2`, `xv1+xv2`).
+
+`openspiel-mcts:simulations=N[,uct_c=2,rollouts=1]` (clients.bots) plays this game with OpenSpiel's
+ISMCTSBot and random rollouts (clients/openspiel_common.py).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pyspiel
+
+from clients.openspiel_common import EngineObserver, EngineState
+from engine_c.abracadawhat import _engine as _E
+from engine_c.abracadawhat.state import (END_CODE, ROLL_CODE, STONE_CODE, Move, State, chance_destination,
+                                         variant_bits)
+
+SHORT_NAME = "python_abracadawhat"
+NUM_DISTINCT_ACTIONS = 9          # cast 1..8, end
+NUM_CHANCE_OUTCOMES = 14          # stone 1..8, roll 1..6
+OBSERVATION_SIZE = _E.FEATURES["state"]
+# a game has at most 36 rounds and a round logs at most 192 announcements and turn ends (_engine.pxd's
+# HIST_MAX and LOG_MAX, which the rules guarantee): a bound on the decisions
+MAX_GAME_LENGTH = _E.LIMITS["rounds"] * _E.LIMITS["log"]
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Abracada…What? (Python)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "variants": "none"},
+)
+
+
+def _variants(text: str) -> list[str]:
+    words = str(text).replace("+", " ").replace(",", " ").split()
+    return [w for w in words if w.lower() not in ("none", "-")]
+
+
+class AbracadaWhatGame(pyspiel.Game):
+    """The OpenSpiel game. Parameters: players (2-5, XS1), variants (`none`, or `xv1`/`xv2` joined by `+`)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.players = int(params.get("players", 2))
+        if not 2 <= self.players <= 5:
+            raise ValueError(f"players must be 2 to 5 (XS1), got {self.players}")
+        self.variants = _variants(params.get("variants", "none"))
+        self.variant_bits = variant_bits(self.variants)          # ValueError names an unknown variant
+        info = pyspiel.GameInfo(num_distinct_actions=NUM_DISTINCT_ACTIONS, max_chance_outcomes=NUM_CHANCE_OUTCOMES,
+                                num_players=self.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+                                max_game_length=MAX_GAME_LENGTH)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> "AbracadaWhatState":
+        """Before the deal: the first nodes are the deal's stones, all chance (XS2, XC5)."""
+        st = State()
+        st._init(self.players, self.variant_bits, 0)
+        return AbracadaWhatState(self, st)
+
+    def state_from(self, state: State) -> "AbracadaWhatState":
+        """An OpenSpiel state over a copy of an engine State (e.g. to let an OpenSpiel bot move). Its
+        information states start with each seat's observation of `state`."""
+        if state.players != self.players:
+            raise ValueError(f"the game has {self.players} players, the state {state.players}")
+        if set(state.variants) != {v.lower() for v in self.variants}:
+            raise ValueError(f"the game has variants {self.variants or 'none'}, the state {state.variants or 'none'}")
+        return AbracadaWhatState(self, state.clone(), anchored=True)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return EngineObserver(OBSERVATION_SIZE, State.features, params,
+                              info_state=bool(iig_obs_type and iig_obs_type.perfect_recall))
+
+
+def _chance_action(code: int) -> int:
+    return code - STONE_CODE - 1 if code < ROLL_CODE else code - ROLL_CODE + 7
+
+
+def _chance_code(action: int) -> int:
+    return STONE_CODE + 1 + action if action < 8 else ROLL_CODE + action - 7
+
+
+class AbracadaWhatState(EngineState):
+    """`st`: the engine State (the whole truth); `anchor`: the engine text the OpenSpiel history starts
+    from (None: the initial state); `views`: each seat's record of the game (information_state_text)."""
+
+    def __init__(self, game: AbracadaWhatGame, st: State, anchored: bool = False):
+        super().__init__(game, st)
+        n = st.players
+        self.anchor = st.to_text() if anchored else None
+        # strings: a clone (a deep copy of every attribute) shares them
+        self.views = tuple(f"p{p} obs[{st.observation(p)}]" if anchored else f"p{p}" for p in range(n))
+
+    # -- OpenSpiel API (current_player, is_terminal, returns, __str__: openspiel_common.EngineState)
+    def _legal_actions(self, player):
+        assert player >= 0
+        return sorted(c - 1 for c in self.st._legal_codes())
+
+    def move_of(self, action: int) -> Move:
+        """The engine move of a player's action."""
+        return Move(int(action) + 1)
+
+    def chance_outcomes(self):
+        assert self.is_chance_node()
+        return sorted((_chance_action(c), p) for c, p in self.st._chance_codes())
+
+    def _apply_action(self, action):
+        st, n = self.st, self.st.players
+        if self.is_chance_node():
+            code = _chance_code(int(action))
+            _, zone, seat = chance_destination(st)
+            move = Move(code)
+            seen, hidden = _event_token(zone, seat, move)
+            self.views = tuple(self.views[p] + " " + (seen if _sees(zone, seat, p) else hidden) for p in range(n))
+        else:
+            code = int(action) + 1
+            seat = st.current_player
+            if code == END_CODE:
+                token = f"{seat}:end"
+            else:
+                ok = st._to_raw()["hands"][seat][code - 1] > 0           # XT1: the others check, all see
+                token = f"{seat}:cast{code}{'+' if ok else '-'}"
+            self.views = tuple(v + " " + token for v in self.views)
+            move = Move(code)
+        st.apply(move)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE or player < 0:
+            return str(Move(_chance_code(int(action))))
+        return str(self.move_of(action))
+
+    def information_state_text(self, player: int) -> str:
+        return self.views[player]
+
+    # -- sampling what a seat cannot see
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state with this history's information state for `player_id`, drawn with
+        `probability_sampler` (a callable giving floats in [0, 1), e.g. pyspiel.UniformProbabilitySampler;
+        ISMCTS passes a freshly seeded one at every call, so clients/openspiel_common.py sets its own)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        game = self.get_game()
+        actions = [int(a) for a in self.history()]
+        if not actions:                                       # nothing since the anchor: the present decides
+            if self.anchor is None:
+                return self.clone()
+            return game.state_from(self.st.determinize(player_id, seed=rng.getrandbits(63)))
+        tags, start = _replay_tags(self.anchor, self.st.players, self.st.variants, actions)
+        if start is None:
+            raise pyspiel.SpielError("resample_from_infostate: the round began before this state's anchor "
+                                     "(game.state_from) and moves were played since; resample the anchor's "
+                                     "state instead")
+        world = self.st.determinize(player_id, seed=rng.getrandbits(63))
+        new = _resampled_round(world, player_id, actions, tags, start, rng)
+        out = game.new_initial_state() if self.anchor is None else game.state_from(State.from_text(self.anchor))
+        for a in new:
+            out.apply_action(a)
+        return out
+
+
+def _sees(zone: str, seat: int, viewer: int) -> bool:
+    """XI1-XI3 (engine_c.abracadawhat.state.outcome_visible_to): removed stones and rolls are public, a
+    stone in a hand is seen by all but its owner, a taken secret stone by its taker only, the secret stones
+    by no one."""
+    if zone in ("removed", ""):
+        return True
+    if zone == "secret":
+        return False
+    return viewer != seat if zone == "hand" else viewer == seat
+
+
+def _event_token(zone: str, seat: int, move: Move) -> tuple[str, str]:
+    """A chance outcome as its viewers write it, and as the others do."""
+    if zone == "":
+        return f"roll{move.value}", f"roll{move.value}"
+    prefix = {"removed": "x", "hand": f"h{seat}=", "taken": f"t{seat}=", "secret": "s"}[zone]
+    return f"{prefix}{move.value}", f"{prefix}?"
+
+
+def _replay_tags(anchor, players, variants, actions):
+    """Replays `actions` from the anchor (None: a new game) and tags each: ('chance', zone, seat) or
+    ('cast', seat, spell, ok) or ('end', seat). Also returns the index of the current round's first deal
+    stone (None when the round began before the anchor)."""
+    if anchor is None:
+        st = State()
+        st._init(players, variant_bits(variants), 0)
+    else:
+        st = State.from_text(anchor)
+    tags, start = [], None
+    for i, a in enumerate(actions):
+        if st.is_chance():
+            raw = st._to_raw()
+            if _E.PHASES[raw["phase"]] == "deal" and raw["pending"] == 0:
+                start = i
+            _, zone, seat = chance_destination(st)
+            tags.append(("chance", zone, seat))
+            st._apply_code(_chance_code(a))
+        else:
+            seat, code = st.current_player, a + 1
+            if code == END_CODE:
+                tags.append(("end", seat))
+            else:
+                tags.append(("cast", seat, code, st._to_raw()["hands"][seat][code - 1] > 0))
+            st._apply_code(code)
+    return tags, start
+
+
+def _resampled_round(world: State, p: int, actions, tags, start: int, rng: random.Random) -> list[int]:
+    """The actions with the current round's hidden outcomes (for p) redrawn to lead to `world` (p's
+    determinization of the present): p's stones in an order that keeps every announcement of p's outcome,
+    the secret stones and the other seats' taken stones in a random order; everything p saw is kept."""
+    raw = world._to_raw()
+    new = list(actions)
+    # the secret stones dealt this round: those still set aside and every seat's taken ones
+    secret = Counter({k + 1: c for k, c in enumerate(raw["secret"]) if c})
+    for q in range(world.players):
+        secret.update({k + 1: c for k, c in enumerate(raw["taken"][q]) if c})
+    taken = {q: _shuffled(Counter({k + 1: c for k, c in enumerate(raw["taken"][q]) if c}), rng)
+             for q in range(world.players) if q != p}
+    own_slots, own_events = [], []                          # p's stones: when they came, what p announced
+    for i in range(start, len(actions)):
+        tag = tags[i]
+        if tag[0] == "chance":
+            _, zone, seat = tag
+            if zone == "hand" and seat == p:
+                own_slots.append(i)
+                own_events.append(("slot", i))
+            elif zone == "taken" and seat != p:
+                new[i] = _chance_action(STONE_CODE + taken[seat].pop())
+        elif tag[0] == "cast" and tag[1] == p:
+            own_events.append(("cast", tag[2], tag[3]))
+    order = _shuffled(secret, rng)
+    for i in range(start, len(actions)):
+        if tags[i][0] == "chance" and tags[i][1] == "secret":
+            new[i] = _chance_action(STONE_CODE + order.pop())
+    received = Counter({k + 1: c for k, c in enumerate(raw["hands"][p]) if c})
+    received.update(ev[1] for ev in own_events if ev[0] == "cast" and ev[2])
+    assignment = _order_own_stones(own_events, received, rng)
+    for i, spell in assignment.items():
+        new[i] = _chance_action(STONE_CODE + spell)
+    return new
+
+
+def _shuffled(stones: Counter, rng: random.Random) -> list[int]:
+    out = list(stones.elements())
+    rng.shuffle(out)
+    return out
+
+
+def _order_own_stones(events, received: Counter, rng: random.Random, limit: int = 200_000) -> dict[int, int]:
+    """An order of the stones p received (slot index -> spell) under which every announcement of p
+    succeeds or fails as it did (XT1: a success needs a stone of the spell in hand, a failure none): a
+    depth-first search over the slots, trying the spells in a random order weighted by how many remain."""
+    slots = [ev[1] for ev in events if ev[0] == "slot"]
+    assignment: dict[int, int] = {}
+    budget = [limit]
+
+    def search(j: int, hand: Counter, left: Counter) -> bool:
+        while j < len(events) and events[j][0] == "cast":
+            _, spell, ok = events[j]
+            if ok != (hand[spell] > 0):
+                return False
+            if ok:
+                hand = hand.copy()
+                hand[spell] -= 1
+            j += 1
+        if j == len(events):
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        choices = [k for k in left if left[k] > 0]
+        choices.sort(key=lambda k: rng.random() ** (1.0 / left[k]), reverse=True)
+        for k in choices:
+            assignment[events[j][1]] = k
+            hand2, left2 = hand.copy(), left.copy()
+            hand2[k] += 1
+            left2[k] -= 1
+            if search(j + 1, hand2, left2):
+                return True
+        return False
+
+    if len(slots) != sum(received.values()) or not search(0, Counter(), received):
+        raise pyspiel.SpielError("resample_from_infostate: no order of the seat's stones explains its "
+                                 "announcements (a bug: the engine's determinization should allow one)")
+    return assignment
+
+
+pyspiel.register_game(_GAME_TYPE, AbracadaWhatGame)
