@@ -39,7 +39,7 @@ from collections import Counter
 
 import pyspiel
 
-from clients.openspiel_common import EngineObserver, EngineState
+from clients.openspiel_common import EngineGame, EngineObserver, EngineState
 from engine_c.abracadawhat import _engine as _E
 from engine_c.abracadawhat.state import (END_CODE, ROLL_CODE, STONE_CODE, Move, State, chance_destination,
                                          variant_bits)
@@ -70,25 +70,26 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _variants(text: str) -> list[str]:
-    words = str(text).replace("+", " ").replace(",", " ").split()
-    return [w for w in words if w.lower() not in ("none", "-")]
+def _settings(params) -> tuple[int, list[str], int]:
+    """(players, variant names, variant bits) of the game's parameters; ValueError says what is wrong."""
+    params = dict(params or {})
+    players = int(params.get("players", 2))
+    if not 2 <= players <= 5:
+        raise ValueError(f"players must be 2 to 5 (XS1), got {players}")
+    words = str(params.get("variants", "none")).replace("+", " ").replace(",", " ").split()
+    variants = [w for w in words if w.lower() not in ("none", "-")]
+    return players, variants, variant_bits(variants)           # ValueError names an unknown variant
 
 
-class AbracadaWhatGame(pyspiel.Game):
+class AbracadaWhatGame(EngineGame):
     """The OpenSpiel game. Parameters: players (2-5, XS1), variants (`none`, or `xv1`/`xv2` joined by `+`)."""
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        self.players = int(params.get("players", 2))
-        if not 2 <= self.players <= 5:
-            raise ValueError(f"players must be 2 to 5 (XS1), got {self.players}")
-        self.variants = _variants(params.get("variants", "none"))
-        self.variant_bits = variant_bits(self.variants)          # ValueError names an unknown variant
+        self.players, self.variants, self.variant_bits = _settings(params)
         info = pyspiel.GameInfo(num_distinct_actions=NUM_DISTINCT_ACTIONS, max_chance_outcomes=NUM_CHANCE_OUTCOMES,
                                 num_players=self.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                                 max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_GAME_TYPE, info, params)
+        self._built(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> "AbracadaWhatState":
         """Before the deal: the first nodes are the deal's stones, all chance (XS2, XC5)."""

@@ -14,6 +14,29 @@ import numpy as np
 import pyspiel
 
 
+class EngineGame(pyspiel.Game):
+    """A pyspiel game whose subclass checks its parameters before `pyspiel.Game.__init__` (`self.ready`
+    after it). Until then repr() must not reach the C++ game: a traceback that shows the half-built game
+    (its `__init__` raising ValueError) would crash the interpreter when printed (pytest prints every
+    frame's arguments)."""
+
+    ready = False
+
+    def _built(self, game_type, info, params) -> None:
+        super().__init__(game_type, info, params)
+        self.ready = True
+
+    def __repr__(self):
+        return super().__repr__() if self.ready else f"<{type(self).__name__}, not built>"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        # through the registry, so the game is built by its __init__ (pyspiel's own pickling restores the
+        # C++ game only, without the Python attributes: players, spell ids, variants)
+        return pyspiel.load_game, (str(self),)
+
+
 class EngineState(pyspiel.State):
     """A pyspiel state wrapping an engine State `st` (current_player -1: chance, -2: over)."""
 

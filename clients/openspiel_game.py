@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from clients.openspiel_common import EngineObserver, EngineState
+from clients.openspiel_common import EngineGame, EngineObserver, EngineState
 # the tournament bot and its spec, shared with Abracada…What? (kept importable from here)
 from clients.openspiel_common import OpenSpielMCTSBot, parse_openspiel_spec  # noqa: F401
 from engine_c.spellbook import Move, State, token_name
@@ -57,23 +57,27 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class SpellBookGame(pyspiel.Game):
+def _settings(params) -> tuple[int, str, int, list[int]]:
+    """(players, spells parameter, seed, spell ids) of the game's parameters; ValueError says what is wrong."""
+    params = dict(params or {})
+    players = int(params.get("players", 2))
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2 to 4, got {players}")
+    spells, seed = str(params.get("spells", "set1")), int(params.get("seed", 0))
+    return players, spells, seed, resolve_spells(spells.replace(",", " ").replace("+", " "), seed)
+
+
+class SpellBookGame(EngineGame):
     """The OpenSpiel game. Parameters: players (2-4), spells (set1/set2/set3/classic or 7 names joined by
     `+`; commas work with the parameter dict but not in a game string, which splits parameters at commas),
     seed (only for the `classic` spell draw; the Pouch draws are chance nodes)."""
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        self.players = int(params.get("players", 2))
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2 to 4, got {self.players}")
-        self.spells_param = str(params.get("spells", "set1"))
-        self.seed = int(params.get("seed", 0))
-        self.spell_ids = resolve_spells(self.spells_param.replace(",", " ").replace("+", " "), self.seed)
+        self.players, self.spells_param, self.seed, self.spell_ids = _settings(params)
         info = pyspiel.GameInfo(num_distinct_actions=NUM_DISTINCT_ACTIONS, max_chance_outcomes=NUM_TOKEN_TYPES,
                                 num_players=self.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                                 max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_GAME_TYPE, info, params)
+        self._built(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> "SpellBookState":
         """Before set-up: the first nodes are the set-up draws (Altar, then each pool), all chance."""
