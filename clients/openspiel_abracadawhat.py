@@ -24,9 +24,12 @@ Importing this module registers the Python game `python_abracadawhat` with pyspi
   the engine's features of what p sees (State.features, 245 floats, seats relative to p).
 - resample_from_infostate(p, sampler): a full state, with a history, that p cannot tell from this one:
   the engine's exact determinization for p (XC6) of the present, then a history of the current round
-  that leads there (the order in which p received its stones, drawn so that every announcement of p
-  succeeds or fails as it did; the other seats' secret stones in any order); earlier rounds are kept, as
-  they decide nothing later. OpenSpiel's ISMCTSBot searches this game through it.
+  that leads there (the order in which p received its stones, found so that every announcement of p
+  succeeds or fails as it did; the secret stones and the other seats' taken ones in a random order);
+  earlier rounds are kept, as they decide nothing later. For a state wrapped mid-round with moves since,
+  the wrapped state's hidden zones are redrawn too, p's part of the round before it read from the
+  round's log (XC12); not supported when it was wrapped during a deal or a refill (SpielError).
+  OpenSpiel's ISMCTSBot searches this game through it.
 - Parameters: players (2-5), variants (`none`, `xv1`, `xv2`, `xv1+xv2`).
 
 `openspiel-mcts:simulations=N[,uct_c=2,rollouts=1]` (clients.bots) plays this game with OpenSpiel's
@@ -51,6 +54,7 @@ OBSERVATION_SIZE = _E.FEATURES["state"]
 # a game has at most 36 rounds and a round logs at most 192 announcements and turn ends (_engine.pxd's
 # HIST_MAX and LOG_MAX, which the rules guarantee): a bound on the decisions
 MAX_GAME_LENGTH = _E.LIMITS["rounds"] * _E.LIMITS["log"]
+_LOG = {name: code for code, name in _E.LOG_KINDS.items()}      # the round log's entry kinds
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -184,13 +188,10 @@ class AbracadaWhatState(EngineState):
                 return self.clone()
             return game.state_from(self.st.determinize(player_id, seed=rng.getrandbits(63)))
         tags, start = _replay_tags(self.anchor, self.st.players, self.st.variants, actions)
-        if start is None:
-            raise pyspiel.SpielError("resample_from_infostate: the round began before this state's anchor "
-                                     "(game.state_from) and moves were played since; resample the anchor's "
-                                     "state instead")
         world = self.st.determinize(player_id, seed=rng.getrandbits(63))
-        new = _resampled_round(world, player_id, actions, tags, start, rng)
-        out = game.new_initial_state() if self.anchor is None else game.state_from(State.from_text(self.anchor))
+        new, anchor = _resampled_round(world, player_id, actions, tags, start, rng, self.anchor)
+        anchor = anchor or self.anchor
+        out = game.new_initial_state() if anchor is None else game.state_from(State.from_text(anchor))
         for a in new:
             out.apply_action(a)
         return out
@@ -243,40 +244,89 @@ def _replay_tags(anchor, players, variants, actions):
     return tags, start
 
 
-def _resampled_round(world: State, p: int, actions, tags, start: int, rng: random.Random) -> list[int]:
+def _resampled_round(world: State, p: int, actions, tags, start, rng: random.Random, anchor=None):
     """The actions with the current round's hidden outcomes (for p) redrawn to lead to `world` (p's
     determinization of the present): p's stones in an order that keeps every announcement of p's outcome,
-    the secret stones and the other seats' taken stones in a random order; everything p saw is kept."""
+    the secret stones and the other seats' taken stones in a random order; everything p saw is kept.
+    start: the index of the round's first deal stone, or None when the round began before `anchor` (the
+    engine text the actions start from, not during a deal): then the anchor's hidden zones are redrawn
+    too (p's hand, the others' taken stones, the secret stones, the pile). Returns (actions, the new
+    anchor text or None)."""
     raw = world._to_raw()
     new = list(actions)
-    # the secret stones dealt this round: those still set aside and every seat's taken ones
-    secret = Counter({k + 1: c for k, c in enumerate(raw["secret"]) if c})
-    for q in range(world.players):
-        secret.update({k + 1: c for k, c in enumerate(raw["taken"][q]) if c})
-    taken = {q: _shuffled(Counter({k + 1: c for k, c in enumerate(raw["taken"][q]) if c}), rng)
-             for q in range(world.players) if q != p}
-    own_slots, own_events = [], []                          # p's stones: when they came, what p announced
-    for i in range(start, len(actions)):
+    taken = {q: _shuffled(_counts(raw["taken"][q]), rng) for q in range(world.players) if q != p}
+    first, anchor_raw, own_events = start, None, []         # own_events: p's stones coming, p's announcements
+    if start is None:
+        anchor_raw = State.from_text(anchor)._to_raw()
+        if _E.PHASES[anchor_raw["phase"]] in ("deal", "refill"):
+            raise pyspiel.SpielError("resample_from_infostate: not supported from a state wrapped during a deal "
+                                     "or a refill once moves were played")
+        first = 0
+        own_events = _logged_own_events(anchor_raw["log"], p)
+    drawn = Counter()                                       # anchor mode: stones drawn from the pile since
+    took = Counter()                                        # anchor mode: secret stones taken since
+    for i in range(first, len(actions)):
         tag = tags[i]
         if tag[0] == "chance":
             _, zone, seat = tag
             if zone == "hand" and seat == p:
-                own_slots.append(i)
                 own_events.append(("slot", i))
             elif zone == "taken" and seat != p:
                 new[i] = _chance_action(STONE_CODE + taken[seat].pop())
+            if zone == "hand" and seat != p:
+                drawn[Move(_chance_code(new[i])).value] += 1
+            elif zone == "taken":
+                took[Move(_chance_code(new[i])).value] += 1
         elif tag[0] == "cast" and tag[1] == p:
-            own_events.append(("cast", tag[2], tag[3]))
-    order = _shuffled(secret, rng)
-    for i in range(start, len(actions)):
-        if tags[i][0] == "chance" and tags[i][1] == "secret":
-            new[i] = _chance_action(STONE_CODE + order.pop())
-    received = Counter({k + 1: c for k, c in enumerate(raw["hands"][p]) if c})
+            own_events.append(("cast", tag[2], tag[3], i))
+    received = _counts(raw["hands"][p])
     received.update(ev[1] for ev in own_events if ev[0] == "cast" and ev[2])
     assignment = _order_own_stones(own_events, received, rng)
     for i, spell in assignment.items():
-        new[i] = _chance_action(STONE_CODE + spell)
-    return new
+        if i >= 0:
+            new[i] = _chance_action(STONE_CODE + spell)
+            drawn[spell] += 1
+    if anchor_raw is None:
+        # the secret stones dealt this round: those still set aside and every seat's taken ones
+        secret = _counts(raw["secret"])
+        for q in range(world.players):
+            secret.update(_counts(raw["taken"][q]))
+        order = _shuffled(secret, rng)
+        for i in range(start, len(actions)):
+            if tags[i][0] == "chance" and tags[i][1] == "secret":
+                new[i] = _chance_action(STONE_CODE + order.pop())
+        return new, None
+    from engine_c.abracadawhat.notation import state_text
+
+    hand = Counter(spell for i, spell in assignment.items() if i < 0)
+    hand.subtract(ev[1] for ev in own_events if ev[0] == "cast" and ev[2] and ev[3] < 0)
+    anchor_raw["hands"][p] = [hand[k] for k in range(1, 9)]
+    for q, rest in taken.items():                           # what each other seat had taken before
+        anchor_raw["taken"][q] = [rest.count(k) for k in range(1, 9)]
+    secret, pile = _counts(raw["secret"]) + took, _counts(raw["pile"]) + drawn
+    anchor_raw["secret"] = [secret[k] for k in range(1, 9)]
+    anchor_raw["pile"] = [pile[k] for k in range(1, 9)]
+    return new, state_text(anchor_raw)
+
+
+def _logged_own_events(log, p: int) -> list[tuple]:
+    """p's part of the round before the anchor, from the round's public log (XC12): the 5 stones dealt
+    (XS2), each announcement with its outcome, each refill's stones (slots keyed -1, -2, ...)."""
+    slots = iter(range(-1, -1000, -1))
+    events = [("slot", next(slots)) for _ in range(5)]
+    for kind, seat, value in log:
+        if seat != p:
+            continue
+        if kind == _LOG["end"]:
+            events.extend(("slot", next(slots)) for _ in range(value))
+        else:
+            events.append(("cast", value & 15, kind == _LOG["ok"], -1))
+    return events
+
+
+def _counts(row) -> Counter:
+    """Per-spell counts (index 0: spell 1) as a Counter of spells."""
+    return Counter({k + 1: c for k, c in enumerate(row) if c})
 
 
 def _shuffled(stones: Counter, rng: random.Random) -> list[int]:
@@ -295,7 +345,7 @@ def _order_own_stones(events, received: Counter, rng: random.Random, limit: int 
 
     def search(j: int, hand: Counter, left: Counter) -> bool:
         while j < len(events) and events[j][0] == "cast":
-            _, spell, ok = events[j]
+            spell, ok = events[j][1], events[j][2]
             if ok != (hand[spell] > 0):
                 return False
             if ok:

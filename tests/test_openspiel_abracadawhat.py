@@ -129,6 +129,38 @@ def test_a_state_from_an_engine_state_starts_from_the_observations():
         game.state_from(State.new(3, seed=5))
 
 
+def test_resampling_a_wrapped_state_after_moves_redraws_the_hand_it_was_wrapped_with():
+    """After game.state_from and moves within the same round, a resampled world starts from another
+    wrapped state whose hidden zones are redrawn too; the seat's own earlier announcements of the round
+    (the log, XC12) still hold there (XC6: the engine's posterior allows the hand it was given)."""
+    game = pyspiel.load_game("python_abracadawhat", {"players": 3})
+    rng = np.random.RandomState(9)
+    engine = State.new(3, seed=4)
+    for _ in range(4):                                           # a log of this round before the wrap
+        engine.play(engine.legal_moves()[rng.randint(len(engine.legal_moves()))])
+    state = game.state_from(engine)
+    for _ in range(6):                                           # and moves after it
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    p = state.current_player()
+    assert state.history() and state.st.round == engine.round
+    hands = set()
+    for _ in range(5):
+        world = state.resample_from_infostate(p, rng.uniform)
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.observation_string(p) == state.observation_string(p)
+        anchor = State.from_text(world.anchor)
+        assert anchor.hand(p) in anchor.posterior(p) and world.st.hand(p) in world.st.posterior(p)
+        hands.add(anchor.hand(p))
+    assert len(hands) > 1
+
+
 def test_openspiel_ismcts_plays_a_whole_game_through_the_adapter():
     """OpenSpiel's ISMCTSBot (random rollouts) moves for seat 0 from the initial state; every search draws
     its worlds with the game's resample_from_infostate."""
