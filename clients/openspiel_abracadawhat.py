@@ -115,6 +115,12 @@ class AbracadaWhatGame(EngineGame):
                               info_state=bool(iig_obs_type and iig_obs_type.perfect_recall))
 
 
+def game_params(state: State) -> dict:
+    """The game parameters of an engine state (for the tournament bot)."""
+    return {"players": state.players, "variants": "+".join(state.variants) or "none"}
+
+
+
 def _chance_action(code: int) -> int:
     return code - STONE_CODE - 1 if code < ROLL_CODE else code - ROLL_CODE + 7
 

@@ -118,38 +118,48 @@ class OpenSpielMCTSBot:
     """OpenSpiel's own search choosing an engine game's moves, with random rollouts: MCTSBot (UCT, chance
     nodes sampled) for a perfect-information game (SpellBook), ISMCTSBot for an imperfect-information one
     (Abracada…What?: the root world is drawn by the game's resample_from_infostate from the bot's own
-    generator, so the search never sees what the seat may not)."""
+    generator, so the search never sees what the seat may not). The pyspiel game follows each state's
+    settings (players, variants: the adapter's `game_params(state)`)."""
 
     def __init__(self, spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
-        from open_spiel.python.algorithms import ismcts, mcts
-
-        opts = parse_openspiel_spec(spec)
+        self.opts = parse_openspiel_spec(spec)
         self.name = spec
-        self.game = load_engine_game(game, players)
-        rng = np.random.RandomState(seed % 2**32)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=opts["rollouts"], random_state=rng)
-        if self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
-            self.bot = mcts.MCTSBot(self.game, opts["uct_c"], opts["simulations"], evaluator, solve=False,
-                                    random_state=rng)
-        else:
-            self.bot = ismcts.ISMCTSBot(self.game, evaluator, opts["uct_c"], opts["simulations"],
-                                        random_state=rng)
-            # pyspiel's default sampler restarts from one fixed seed at every call (every simulation would
-            # search the same world): draw from the bot's generator instead
-            self.bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
+        self.module = adapter_module(game)
+        self.rng = np.random.RandomState(seed % 2**32)
+        self._searches: dict[str, tuple] = {}
+
+    def _search(self, params: dict):
+        """(pyspiel game, OpenSpiel bot) for the game's parameters, built once."""
+        key = repr(sorted(params.items()))
+        if key not in self._searches:
+            from open_spiel.python.algorithms import ismcts, mcts
+
+            game, rng, opts = pyspiel.load_game(self.module.SHORT_NAME, params), self.rng, self.opts
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=opts["rollouts"], random_state=rng)
+            if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+                bot = mcts.MCTSBot(game, opts["uct_c"], opts["simulations"], evaluator, solve=False,
+                                   random_state=rng)
+            else:
+                bot = ismcts.ISMCTSBot(game, evaluator, opts["uct_c"], opts["simulations"], random_state=rng)
+                # pyspiel's default sampler restarts from one fixed seed at every call (every simulation
+                # would search the same world): draw from the bot's generator instead
+                bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
+            self._searches[key] = game, bot
+        return self._searches[key]
 
     def choose(self, state):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0], {"forced": True}
-        os_state = self.game.state_from(state)
-        action = int(self.bot.step(os_state))
+        game, bot = self._search(self.module.game_params(state))
+        os_state = game.state_from(state)
+        action = int(bot.step(os_state))
         return os_state.move_of(action), {}
 
 
-def load_engine_game(game: str, players: int):
-    """The pyspiel game of a registry name (engine_c/registry.py) with `players` seats; imports (and so
-    registers) its adapter module."""
+def adapter_module(game: str):
+    """The OpenSpiel adapter module of a registry name (engine_c/registry.py); importing it registers the
+    pyspiel game."""
     from engine_c.registry import get_game
 
     name = get_game(game).name
@@ -159,4 +169,4 @@ def load_engine_game(game: str, players: int):
         from clients import openspiel_abracadawhat as module
     else:  # pragma: no cover - a new game needs its adapter here
         raise ValueError(f"game {name!r} has no OpenSpiel adapter")
-    return pyspiel.load_game(module.SHORT_NAME, {"players": players})
+    return module

@@ -145,5 +145,11 @@ class SpellBookState(EngineState):
 pyspiel.register_game(_GAME_TYPE, SpellBookGame)
 
 
+def game_params(state: State) -> dict:
+    """The game parameters of an engine state (for the tournament bot; the spells travel in the state)."""
+    return {"players": state.players}
+
+
+
 def _observation_array(st: State, player: int):
     return st.observation_array(player)

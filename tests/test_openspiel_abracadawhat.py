@@ -188,12 +188,14 @@ def test_openspiel_mcts_spec_plays_abracadawhat_in_a_tournament(tmp_path):
     from clients import tournament as T
     from clients.bots import make_bot
 
-    st = State.new(3, seed=2)
     bot = make_bot("openspiel-mcts:simulations=3", seed=1, players=3, game="abracadawhat")
-    before = st.to_text()
-    move, _ = bot.choose(st)
-    assert move in st.legal_moves() and st.to_text() == before
+    for st in (State.new(3, seed=2), State.new(2, seed=3, variants="xv2")):   # the game follows the state
+        before = st.to_text()
+        move, _ = bot.choose(st)
+        assert move in st.legal_moves() and st.to_text() == before
     tasks = T.schedule(["openspiel-mcts:simulations=2", "random"], games=2, seed=1, game="abracadawhat")
+    tasks += T.schedule(["openspiel-mcts:simulations=2", "random", "counting"], games=1, seats=3, seed=2,
+                        game="abracadawhat", variants="xv1")
     with T.make_executor("inline") as ex:
         res = T.run_tournament(tasks, str(tmp_path / "o.jsonl"), ex.executor, progress=False)
-    assert len(res.records) == 2 and all(r["result"]["winners"] for r in res.records)
+    assert len(res.records) == len(tasks) > 2 and all(r["result"]["winners"] for r in res.records)

@@ -1,4 +1,4 @@
-"""SpellBook as an OpenSpiel game (clients/openspiel_game.py; open_spiel comes with the dev extra, so these tests never skip)."""
+"""SpellBook as an OpenSpiel game (clients/openspiel_game.py; the dev extra installs open_spiel: never skipped)."""
 import numpy as np
 import pytest
 
