@@ -52,3 +52,35 @@ def check_round_trips(game, state) -> None:
         for p in range(game.num_players()):
             assert other.information_state_string(p) == state.information_state_string(p)
             assert other.observation_tensor(p) == state.observation_tensor(p)
+
+
+def play_checked(game, seed: int, round_trips_at=(0, 30, 90)):
+    """A random game from the initial state with the chance sums, every node's observations and, at the
+    history lengths `round_trips_at`, the serialization round trips checked; returns the final state."""
+    seen = []
+
+    def visit(state):
+        check_observations(state)
+        if len(state.history()) in round_trips_at:
+            check_round_trips(game, state)
+            seen.append(len(state.history()))
+
+    state = play(game.new_initial_state(), np.random.RandomState(seed), visit=visit)
+    assert seen == list(round_trips_at)
+    return state
+
+
+def play_bot_against_random(game, bot, rng: np.random.RandomState, seat: int = 0):
+    """A game from the initial state where OpenSpiel's `bot` (its step(state)) decides for `seat` and the
+    others play uniformly at random; returns the final state and the bot's moves as text."""
+    moves = []
+
+    def choose(state):
+        if state.current_player() != seat:
+            return int(rng.choice(state.legal_actions()))
+        action = int(bot.step(state))
+        assert action in state.legal_actions()
+        moves.append(state.action_to_string(seat, action))
+        return action
+
+    return play(game.new_initial_state(), rng, choose=choose), moves

@@ -8,7 +8,7 @@ import pyspiel
 
 from clients import openspiel_abracadawhat as oa  # registers python_abracadawhat
 from engine_c.abracadawhat import State
-from openspiel_checks import check_observations, check_round_trips, play
+from openspiel_checks import play, play_bot_against_random, play_checked
 
 
 def test_registered_game_its_type_and_parameters():
@@ -40,16 +40,7 @@ def test_openspiel_random_simulation_checks_with_serialization(params):
 
 def test_chance_sums_observations_and_round_trips_along_a_game():
     game = pyspiel.load_game("python_abracadawhat(players=4,variants=xv2)")
-    seen = []
-
-    def visit(state):
-        check_observations(state)
-        if len(state.history()) in (0, 30, 90):
-            check_round_trips(game, state)
-            seen.append(len(state.history()))
-
-    state = play(game.new_initial_state(), np.random.RandomState(5), visit=visit)
-    assert seen == [0, 30, 90]
+    state = play_checked(game, 5, (0, 30, 90))
     # returns are the engine's win shares (XG1); the points stay on the engine state
     winners = state.st.winners()
     assert state.returns() == [1 / len(winners) if p in winners else 0.0 for p in range(4)]
@@ -170,18 +161,8 @@ def test_openspiel_ismcts_plays_a_whole_game_through_the_adapter():
     rng = np.random.RandomState(7)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 5, random_state=rng)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
-    decisions = []
-
-    def choose(state):
-        if state.current_player() != 0:
-            return int(rng.choice(state.legal_actions()))
-        action = int(bot.step(state))
-        assert action in state.legal_actions()
-        decisions.append(state.action_to_string(0, action))
-        return action
-
-    state = play(game.new_initial_state(), rng, choose=choose)
-    assert state.is_terminal() and len(decisions) > 5
+    state, moves = play_bot_against_random(game, bot, rng)
+    assert state.is_terminal() and len(moves) > 5 and set(moves) <= {f"cast {k}" for k in range(1, 9)} | {"end"}
 
 
 def test_openspiel_mcts_spec_plays_abracadawhat_in_a_tournament(tmp_path):

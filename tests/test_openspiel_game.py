@@ -6,7 +6,7 @@ import pyspiel
 
 from clients import openspiel_game as og  # registers python_spellbook
 from engine_c import State
-from openspiel_checks import check_observations, check_round_trips, play
+from openspiel_checks import play_bot_against_random, play_checked
 
 
 def test_registered_game_and_its_type():
@@ -31,16 +31,7 @@ def test_openspiel_random_simulation_checks_with_serialization(params):
 
 def test_chance_sums_observations_and_round_trips_along_a_game():
     game = pyspiel.load_game("python_spellbook(players=3,spells=set2)")   # a game string: LoadGame's way
-    seen = []
-
-    def visit(state):
-        check_observations(state)
-        if len(state.history()) in (0, 12, 80):
-            check_round_trips(game, state)
-            seen.append(len(state.history()))
-
-    play(game.new_initial_state(), np.random.RandomState(2), visit=visit)
-    assert seen == [0, 12, 80]
+    assert play_checked(game, 2, (0, 12, 80)).is_terminal()
 
 
 def test_spells_joined_by_plus_survive_the_game_string():
@@ -60,17 +51,7 @@ def test_openspiel_mcts_plays_a_whole_game_through_the_adapter():
     game = pyspiel.load_game("python_spellbook", {"players": 2})
     rng = np.random.RandomState(4)
     bot = mcts.MCTSBot(game, 2.0, 4, mcts.RandomRolloutEvaluator(1, rng), solve=False, random_state=rng)
-    moves = []
-
-    def choose(state):
-        if state.current_player() != 0:
-            return int(rng.choice(state.legal_actions()))
-        action = int(bot.step(state))
-        assert action in state.legal_actions()
-        moves.append(state.action_to_string(0, action))
-        return action
-
-    state = play(game.new_initial_state(), rng, choose=choose)
+    state, moves = play_bot_against_random(game, bot, rng)
     assert state.is_terminal() and len(moves) > 20
 
 
