@@ -45,7 +45,7 @@ import pyspiel
 from clients.openspiel_common import EngineGame, EngineObserver, EngineState
 from engine_c.abracadawhat import _engine as _E
 from engine_c.abracadawhat.state import (END_CODE, ROLL_CODE, STONE_CODE, Move, State, chance_destination,
-                                         variant_bits)
+                                         outcome_visible_to, variant_bits)
 
 SHORT_NAME = "python_abracadawhat"
 NUM_DISTINCT_ACTIONS = 9          # cast 1..8, end
@@ -120,7 +120,6 @@ def game_params(state: State) -> dict:
     return {"players": state.players, "variants": "+".join(state.variants) or "none"}
 
 
-
 def _chance_action(code: int) -> int:
     return code - STONE_CODE - 1 if code < ROLL_CODE else code - ROLL_CODE + 7
 
@@ -156,22 +155,20 @@ class AbracadaWhatState(EngineState):
     def _apply_action(self, action):
         st, n = self.st, self.st.players
         if self.is_chance_node():
-            code = _chance_code(int(action))
+            move = Move(_chance_code(int(action)))
             _, zone, seat = chance_destination(st)
-            move = Move(code)
             seen, hidden = _event_token(zone, seat, move)
-            self.views = tuple(self.views[p] + " " + (seen if _sees(zone, seat, p) else hidden) for p in range(n))
+            views = tuple(self.views[p] + " " + (seen if outcome_visible_to(zone, seat, p) else hidden)
+                          for p in range(n))
         else:
-            code = int(action) + 1
-            seat = st.current_player
-            if code == END_CODE:
+            move, seat = Move(int(action) + 1), st.current_player
+            if move.code == END_CODE:
                 token = f"{seat}:end"
-            else:
-                ok = st._to_raw()["hands"][seat][code - 1] > 0           # XT1: the others check, all see
-                token = f"{seat}:cast{code}{'+' if ok else '-'}"
-            self.views = tuple(v + " " + token for v in self.views)
-            move = Move(code)
-        st.apply(move)
+            else:                                                   # XT1: the others check, all see
+                token = f"{seat}:cast{move.value}{'+' if st._to_raw()['hands'][seat][move.value - 1] else '-'}"
+            views = tuple(v + " " + token for v in self.views)
+        st.apply(move)                      # IllegalMoveError (a ValueError) leaves the state as it was
+        self.views = views
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or player < 0:
@@ -201,17 +198,6 @@ class AbracadaWhatState(EngineState):
         for a in new:
             out.apply_action(a)
         return out
-
-
-def _sees(zone: str, seat: int, viewer: int) -> bool:
-    """XI1-XI3 (engine_c.abracadawhat.state.outcome_visible_to): removed stones and rolls are public, a
-    stone in a hand is seen by all but its owner, a taken secret stone by its taker only, the secret stones
-    by no one."""
-    if zone in ("removed", ""):
-        return True
-    if zone == "secret":
-        return False
-    return viewer != seat if zone == "hand" else viewer == seat
 
 
 def _event_token(zone: str, seat: int, move: Move) -> tuple[str, str]:
