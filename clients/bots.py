@@ -4,8 +4,8 @@
         local bots (search.bots.make_bot)
     grpc://host:port?level=7            a bot on a SpellBook server (needs clients/client.py, issue 4), for
     grpc://host:port?level=7&game=abracadawhat   either game (`game` defaults to the tournament's --game)
-    openspiel-mcts:simulations=N        OpenSpiel's MCTS over the game registered by clients/openspiel_game.py
-                                        (needs the `openspiel` extra)
+    openspiel-mcts:simulations=N        OpenSpiel's MCTS (SpellBook, clients/openspiel_game.py) or IS-MCTS
+                                        (Abracada…What?, clients/openspiel_abracadawhat.py) (the `openspiel` extra)
 
 Every bot has `.name` and `choose(state) -> (move, info)` and never modifies `state`.
 """
@@ -191,23 +191,19 @@ def validate_spec(spec: str) -> None:
 def make_bot(spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
     """The bot a spec names (see the module docstring) for `game` (a name of engine_c/registry.py);
     raises ValueError for a bad spec or game and BotUnavailableError when an optional part it needs is
-    missing. Remote bots play either game (a spec's `game=` must be `game`); OpenSpiel bots SpellBook only."""
+    missing. Remote bots and OpenSpiel bots play both games (a remote spec's `game=` must be `game`)."""
     from engine_c.registry import get_game
 
     adapter = get_game(game).adapter
     kind = kind_of(spec)
-    if kind == "openspiel" and adapter.name != "spellbook":
-        raise ValueError(f"bot spec {spec!r}: OpenSpiel bots play SpellBook only; for "
-                         f"{adapter.name} use random, greedy, flatmc[:...], ismcts[:...]"
-                         + "".join(f" or {name}[:...]" for name in getattr(adapter, "bots", {})))
-    if kind == "grpc":
-        return RemoteBot(spec, seed, game=adapter.name)
-    if kind == "openspiel":
+    if kind == "openspiel":  # OpenSpiel's MCTS (SpellBook) or IS-MCTS (Abracada…What?) over its pyspiel adapter
         try:
-            from clients.openspiel_game import OpenSpielMCTSBot
+            from clients.openspiel_common import OpenSpielMCTSBot
         except ImportError as e:
             raise BotUnavailableError(f"bot {spec!r} requires OpenSpiel ({e}): pip install 'spellbook-ai[openspiel]'") from e
-        return OpenSpielMCTSBot(spec, seed=seed, players=players)
+        return OpenSpielMCTSBot(spec, seed=seed, players=players, game=adapter.name)
+    if kind == "grpc":
+        return RemoteBot(spec, seed, game=adapter.name)
     from search.bots import make_bot as make_local
 
     bot = make_local(spec, adapter, seed)

@@ -14,17 +14,22 @@ Importing this module registers the Python game `python_spellbook` with pyspiel:
   action id means a move only together with its state. `action_to_string` gives the move's notation.
   NUM_DISTINCT_ACTIONS bounds the list (random games stay below 100).
 - Returns are win shares: 1 to the winner, 1/k to each of k tied winners (E4), 0 otherwise.
-- Observation tensor: engine_c's observation_array(player) (430 floats, docs/notation.md).
+- Observation tensor: engine_c's observation_array(player) (430 floats, docs/notation.md); observation and
+  information state strings: the engine's observation text (perfect information: the present is all).
+- Serialization (pyspiel.serialize_game_and_state, game.deserialize_state, pickle) and clone work as for
+  every Python game (clients/openspiel_common.py); tests/test_openspiel_game.py runs OpenSpiel's
+  random_sim_test with serialization.
 
 `openspiel-mcts:simulations=N[,uct_c=2,rollouts=1]` is a bot spec (clients.bots) for OpenSpiel's own
 MCTSBot with random rollouts on this game, so it can enter tournaments.
 """
 from __future__ import annotations
 
-import numpy as np
-
 import pyspiel
 
+from clients.openspiel_common import EngineGame, EngineObserver, EngineState
+# the tournament bot and its spec, shared with Abracada…What? (kept importable from here)
+from clients.openspiel_common import OpenSpielMCTSBot, parse_openspiel_spec  # noqa: F401
 from engine_c.spellbook import Move, State, token_name
 from engine_c.spellbook.state import _mix_seed, parse_token, resolve_spells
 
@@ -52,22 +57,27 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class SpellBookGame(pyspiel.Game):
-    """The OpenSpiel game. Parameters: players (2-4), spells (set1/set2/set3/classic or 7 comma-separated
-    names), seed (only for the `classic` spell draw; the Pouch draws are chance nodes)."""
+def _settings(params) -> tuple[int, str, int, list[int]]:
+    """(players, spells parameter, seed, spell ids) of the game's parameters; ValueError says what is wrong."""
+    params = dict(params or {})
+    players = int(params.get("players", 2))
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2 to 4, got {players}")
+    spells, seed = str(params.get("spells", "set1")), int(params.get("seed", 0))
+    return players, spells, seed, resolve_spells(spells.replace(",", " ").replace("+", " "), seed)
+
+
+class SpellBookGame(EngineGame):
+    """The OpenSpiel game. Parameters: players (2-4), spells (set1/set2/set3/classic or 7 names joined by
+    `+`; commas work with the parameter dict but not in a game string, which splits parameters at commas),
+    seed (only for the `classic` spell draw; the Pouch draws are chance nodes)."""
 
     def __init__(self, params=None):
-        params = dict(params or {})
-        self.players = int(params.get("players", 2))
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2 to 4, got {self.players}")
-        self.spells_param = str(params.get("spells", "set1"))
-        self.seed = int(params.get("seed", 0))
-        self.spell_ids = resolve_spells(self.spells_param.replace(",", " "), self.seed)
+        self.players, self.spells_param, self.seed, self.spell_ids = _settings(params)
         info = pyspiel.GameInfo(num_distinct_actions=NUM_DISTINCT_ACTIONS, max_chance_outcomes=NUM_TOKEN_TYPES,
                                 num_players=self.players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                                 max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_GAME_TYPE, info, params)
+        self._built(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> "SpellBookState":
         """Before set-up: the first nodes are the set-up draws (Altar, then each pool), all chance."""
@@ -82,24 +92,16 @@ class SpellBookGame(pyspiel.Game):
         return SpellBookState(self, state.clone())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return SpellBookObserver(params)
+        return EngineObserver(OBSERVATION_SIZE, _observation_array, params,
+                              info_state=bool(iig_obs_type and iig_obs_type.perfect_recall))
 
 
-class SpellBookState(pyspiel.State):
+class SpellBookState(EngineState):
     def __init__(self, game: SpellBookGame, st: State):
-        super().__init__(game)
-        self.st = st
+        super().__init__(game, st)
         self._moves: list[Move] | None = None
 
-    # -- OpenSpiel API
-    def current_player(self):
-        cp = self.st.current_player
-        if cp == -2:
-            return pyspiel.PlayerId.TERMINAL
-        if cp == -1:
-            return pyspiel.PlayerId.CHANCE
-        return cp
-
+    # -- OpenSpiel API (current_player, is_terminal, returns, __str__: openspiel_common.EngineState)
     def legal_moves(self) -> list[Move]:
         if self._moves is None:
             self._moves = self.st.legal_moves()
@@ -107,6 +109,10 @@ class SpellBookState(pyspiel.State):
                 raise RuntimeError(f"{len(self._moves)} legal moves exceed NUM_DISTINCT_ACTIONS "
                                    f"({NUM_DISTINCT_ACTIONS}); raise it")
         return self._moves
+
+    def move_of(self, action: int) -> Move:
+        """The engine move of a player's action here."""
+        return self.legal_moves()[action]
 
     def _legal_actions(self, player):
         assert player >= 0
@@ -128,80 +134,22 @@ class SpellBookState(pyspiel.State):
             return f"drawn {token_name(int(action))}"
         return str(self.legal_moves()[action])
 
-    def is_terminal(self):
-        return self.st.is_terminal()
-
-    def returns(self):
-        n = self.st.players
-        if not self.st.is_terminal():
-            return [0.0] * n
-        winners = self.st.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-
-    def __str__(self):
-        # the state without the hidden Pouch order
-        return " ".join(f for f in self.st.to_text().split() if not f.startswith("rng="))
+    def information_state_text(self, player: int) -> str:
+        # perfect information: what a seat sees now is all there is (the Pouch order is no part of it)
+        return self.st.observation(player)
 
     def __deepcopy__(self, memo):
         return SpellBookState(self.get_game(), self.st.clone())
 
 
-class SpellBookObserver:
-    """The observation of a seat: observation_array (tensor) and the state text without the Pouch order."""
-
-    def __init__(self, params=None):
-        if params:
-            raise ValueError(f"observation parameters not supported; passed {params}")
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
-
-    def set_from(self, state: SpellBookState, player: int) -> None:
-        self.tensor[:] = state.st.observation_array(player)
-
-    def string_from(self, state: SpellBookState, player: int) -> str:
-        return state.st.observation(player)
-
-
 pyspiel.register_game(_GAME_TYPE, SpellBookGame)
 
 
-# ----------------------------------------------------------------------------------------------
-# OpenSpiel's MCTS as a tournament bot
-# ----------------------------------------------------------------------------------------------
-def parse_openspiel_spec(spec: str) -> dict:
-    kind, _, params = spec.partition(":")
-    if kind.strip().lower() != "openspiel-mcts":
-        raise ValueError(f"unknown OpenSpiel bot {kind!r}: use openspiel-mcts:simulations=N")
-    opts = {"simulations": 100, "uct_c": 2.0, "rollouts": 1}
-    for item in filter(None, params.split(",")):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or key not in opts:
-            raise ValueError(f"bot spec {spec!r}: options are simulations=N, uct_c=X, rollouts=N")
-        opts[key] = type(opts[key])(value)
-    if opts["simulations"] < 1 or opts["rollouts"] < 1:
-        raise ValueError(f"bot spec {spec!r}: simulations and rollouts must be at least 1")
-    return opts
+def game_params(state: State) -> dict:
+    """The game parameters of an engine state (for the tournament bot; the spells travel in the state)."""
+    return {"players": state.players}
 
 
-class OpenSpielMCTSBot:
-    """OpenSpiel's MCTSBot (UCT, random rollouts, chance nodes sampled) choosing SpellBook moves."""
 
-    def __init__(self, spec: str, seed: int = 0, players: int = 2):
-        from open_spiel.python.algorithms import mcts
-
-        opts = parse_openspiel_spec(spec)
-        self.name = spec
-        self.game = pyspiel.load_game(SHORT_NAME, {"players": players})
-        rng = np.random.RandomState(seed % 2**32)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=opts["rollouts"], random_state=rng)
-        self.bot = mcts.MCTSBot(self.game, opts["uct_c"], opts["simulations"], evaluator, solve=False,
-                                random_state=rng)
-
-    def choose(self, state: State):
-        moves = state.legal_moves()
-        if len(moves) == 1:
-            return moves[0], {"forced": True}
-        os_state = self.game.state_from(state)
-        action = self.bot.step(os_state)
-        return moves[action], {}
+def _observation_array(st: State, player: int):
+    return st.observation_array(player)
