@@ -241,6 +241,8 @@ class SearchPool:
         with self._lock:
             self._admit(job)
         self.tokens.add(cancel)
+        expiry = loop.call_at(loop.time() + max(deadline - time.monotonic(), 0.0), self._expire, job) \
+            if deadline else None
         try:
             return await job.future
         except asyncio.CancelledError:
@@ -257,6 +259,22 @@ class SearchPool:
                     job.state = "unslotted"
                     job.granted.set()
             raise
+        finally:
+            if expiry is not None:
+                expiry.cancel()
+
+    def _expire(self, job: _Job) -> None:
+        """The deadline of a job that never got a slot has passed: it starts now without one, so that its
+        call still answers in time (its search sees the deadline at once and answers cut short)."""
+        with self._lock:
+            if job.state != "waiting" or job.started:
+                return                           # running, finished, or paused (its thread wakes itself)
+            self.clients[job.client].waiting.remove(job)
+            self._waiting -= 1
+            now = time.monotonic()
+            job.state, job.started, job.slice_start = "unslotted", now, now
+            metrics.search_started(now - job.queued, waited=True)
+        self.executor.submit(self._work, job)
 
     def _admit(self, job: _Job) -> None:
         """Under the lock: admits `job` (queued, and dispatched when a slot is free) or raises Overloaded."""

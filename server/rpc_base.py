@@ -198,6 +198,18 @@ class RpcBase:
     inflight: int = 0          # calls running now (the Server's drain waits for them)
     draining: bool = False     # set at shutdown: new calls are refused
 
+    def _answer_margin_s(self, remaining: float) -> float:
+        """How long before the call's deadline a search-bearing call stops working, to answer in time.
+
+        `deadline_margin_ms` (50 ms) covers the answer's own cost on a quiet machine; a longer call also keeps
+        a tenth of its time (at most 2 s): on a busy machine a search stopped by its clock still finishes its
+        slice, waits for a core and the GIL, and its response is built and sent. With the fixed margin
+        alone four concurrent reviews on two workers missed a 12 s deadline, and searches queued behind
+        two long ones answered 20-70 ms after their search's end (issue 40). Never more than half of what
+        remains."""
+        margin = max(self.config.deadline_margin_ms / 1000.0, min(0.1 * remaining, 2.0))
+        return min(margin, remaining / 2)
+
     def _cancel_on_done(self, context) -> CancelToken:
         """A token cancelled when the call ends for any reason (done, cancelled by the client, deadline)."""
         token = CancelToken()

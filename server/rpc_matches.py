@@ -101,8 +101,7 @@ class MatchRpcs(RpcBase):
         budget_s = self.config.max_match_ms / 1000.0
         remaining = context.time_remaining()
         if remaining is not None:
-            budget_s = min(budget_s, max(remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2),
-                                         0.001))
+            budget_s = min(budget_s, max(remaining - self._answer_margin_s(remaining), 0.001))
         deadline = time.monotonic() + budget_s
         started = time.monotonic()
 
@@ -260,7 +259,7 @@ class MatchRpcs(RpcBase):
         budget_ms = self.config.max_review_ms
         remaining = context.time_remaining()
         if remaining is not None:
-            budget_ms = min(budget_ms, (remaining - min(self.config.deadline_margin_ms / 1000.0, remaining / 2)) * 1000)
+            budget_ms = min(budget_ms, (remaining - self._answer_margin_s(remaining)) * 1000)
         # A tenth of the time and about a millisecond per decision (setup, copies) are kept for the overhead.
         share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
         time_limited = share_ms < opts.time_ms

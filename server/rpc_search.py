@@ -86,8 +86,7 @@ class SearchRpcs(RpcBase):
         """The search's deadline: the call's, less the safety margin (none when the call has none)."""
         remaining = context.time_remaining()
         if remaining is not None:
-            margin = min(self.config.deadline_margin_ms / 1000.0, remaining / 2)
-            opts.deadline = time.monotonic() + max(remaining - margin, 0.001)
+            opts.deadline = time.monotonic() + max(remaining - self._answer_margin_s(remaining), 0.001)
 
     def _run_search(self, state, opts, token):
         start = time.monotonic()
