@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -53,6 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Runs a subcommand; output piped into a reader that stops early (`demo | head`) ends it quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader is gone: nothing more can be said, and Python's flush at exit must not complain either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141     # as a shell reports a process ended by SIGPIPE (128 + 13)
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["serve"]:  # the server has its own flags (server/main.py)
         from server.main import main as serve_main

@@ -101,22 +101,24 @@ def insight_pb(ins: HandInsight) -> apb.HandInsight:
 
 
 def hint_pb(h, ins: HandInsight, hide_move: bool = False) -> apb.Hint:
-    success = ins.holding[h.move.value] if h.move.kind == "cast" else 1.0
+    """A ranked move. `hide_move` (hide_best's hidden best move): neither the move nor its chance of
+    success, which the insight's announcements would match to one or two casts."""
     out = apb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
-                   mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal,
-                   success_probability=success)
+                   mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal)
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
+        out.success_probability = ins.holding[h.move.value] if h.move.kind == "cast" else 1.0
     return out
 
 
-def event_pb(ev, viewer: int | None) -> apb.SessionEvent:
+def event_pb(ev, viewer: int | None, everything: bool = False) -> apb.SessionEvent:
     """A session event as `viewer` (a seat, None for a spectator) may see it: a stone it may not see is
-    `hidden`, without its move."""
+    `hidden`, without its move. `everything`: the game is over and nothing is hidden any more (XC6's
+    hidden zones are turned up at the end, as the finished game's record shows them)."""
     out = apb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
                            winners=ev.winners, zone=ev.zone, to=ev.to)
     if ev.move:
-        if ev.is_chance and not outcome_visible_to(ev.zone, ev.to, viewer):
+        if ev.is_chance and not everything and not outcome_visible_to(ev.zone, ev.to, viewer):
             out.hidden = True
         else:
             out.move.CopyFrom(move_pb(Move.from_text(ev.move)))

@@ -79,8 +79,9 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
 
     # ------------------------------------------------------------------ what a role may see
     @staticmethod
-    def _event_pb(ev, role: str = auth.SPECTATOR) -> apb.SessionEvent:
-        return conv.event_pb(ev, viewer_of(role))
+    def _event_pb(ev, role: str = auth.SPECTATOR, finished: bool = False) -> apb.SessionEvent:
+        """`finished`: the game is over, so every stone is public (as its export shows it)."""
+        return conv.event_pb(ev, viewer_of(role), everything=finished)
 
     @staticmethod
     def _record_for(record: dict, role: str) -> dict:

@@ -154,6 +154,8 @@ class SessionRpcs(RpcBase):
         if request.from_seq > end:
             raise SessionError("OUT_OF_RANGE", "from_seq", f"the session's next event is {end}; from_seq "
                                                            f"{request.from_seq} is beyond it")
+        # a finished game's replay shows what its record shows: every hidden outcome is public by then
+        finished = mgr.snapshot(request.session_id)[0].is_terminal()
         events = mgr.watch(request.session_id, max(request.from_seq, 1))
         stopping = asyncio.ensure_future(self._stopping.wait())
         last = request.from_seq - 1
@@ -173,7 +175,7 @@ class SessionRpcs(RpcBase):
                     break
                 if ev.kind != "end":
                     last = ev.seq
-                yield self.spb.WatchSessionResponse(event=self._event_pb(ev, role))
+                yield self.spb.WatchSessionResponse(event=self._event_pb(ev, role, finished))
         finally:   # also when the client cancels: stop the pending read first, then close the generator
             stopping.cancel()
             if nxt is not None and not nxt.done():

@@ -125,8 +125,8 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
     # ------------------------------------------------------------------ SpellBook's own session calls
     # (server/rpc_sessions.py and rpc_matches.py are every game's; these are SpellBook's setup and views)
     @staticmethod
-    def _event_pb(ev, role: str = auth.SPECTATOR) -> pb.SessionEvent:
-        """A session event as `role` sees it (SpellBook: everyone sees every event)."""
+    def _event_pb(ev, role: str = auth.SPECTATOR, finished: bool = False) -> pb.SessionEvent:
+        """A session event as `role` sees it (SpellBook: everyone sees every event, finished or not)."""
         out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
                               winners=ev.winners)
         if ev.move:

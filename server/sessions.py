@@ -59,6 +59,7 @@ def _log_task_failure(what: str, sid: str, task: asyncio.Task) -> None:
 
 
 _EXPIRED = "the session expired after a long time without a move"
+_STOPPED = object()     # to a session's watchers: its match was stopped before the game's end
 
 
 class SessionError(Exception):
@@ -378,8 +379,12 @@ class SessionManager:
             if session.state.is_terminal():
                 yield self._end_event(session)
                 return
+            if session.status == "stopped":
+                return
             while True:
                 ev: Event | None = await queue.get()
+                if ev is _STOPPED:
+                    return                      # a match stopped before its end: nothing more will happen
                 if ev is None:
                     raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
                 if ev.seq > last + (ev.kind != "end"):       # fill a gap from the store first
@@ -446,7 +451,8 @@ class SessionManager:
         else:
             rec.update(players=row.players, spells=row.spells)
         rec.update(seats=[records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
-                   status="finished" if finished else "active", fixed_seed=row.fixed_seed)
+                   status="finished" if finished else "unfinished" if row.status == "stopped" else "active",
+                   fixed_seed=row.fixed_seed)
         if finished:           # secret until the game is over, even a fixed one (D18)
             rec["seed"] = row.seed
         rec.update(events=events, result=row.result if finished else None)
@@ -600,7 +606,8 @@ class SessionManager:
     def end_external(self, sid: str, keep: bool) -> None:
         """The PlayMatch playing `sid` ended. Unfinished and `keep` (the server is going down): its bot lease
         is released, so the bots carry the match on (after a restart, or on another replica). Unfinished
-        otherwise (the call was cancelled or ran out of time): the session ends (expired)."""
+        otherwise (the call was cancelled or ran out of time): the session is stopped where it was, readable
+        and exportable as an unfinished game, and its watchers' streams end."""
         session = self.sessions.get(sid)
         if session is None:
             return
@@ -608,10 +615,11 @@ class SessionManager:
         if session.renew_task is not None:
             session.renew_task.cancel()
         if not keep and not session.state.is_terminal():
-            self.store.expire(sid)
+            self.store.stop(sid)
+            session.status = "stopped"
             self.sessions.pop(sid, None)
             for q in session.subscribers:
-                q.put_nowait(None)
+                q.put_nowait(_STOPPED)
         self.store.release_lease(sid, self.holder)
 
     def _kick_bots(self, session: _Session) -> None:

@@ -49,7 +49,7 @@ class SessionRow:
     spells: list[str]         # SpellBook: the 7 spells; Abracada…What?: its variants (the game's setup options)
     seed: int
     seats: list[dict]
-    status: str               # active | finished | expired
+    status: str               # active | finished | expired | stopped (a PlayMatch that ended early)
     result: dict | None
     fixed_seed: bool = True   # the creator chose the seed (False: drawn by the OS, secret until the end)
     owner: str = ""           # the fair-share client that created it (server/fairshare.py)
@@ -150,8 +150,9 @@ class SessionStore(ABC):
         """Active sessions where a bot decides next and no live lease is held: what a sweeper takes over."""
 
     @abstractmethod
-    def expire(self, sid: str) -> None:
-        """Marks one active session 'expired' (a PlayMatch whose call ended early)."""
+    def stop(self, sid: str) -> None:
+        """Marks one active session 'stopped': a PlayMatch whose call ended before its game did. It stays
+        readable and exportable (an unfinished record); nothing moves in it any more."""
 
     @abstractmethod
     def expire_idle(self, idle_s: float, now: float | None = None) -> list[str]:
@@ -192,7 +193,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     spells TEXT NOT NULL,
     seed INTEGER NOT NULL,
     seats TEXT NOT NULL,          -- JSON list of {"kind": "client"|"bot", "level": int}
-    status TEXT NOT NULL,         -- active | finished | expired
+    status TEXT NOT NULL,         -- active | finished | expired | stopped
     result TEXT                   -- JSON {"scores": [...], "winners": [...]} when finished
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -310,7 +311,7 @@ class SqliteStore(SessionStore):
             status = self._db.execute("SELECT status FROM sessions WHERE id=?", (sid,)).fetchone()
             if status is None:
                 raise KeyError(sid)
-            if status[0] == "expired":
+            if status[0] in ("expired", "stopped"):     # nothing more is played in either
                 raise Expired(sid)
             row = self._db.execute("SELECT seq, state_after FROM events WHERE session_id=? "
                                    "ORDER BY seq DESC LIMIT 1", (sid,)).fetchone()
@@ -377,9 +378,9 @@ class SqliteStore(SessionStore):
                 (time.time(), limit)).fetchall()
         return [r[0] for r in rows]
 
-    def expire(self, sid):
+    def stop(self, sid):
         with self._lock, self._tx():
-            self._db.execute("UPDATE sessions SET status='expired' WHERE id=? AND status='active'", (sid,))
+            self._db.execute("UPDATE sessions SET status='stopped' WHERE id=? AND status='active'", (sid,))
 
     def expire_idle(self, idle_s, now=None):
         with self._lock, self._tx():
@@ -528,7 +529,7 @@ class PostgresStore(SessionStore):
             status = self._db.execute("SELECT status FROM sessions WHERE id=%s FOR UPDATE", (sid,)).fetchone()
             if status is None:
                 raise KeyError(sid)
-            if status[0] == "expired":
+            if status[0] in ("expired", "stopped"):     # nothing more is played in either
                 raise Expired(sid)
             row = self._db.execute("SELECT seq, state_after FROM events WHERE session_id=%s "
                                    "ORDER BY seq DESC LIMIT 1", (sid,)).fetchone()
@@ -585,8 +586,8 @@ class PostgresStore(SessionStore):
             f"(SELECT 1 FROM bot_leases l WHERE l.session_id=s.id AND l.expires >= {_PG_NOW}) "
             f"ORDER BY updated LIMIT %s", (limit,))]
 
-    def expire(self, sid):
-        self._query_none("UPDATE sessions SET status='expired' WHERE id=%s AND status='active'", (sid,))
+    def stop(self, sid):
+        self._query_none("UPDATE sessions SET status='stopped' WHERE id=%s AND status='active'", (sid,))
 
     def expire_idle(self, idle_s, now=None):
         cutoff = (time.time() if now is None else now) - idle_s   # `updated` is written with the same clock

@@ -383,7 +383,7 @@ cdef void apply_roll(ABState* s, int d) noexcept nogil:
 # The rules interface
 # ---------------------------------------------------------------------------------------------
 cdef int ab_current_player(const ABState* s) noexcept nogil:
-    if s.over:
+    if s.over or s.nplayers == 0:       # a bare State() has no game: nothing to decide or deal
         return PLAYER_TERMINAL
     if s.phase == PH_DECIDE:
         return s.active

@@ -73,15 +73,20 @@ class Move:
         words = text.strip().lower().split()
         if words == ["end"]:
             return cls(END_CODE)
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and _ascii_digit(words[0]):
             words = ["cast", words[0]]
-        if len(words) == 2 and words[0] in ("cast", "stone", "roll") and words[1].isdigit() and len(words[1]) == 1:
+        if len(words) == 2 and words[0] in ("cast", "stone", "roll") and _ascii_digit(words[1]):
             v = int(words[1])
             top = 6 if words[0] == "roll" else 8
             if 1 <= v <= top:
                 return cls(v if words[0] == "cast" else v + (STONE_CODE if words[0] == "stone" else ROLL_CODE))
             raise NotationError(f"move {clip(text)}: {words[0]} takes a number from 1 to {top}")
         raise NotationError(f"move {clip(text)} is not one of: cast 1..8 (or 1..8), end, stone 1..8, roll 1..6")
+
+
+def _ascii_digit(word: str) -> bool:
+    """One digit 0-9 and nothing else: str.isdigit() also takes '３' and '٣', which a move text must not."""
+    return len(word) == 1 and "0" <= word <= "9"
 
 
 def _kind(code: int) -> str:
