@@ -57,8 +57,17 @@ GAMES_PER_PAIR = 80
 SPAN = 1
 
 
-def ladder_tables(levels: list[int], span: int = SPAN) -> tuple[list[str], list[tuple[str, str]]]:
-    chain = [ANCHOR] + [f"ismcts:level={lv}" for lv in levels]
+def level_spec(level: int, server: str = "", game: str = "spellbook") -> str:
+    """The bot spec of a level: the local search (`ismcts:level=L`), or a server's bot at that level
+    (`grpc://HOST:PORT?level=L&game=NAME`, clients/bots.py) when the ladder rates a server's levels."""
+    if not server:
+        return f"ismcts:level={level}"
+    return f"grpc://{server}?level={level}&game={get_game(game).name}"
+
+
+def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
+                  game: str = "spellbook") -> tuple[list[str], list[tuple[str, str]]]:
+    chain = [ANCHOR] + [level_spec(lv, server, game) for lv in levels]
     tables = [(chain[i], chain[j]) for i in range(len(chain)) for j in range(i + 1, min(i + span, len(chain) - 1) + 1)]
     return chain, tables
 
@@ -67,7 +76,7 @@ def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
     by_name = {x["name"]: x for x in summary["rating_table"]}
     rows = []
     for lv in levels:
-        x = by_name[f"ismcts:level={lv}"]
+        x = by_name[level_spec(lv, settings.get("server", ""), settings.get("game", "spellbook"))]
         rows.append({"level": lv, "elo": round(x["elo"], 1), "lo": round(x["lo"], 1), "hi": round(x["hi"], 1),
                      "pm": round(x["pm"], 1), "games": x["games"]})
     return {
@@ -101,11 +110,15 @@ def default_out(game: str = "spellbook") -> str:
     return DEFAULT_OUT if name == "spellbook" else os.path.join("data", f"ladder-{name}.json")
 
 
-def current_evaluation(game: str = "spellbook") -> str:
+def current_evaluation(game: str = "spellbook", server: str = "") -> str:
     """What the levels search with now: the default model's version ("rollout" when none is used) and a
     digest of the ten levels' search options, so a new model or new level settings both make the games
-    of an earlier ladder stale. A game other than SpellBook is named in front."""
+    of an earlier ladder stale. A game other than SpellBook is named in front. A server's levels (`server`)
+    are what that server plays: its address stands for them (its model is the server's business)."""
     import dataclasses
+
+    if server:
+        return ("" if get_game(game).name == "spellbook" else f"{get_game(game).name} ") + f"server {server}"
     import hashlib
 
     from search.levels import level_options
@@ -125,17 +138,19 @@ def current_evaluation(game: str = "spellbook") -> str:
 def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN, seed: int = 0, spells: str = "set1",
                jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
                resume: bool = False, progress: bool | None = None, game: str = "spellbook",
-               variants: str = "") -> dict:
-    chain, tables = ladder_tables(levels, span)
+               variants: str = "", server: str = "") -> dict:
+    chain, tables = ladder_tables(levels, span, server, game)
     results = results or os.path.splitext(out)[0] + ".jsonl"
     tasks = T.schedule_tables(tables, games, seed, spells, game, variants)
     with T.make_executor(executor, jobs) as ex:
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
     summary = T.summarize(run.records, bots=chain, anchor=ANCHOR)
     settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed, "spells": spells,
-                "evaluation": current_evaluation(game), "results": results, "game": get_game(game).name}
+                "evaluation": current_evaluation(game, server), "results": results, "game": get_game(game).name}
     if variants:
         settings["variants"] = variants
+    if server:
+        settings["server"] = server
     table = ladder_table(summary, levels, settings)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
@@ -168,6 +183,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--results", default=None, help="the games (JSONL; None: beside --out)")
     p.add_argument("--resume", action="store_true", help="add to the games already in --results")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
+    p.add_argument("--server", default="", metavar="HOST:PORT",
+                   help="rate a server's levels (its bots over gRPC, either game) instead of the local search's; "
+                        "the table must then go elsewhere than the shipped one (--out)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -177,7 +195,11 @@ def main(args: argparse.Namespace) -> int:
         levels = parse_levels(args.levels)
         if args.span < 1 or args.games < 1:
             raise ValueError("--span and --games must be at least 1")
-        T.preflight([ANCHOR], 2, game, variants)           # a bad --game or --variants, before any game
+        server = getattr(args, "server", "") or ""
+        if server and not args.out:
+            raise ValueError("--server rates another server's levels: give the table its own --out")
+        # a bad --game or --variants, or a server that does not answer, before any game
+        T.preflight([ANCHOR] + ([level_spec(levels[0], server, game)] if server else []), 2, game, variants)
         args.out = args.out or default_out(game)
     except ValueError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
@@ -189,7 +211,7 @@ def main(args: argparse.Namespace) -> int:
         settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
                     "spells": args.spells}
         old = _table_settings(args.out)
-        evaluation = current_evaluation(game)
+        evaluation = current_evaluation(game, server)
         if old is not None and old.get("evaluation") != evaluation:
             print(f"spellbook-ai ladder: the games in {results} were played with the evaluation "
                   f"{old.get('evaluation') or 'unrecorded'}, the levels now use {evaluation}: pass --out "
@@ -208,7 +230,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         res = run_ladder(levels, args.games, args.span, args.seed, args.spells, args.jobs, args.executor, args.out,
                          args.results, resume, progress=False if args.no_progress else None, game=game,
-                         variants=variants)
+                         variants=variants, server=server)
     except FileExistsError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2

@@ -333,3 +333,25 @@ def test_a_remote_abracadawhat_bot_in_a_tournament_and_a_gauntlet(tmp_path, caps
         assert code == 0, capsys.readouterr().err
         games = [json.loads(line) for line in gout.read_text().splitlines()]
         assert games and all(plain in [s["spec"] for s in g["seats"]] and g["status"] == "finished" for g in games)
+
+
+@pytest.mark.parametrize("game", ["spellbook", "abracadawhat"])
+def test_a_ladder_rates_a_servers_levels_for_either_game(game, tmp_path, capsys):
+    """`spellbook-ai ladder --server HOST:PORT --game G`: the chain is the server's bots (grpc://...&level=L),
+    the table says whose levels it rates, and it never overwrites the shipped table by default."""
+    import json
+
+    from clients.cli import main as cli_main
+    from server.main import ServerConfig, ServerThread
+
+    assert cli_main(["ladder", "--server", "127.0.0.1:1", "--game", game, "--levels", "1"]) == 2
+    assert "--out" in capsys.readouterr().err
+    out = tmp_path / "ladder.json"
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        address = f"127.0.0.1:{srv.port}"
+        assert cli_main(["ladder", "--server", address, "--game", game, "--levels", "1-2", "--games", "2",
+                         "--out", str(out), "--executor", "inline", "--no-progress"]) == 0
+    table = json.loads(out.read_text())
+    assert [row["level"] for row in table["levels"]] == [1, 2] and table["games"] == 4
+    assert table["settings"]["server"] == address and address in table["settings"]["evaluation"]
+    assert all(p["b"].startswith(f"grpc://{address}?level=") for p in table["pairs"])
