@@ -295,7 +295,11 @@ class WebGateway:
                 else "application/json or application/proto"
             raise web.HTTPUnsupportedMediaType(text=f"{name} takes {expected}, not {content_type!r}")
         context = BrowserCallContext(_metadata(request), _peer(request), _deadline(request))
-        body = await request.read()
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:    # as gRPC answers a message over the limit, in Connect's words
+            return self._unary_error(CallFailed(grpc.StatusCode.RESOURCE_EXHAUSTED, f"the request is larger "
+                                                f"than the server's limit of {self.max_bytes} bytes"))
         if streaming:
             return await self._stream(request, route, name, codec, body, context)
         return await self._unary(route, name, codec, body, context)
