@@ -4,10 +4,11 @@ For each RPC of `spellbook.v1.SpellBookService` and `abracadawhat.v1.AbracadaWha
 is taken and one field at a time (nested messages such as `options`, `insight`, `limits`, `state` included)
 is set to a valid, an empty or an extreme value: integers at their type's bounds, NaN and infinities,
 empty, long and non-ASCII strings, unknown enum numbers, empty and long repeated fields. Each request goes
-over gRPC and over the Connect gateway (binary protobuf, and JSON for the unary calls, as the page sends them). The answer is OK or a refusal whose code says
-what kind of wrong it was (INVALID_ARGUMENT with a google.rpc.BadRequest naming a field, FAILED_PRECONDITION,
-NOT_FOUND, OUT_OF_RANGE, a credential refusal): never INTERNAL, UNKNOWN, DEADLINE_EXCEEDED or a hang.
-The server's caps are tiny so that the few thousand calls take well under a minute.
+over gRPC and over the Connect gateway (binary protobuf, and JSON for the unary calls, as the page sends
+them). The answer is OK or a refusal whose code says what kind of wrong it was (INVALID_ARGUMENT with a
+google.rpc.BadRequest naming a field, FAILED_PRECONDITION, NOT_FOUND, OUT_OF_RANGE, a credential
+refusal): never INTERNAL, UNKNOWN, DEADLINE_EXCEEDED or a hang. The server's caps are tiny so that the few
+thousand calls take well under a minute.
 """
 from __future__ import annotations
 
