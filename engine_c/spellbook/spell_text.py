@@ -1,4 +1,5 @@
-"""What each spell does at levels 3, 4 and 5, in a player's words (for `help SPELL` in the terminal).
+"""What each spell does at levels 3, 4 and 5, in a player's words (for `help SPELL` in the terminal and the
+web page's spell cards, `player_help()`).
 
 Distilled from the rules reference (SPELLBOOK.md §7, with the clarifications of §10); points per level come
 from the engine's own table, so the two cannot disagree.
@@ -100,3 +101,22 @@ def describe(name: str) -> str:
         pts = points(name, lvl)
         lines.append(f"  level {lvl} ({pts} point{'' if pts == 1 else 's'}): {text}")
     return "\n".join(lines)
+
+
+RUNE_MARKS = {"c": "●", "t": "▲", "s": "■"}
+
+
+def with_rune_marks(text: str) -> str:
+    """'rune c or t' -> 'rune ● or ▲': the marks the board draws on its tokens."""
+    return re.sub(r"\b(runes?,? )([cts])\b(?:( or )([cts])\b)?",
+                  lambda m: m.group(1) + RUNE_MARKS[m.group(2)] + (m.group(3) + RUNE_MARKS[m.group(4)] if m.group(3) else ""),
+                  text)
+
+
+def player_help() -> dict:
+    """Every spell for the web page: its title, color, the phase of its action and, per level 3-5, its points
+    and what it does (runes as the board draws them)."""
+    return {name: {"title": spell_title(name), "color": color, "action": PHASE_NAMES.get(_TABLE[name][1], ""),
+                   "levels": [{"level": lvl, "points": points(name, lvl), "text": with_rune_marks(text)}
+                              for lvl, text in zip((3, 4, 5), levels)]}
+            for name, (color, levels) in SPELL_TEXT.items()}
