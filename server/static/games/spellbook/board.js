@@ -1,23 +1,13 @@
 // The board as one seat sees it (a GetSession observation's StateView): the Altar, the spells in play with
 // their points by level, every seat's pool, familiar, learned spells and score. Built with DOM calls
 // (no HTML strings), so nothing from the server is ever parsed as markup.
+import { el } from "../../dom.js";
+
 export const COLORS = { R: "Red", P: "Purple", G: "Green", K: "Black", W: "White", B: "Blue", Y: "Yellow" };
 export const RUNES = { c: "circle", t: "triangle", s: "square" };
 const RUNE_MARK = { c: "●", t: "▲", s: "■" };
 const COLOR_ORDER = "RPGKWBY";
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
+export { el };
 
 export const spellTitle = (name) => name.replace(/([a-z])([A-Z])/g, "$1 $2");
 export const isToken = (w) => w.length === 2 && COLORS[w[0]] && RUNES[w[1]];
@@ -60,22 +50,22 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
   for (const s of view.seats) for (const l of s.spells || []) (learnedBy[l.spell] ||= []).push(`${names[s.seat] || "seat " + s.seat}: level ${l.level}`);
   const spellRows = view.spells.map((name, i) => {
     const help = spellHelp[name];
-    const pts = help ? help.levels.map((l) => `${l.points}`).join(" / ") : "";
+    const pts = help ? help.levels.map((l) => `${l.points}`).join("/") : "";
     return el("tr", {},
       el("th", { scope: "row" }, el("span", { class: `swatch c-${COLOR_ORDER[i]}`, "aria-hidden": "true" }), ` ${spellTitle(name)}`),
-      el("td", { text: pts }),
+      el("td", { class: "pts", text: pts }),
       el("td", { text: help ? help.action : "" }),
       el("td", { text: (learnedBy[name] || []).join(", ") || "—" }));
   });
   tableNode.replaceChildren(
     el("p", { class: "daybar" },
-      el("strong", { text: view.over ? "Game over" : `Round ${round} · Day of ${names[view.activePlayer] || "seat " + view.activePlayer}` }),
+      el("strong", { text: view.over ? "Game over" : `Round ${round} · ${view.activePlayer === me ? "your Day" : `${names[view.activePlayer] || "seat " + view.activePlayer}'s Day`}` }),
       view.over ? "" : ` · ${view.phase}` + (view.endTriggered ? " · last round (the end is triggered)" : "")),
     el("div", { class: "zone altar" }, el("h4", { text: `Altar (${total(view.altar)})` }), chips(view.altar)),
     el("p", { class: "pouch", text: `Pouch: ${view.pouchSize || total(view.pouch)} tokens` +
       (view.discard && view.discard.length ? "" : "") }),
     el("table", { class: "spells" },
-      el("caption", { text: "Spells in play: points at levels 3 / 4 / 5" }),
+      el("caption", { text: "Spells in play: points at levels 3/4/5" }),
       el("thead", {}, el("tr", {}, ["Spell", "Points", "Action", "Learned by"].map((h) => el("th", { scope: "col", text: h })))),
       el("tbody", {}, spellRows)));
   seatsNode.replaceChildren(...view.seats.map((s) => {

@@ -1,0 +1,43 @@
+// The hint ladder, the same for every game (as the terminal's hinters, clients/play.py): one GetHints call
+// per position, revealed in three steps: 1 where to look, 2 why (or what each choice risks), 3 the move with
+// the search's top moves. What each step says is the game's (`game.hintFocus`, `game.hintWhy`,
+// `game.hintDetail`, `game.hintColumns`); the ladder, the table and "Play it" are the shell's.
+import { className, el, pct } from "./dom.js";
+
+/** The hint box's content at `level` (1-3) for the GetHints answer `answer` at the observed `view`. */
+export function renderHint(box, level, view, answer, game, onPlay) {
+  const hints = answer.hints || [];
+  const best = hints[0];
+  const parts = [];
+  if (!best) {
+    parts.push(el("p", { text: "The search found no move to suggest here." }));
+  } else if (level === 1) {
+    parts.push(el("p", {}, el("strong", { text: "Hint 1: " }), game.hintFocus(view, best.move, answer)),
+      ...(game.hintFocusMore ? game.hintFocusMore(view, answer) : []));
+  } else if (level === 2) {
+    const [title, ...rest] = game.hintWhy(view, best, answer);
+    parts.push(el("p", {}, el("strong", { text: "Hint 2: " }), title), ...rest);
+  } else {
+    parts.push(el("p", {}, el("strong", { text: "Hint 3: play " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),
+      best.aboutEqual ? " (about equal with the next move)" : "", " ",
+      el("button", { type: "button", class: "play-hint", onclick: () => onPlay(best.move.text) }, "Play it")),
+    ...game.hintDetail(view, best, answer));
+    const extra = game.hintColumns || [];
+    const iterations = answer.stats ? answer.stats.iterations : "?";
+    const rows = hints.map((h) => el("tr", {},
+      el("td", { text: String(h.rank) }), el("td", { class: "mv" }, game.moveLabel(h.move.text)),
+      ...extra.map((c) => el("td", { text: c.cell(h, view, answer) })),
+      el("td", { text: pct(h.winProbability) }), el("td", { text: (h.expectedScore || 0).toFixed(1) }),
+      el("td", { text: h.rank === 1 ? "best" + (h.aboutEqual ? ", about equal with the next" : "")
+        : h.aboutEqual ? `about equal (loses ${pct(h.loss)}${h.lossMargin !== undefined ? ` ± ${pct(h.lossMargin)}` : ""})`
+          : `${className(h.mistakeClass)}: loses ${pct(h.loss)}${h.lossMargin !== undefined ? ` ± ${pct(h.lossMargin)}` : ""}` })));
+    parts.push(el("table", { class: "top" },
+      el("caption", { text: `The search's top moves (${iterations} iterations${answer.confidence ? `; ${answer.confidence.text}` : ""})` }),
+      el("thead", {}, el("tr", {}, ["#", "Move", ...extra.map((c) => c.title), "Win", "Est. score", "Verdict"].map((t) => el("th", { scope: "col", text: t })))),
+      el("tbody", {}, rows)));
+  }
+  if (best && best.aboutEqual && level < 3) parts.push(el("p", { text: "Several moves are about equal here: the search cannot tell them apart." }));
+  if (level < 3) parts.push(el("p", { class: "more", text: "Ask again for more (h)." }));
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
