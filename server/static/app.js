@@ -89,6 +89,7 @@ async function chooseGame(name) {
   const chosen = games.get(name) || games.values().next().value;
   G = chosen.module;
   game.kind = G.name;
+  delete document.body.dataset.ready;
   $("game-choice").value = G.name;
   sessionStorage.setItem(GAME_STORE, G.name);
   setService(G.service);
@@ -109,6 +110,7 @@ async function chooseGame(name) {
   const levels = await G.levels();
   $("level").replaceChildren(...levels.map((l) => el("option", { value: l.level, selected: l.level === G.defaultLevel },
     `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+  document.body.dataset.ready = G.name;       // the form is the chosen game's (tests wait for it)
 }
 
 function seatChoices() {

@@ -62,15 +62,21 @@ function roundLog(view, name) {
   }
   if (!turns.length) return el("p", { class: "empty", text: "No announcement yet this round." });
   return el("ol", { class: "aw-turns" }, turns.map((t) => el("li", {}, el("strong", { text: `${name(t.seat)}: ` }),
-    t.casts.length ? t.casts.map((e, i) => [i ? ", " : "", `${e.spell || 0} ${e.ok ? "✓" : "✗"}${e.roll ? ` (die ${e.roll})` : ""}`]) : "no announcement",
+    t.casts.length ? t.casts.map((e) => `${e.spell || 0} ${e.ok ? "✓" : "✗"}${e.roll ? ` (die ${e.roll})` : ""}`).join(", ") : "no announcement",
     t.done ? ` — ended the turn${t.refilled ? `, drew ${t.refilled}` : ""}` : " …")));
+}
+
+/** How a round ended, in the engine's words (third person), or the second person for "You". */
+function reason(key, you) {
+  const text = HELP.reasons[key] || key;
+  return you ? text.replace(/themselves/g, "yourself").replace(/their/g, "your").replace(/^is /, "are ") : text;
 }
 
 function results(view, name) {
   const rs = view.results || [];
   if (!rs.length) return null;
   return el("ol", { class: "aw-results" }, rs.map((r, i) => el("li", {},
-    `Round ${i + 1}: ${r.seat >= 0 ? `${name(r.seat)} ${HELP.reasons[r.reason] || r.reason}` : "no winner"}. ` +
+    `Round ${i + 1}: ${r.seat >= 0 ? `${name(r.seat)} ${reason(r.reason, name(r.seat) === "You")}` : "no winner"}. ` +
     `Scores: ${(r.scores || []).map((s, p) => `${name(p)} +${s}`).join(", ")}.`)));
 }
 
@@ -105,7 +111,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], t
       el("h4", {}, name(s), deciding ? el("span", { class: "badge", text: "to move" }) : "",
         el("span", { class: "score", text: `${(view.points || [])[s] || 0}/${HELP.winPoints || 8} pts` })),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: "Life" }), life((view.life || [])[s] || 0)),
-      el("div", { class: "zone" }, el("span", { class: "zlabel", text: handLabel }),
+      el("div", { class: "zone hand" }, el("span", { class: "zlabel", text: handLabel }),
         stones(hand, { empty: "empty", hiddenAs: mine ? "hidden" : "unseen" })),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: "Cast this round" }), stones(cast)),
       taken && taken.size ? el("div", { class: "zone" }, el("span", { class: "zlabel", text: mine ? "Your secret stones" : "Secret stones" }),
