@@ -43,6 +43,28 @@ let SPELL_HELP = {};
 /** What each spell does at levels 3-5 with its points (GET /spells.json), shown in the spell table. */
 export function setSpellHelp(help) { SPELL_HELP = help; }
 
+/** A spell's name as a card: hovering, focusing or tapping it shows what it does at levels 3, 4 and 5. */
+export function spellCard(name, color, help = SPELL_HELP[name]) {
+  const tip = el("span", { class: "spell-tip", role: "tooltip" },
+    el("strong", { text: `${spellTitle(name)}` }), help ? ` (${help.action})` : "",
+    help ? el("span", { class: "tip-levels" }, help.levels.map((l) => el("span", { class: "tip-level" },
+      el("b", { text: `Level ${l.level}, ${l.points} pt${l.points === 1 ? "" : "s"}: ` }), l.text))) : "");
+  return el("span", { class: "spell-card" },
+    el("button", { type: "button", class: "spell-name", "aria-label": `${spellTitle(name)}: what it does`, "aria-expanded": "false",
+      onclick: (e) => { const b = e.currentTarget; b.setAttribute("aria-expanded", String(b.getAttribute("aria-expanded") !== "true")); } },
+    el("span", { class: `swatch c-${color}`, "aria-hidden": "true" }), ` ${spellTitle(name)}`), tip);
+}
+
+/** The familiar as its 16 spaces: the stored tokens in order, each empty space with the worth it brings. */
+function familiar(counts) {
+  const tokens = (counts || []).flatMap((tc) => Array(tc.count).fill(tc.token));
+  return el("span", { class: "familiar", role: "list", "aria-label": `${tokens.length} of 16 spaces filled` },
+    Array.from({ length: 16 }, (_, i) => (i < tokens.length
+      ? el("span", { class: "space filled", role: "listitem" }, chip(tokens[i]))
+      : el("span", { class: "space", role: "listitem", title: `space ${i + 1}: worth ${familiarValue(i + 1)} when filled`, "aria-label": `space ${i + 1}, empty` },
+        String(familiarValue(i + 1))))));
+}
+
 export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = SPELL_HELP, toMove = -3 } = {}) {
   const n = view.players;
   const round = Math.floor((view.day || 0) / n) + 1;
@@ -52,7 +74,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
     const help = spellHelp[name];
     const pts = help ? help.levels.map((l) => `${l.points}`).join("/") : "";
     return el("tr", {},
-      el("th", { scope: "row" }, el("span", { class: `swatch c-${COLOR_ORDER[i]}`, "aria-hidden": "true" }), ` ${spellTitle(name)}`),
+      el("th", { scope: "row" }, spellCard(name, COLOR_ORDER[i], help)),
       el("td", { class: "pts", text: pts }),
       el("td", { text: help ? help.action : "" }),
       el("td", { text: (learnedBy[name] || []).join(", ") || "—" }));
@@ -77,7 +99,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
       el("h4", {}, `${names[s.seat] || "seat " + s.seat}`, deciding ? el("span", { class: "badge", text: "to move" }) : "",
         el("span", { class: "score", text: `${score.total} pts` })),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: `${mine ? "Your pool" : "Pool"} (${total(s.pool)}/9)` }), chips(s.pool)),
-      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Familiar (${stored}/16, worth ${familiarValue(stored)})` }), chips(s.familiar)),
+      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Familiar (${stored}/16, worth ${familiarValue(stored)})` }), familiar(s.familiar)),
       el("ul", { class: "learned" }, (s.spells || []).length ? s.spells.map((l) => el("li", {},
         `${spellTitle(l.spell)} level ${l.level} `, chip(l.color + l.rune),
         ` · ${score.spells ? score.spells[l.spell] || 0 : 0} pts`)) : el("li", { class: "empty", text: "no spell learned" })));

@@ -91,4 +91,18 @@ export default {
   applyRequest: (text, move) => ({ state: { text }, move: { text: move } }),
   analyzeState: (state, seat) => ({ view: { ...state.view, rng: "", observer: seat } }),
   chip,
+
+  /** The rules in short, and every spell at each level (the engine's text, engine_c/spellbook/spell_text.py). */
+  helpPanel() {
+    return [el("h3", { text: "How to play SpellBook" }),
+      el("p", { text: "Players take Days in turn. A Day has three phases, each with at most one action: Morning (take 1 Altar token or " +
+        "draw 2 from the Pouch into your pool, or a Morning spell), Midday (store 1 pool token on your familiar, or a Midday spell), " +
+        "Evening (learn a spell, or an Evening spell); then the Altar is resupplied. Your pool holds at most 9 tokens." }),
+      el("p", { text: "Learn a spell by spending 3, 4 or 5 tokens of its color (its level); three tokens sharing a rune count as one of " +
+        "any color. The game ends after the round in which someone learns a 7th spell or fills the 16th familiar space. Score: your " +
+        "spells' points at their level, your familiar's worth (the number on its next empty space, 18 when full) and bonuses." }),
+      el("ul", { class: "spell-help" }, Object.entries(spellHelp).map(([name, h]) => el("li", {},
+        el("strong", { text: `${h.title} ` }), `(${h.color}; ${h.action}): `,
+        h.levels.map((l, i) => `${i ? "; " : ""}level ${l.level} (${l.points} pt${l.points === 1 ? "" : "s"}): ${l.text}`).join(""))))];
+  },
 };
