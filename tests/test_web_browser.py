@@ -162,6 +162,14 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     tab.shot("1-setup")
     tab.start(players=2, level=3)
     assert page.locator("#seats article").count() == 2 and page.locator("#table .altar .chip").count() >= 1
+    assert page.locator("#seats article.mine .familiar .space").count() == 16          # the familiar's 16 spaces
+    assert "your Day" in page.inner_text("#table .daybar") and "Day of" not in page.inner_text("#table")
+    page.hover("#table .spell-name >> nth=0")                           # a spell card shows its levels
+    assert page.locator("#table .spell-tip >> nth=0").is_visible()
+    assert "Level 3" in page.inner_text("#table .spell-tip >> nth=0") and " rune c" not in page.inner_text("#table")
+    page.click("#help-button")                                          # the rules panel
+    assert "How to play SpellBook" in page.inner_text("#help")
+    page.click("#help-button")
     for level in (1, 2, 3):                                            # the hint ladder: nudge, reason, move
         page.keyboard.press("h") if level == 2 else page.click("#hint")
         page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
@@ -188,7 +196,7 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
         else:
             page.wait_for_timeout(15)
     assert clicks >= 10
-    assert "Game over" in page.inner_text("#turn")
+    assert "Game over" in page.inner_text("#turn") and "!." not in page.inner_text("#status")
     page.wait_for_selector("#log li.end", state="attached")             # the stream's last event
     assert page.locator("#log li.bot").count() >= 5 and page.locator("#log li.end").count() == 1
     tab.shot("3-game-over")
@@ -200,12 +208,17 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     download.value.save_as(saved)
     record = json.loads(saved.read_text())
     assert record["format"] == "spellbook-record" and record["version"] == 2 and record["status"] == "finished"
+    assert "Record saved as spellbook-" in page.inner_text("#status") and "docs/" not in page.inner_text("#status")
 
     page.click("#review-button")
     page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
     assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 2
     tab.shot("4-review")
     assert page.evaluate(CONTRAST_JS) == []
+    page.set_viewport_size({"width": 390, "height": 844})               # the review fits a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    tab.shot("4-review-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
     marked = page.locator("#graph circle.dot").count()
     assert marked >= 1 and marked >= page.locator("button.mistake").count()
     page.locator("button.mistake, button.moment").first.click()       # a mistake opens its position
