@@ -465,7 +465,10 @@ def test_abracadawhat_on_a_phone_sized_screen_with_the_rules_panel(server, brows
     assert page.evaluate(CONTRAST_JS) == []                                  # every stone's color, in the rules
     tab.shot("aw-8-phone-rules")
     seq = page.locator("#log li").count()
-    page.keyboard.press("1")                                                 # the first legal card, by its number
+    page.keyboard.press("8")                                                 # a spell card, by its number
     page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached", timeout=30000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.reload()                                                            # a reload keeps the game, and its game
+    page.wait_for_selector("#seats article.mine", timeout=30000)
+    assert page.evaluate("document.body.dataset.game") == "abracadawhat" and page.locator("#seats article").count() == 3
     assert tab.errors == []

@@ -326,8 +326,10 @@ function renderMoves(moves, view) {
   const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || G.moveLabel(m.text));
   const rerender = () => { renderMoves(moves, view); $("move-list").querySelector("button:not([disabled])")?.focus(); };
   const buttons = G.moveButtons(moves, view, { button, rerender });
+  // keys 1-9 press the enabled moves in order, unless the game names its own keys (a spell's number)
   let key = 0;
-  list.replaceChildren(...buttons.map((b) => { if (!b.disabled && key < 9) b.setAttribute("aria-keyshortcuts", String(++key)); return b; }));
+  const own = buttons.some((b) => b.hasAttribute("aria-keyshortcuts"));
+  list.replaceChildren(...buttons.map((b) => { if (!own && !b.disabled && key < 9) b.setAttribute("aria-keyshortcuts", String(++key)); return b; }));
 }
 
 async function submit(text, forced = false) {
@@ -452,7 +454,7 @@ function shortcut(e) {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "h" && !$("game").hidden) { e.preventDefault(); hint().catch(failure); }
   else if (e.key === "u" && !$("game").hidden && game.practice) { e.preventDefault(); undo().catch(failure); }
-  else if (/^[1-9]$/.test(e.key) && !$("game").hidden) {
+  else if (/^[0-9a-z]$/.test(e.key) && !$("game").hidden) {
     const b = $("move-list").querySelector(`button[aria-keyshortcuts="${e.key}"]`);
     if (b && !b.disabled) { e.preventDefault(); b.click(); }
   }

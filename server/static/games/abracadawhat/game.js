@@ -106,11 +106,20 @@ const game = {
     const cards = HELP.spells.map((s) => {
       const m = legal.get(`cast ${s.spell}`);
       const body = [stone(s.spell), el("span", { class: "aw-card-name", text: s.name }), el("span", { class: "aw-card-effect", text: s.effect })];
-      if (m) { const b = button(m, body); b.classList.add("aw-card"); b.title = `Announce ${s.spell} ${s.name}: ${s.effect}`; return b; }
+      if (m) {
+        const b = button(m, body);
+        b.classList.add("aw-card");
+        b.title = `Announce ${s.spell} ${s.name}: ${s.effect} (key ${s.spell})`;
+        b.setAttribute("aria-keyshortcuts", String(s.spell));
+        return b;
+      }
       return el("button", { type: "button", class: "move aw-card", disabled: true, title: `${s.spell} ${s.name}: ${s.effect}` }, body);
     });
     const end = legal.get("end");
-    return end ? [...cards, button(end, "End the turn")] : cards;
+    if (!end) return cards;
+    const stop = button(end, "End the turn (e)");
+    stop.setAttribute("aria-keyshortcuts", "e");
+    return [...cards, stop];
   },
 
   eventItem(ev, name, me) {
