@@ -100,6 +100,27 @@ class Tab:
         return path
 
 
+def save_record(page, path: Path) -> dict:
+    """Save record: the download, kept at `path`, read back."""
+    with page.expect_download() as download:
+        page.click("#save")
+    download.value.save_as(path)
+    return json.loads(path.read_text())
+
+
+def spectator(context, url: str, game: dict, name: str = "spellbook") -> "Tab":
+    """A new tab watching `game` (a tab's stored game: its session id and spectator token), read-only."""
+    tab = Tab(context, url)
+    if name != "spellbook":
+        tab.choose(name)
+    tab.page.locator("#setup details summary").click()
+    tab.page.fill("#spectate-id", game["sessionId"])
+    tab.page.fill("#spectate-token", game["spectatorToken"])
+    tab.page.click("#spectate button")
+    tab.page.wait_for_selector("#status:has-text('Watching')")
+    return tab
+
+
 def not_blank(path: Path) -> bool:
     """A screenshot with text and color in it: many distinct colors, and no single one covering it all."""
     from PIL import Image
@@ -202,11 +223,8 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     tab.shot("3-game-over")
     assert page.evaluate(CONTRAST_JS) == []
 
-    with page.expect_download() as download:
-        page.click("#save")
     saved = tmp_path / "game.json"
-    download.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    record = save_record(page, saved)
     assert record["format"] == "spellbook-record" and record["version"] == 2 and record["status"] == "finished"
     assert "Record saved as spellbook-" in page.inner_text("#status") and "docs/" not in page.inner_text("#status")
 
@@ -291,12 +309,7 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     assert not any(s in u for s in secrets for u in a.urls + b.urls)
     assert not any(s in logs.getvalue() for s in secrets)
     # the spectator token watches, read-only, in a third tab
-    c = Tab(browser, url)
-    c.page.locator("#setup details summary").click()
-    c.page.fill("#spectate-id", game_a["sessionId"])
-    c.page.fill("#spectate-token", game_a["spectatorToken"])
-    c.page.click("#spectate button")
-    c.page.wait_for_selector("#status:has-text('Watching')")
+    c = spectator(browser, url, game_a)
     assert c.page.locator("#seats article").count() == 2 and c.page.locator("#moves").is_hidden()
     watched = c.page.locator("#log li").count()
     play_one(a.page, random.Random(1))                                  # the spectator sees it live
@@ -316,8 +329,12 @@ def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
         before = page.locator("#log li").count()
         play_one(page, rng)
         page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached")
+    logged = -1
+    while logged != page.locator("#log li").count():     # the bots' replies all in (the log still for 0.5 s)
+        logged = page.locator("#log li").count()
+        page.wait_for_timeout(500)
+    page.wait_for_selector("#move-list button[data-move]:not([disabled])")
     board = page.inner_text("#seats")
-    logged = page.locator("#log li").count()
     page.keyboard.press("u")
     page.wait_for_selector("#status:has-text('Move taken back')")
     assert page.locator("#log li").count() < logged and page.inner_text("#seats") != board
@@ -389,13 +406,7 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
 
     # a spectator, mid-game, sees no hand at all, and the game as it goes
     game = stored_game(tab)
-    watcher = Tab(browser, url)
-    watcher.choose("abracadawhat")
-    watcher.page.locator("#setup details summary").click()
-    watcher.page.fill("#spectate-id", game["sessionId"])
-    watcher.page.fill("#spectate-token", game["spectatorToken"])
-    watcher.page.click("#spectate button")
-    watcher.page.wait_for_selector("#status:has-text('Watching')")
+    watcher = spectator(browser, url, game, "abracadawhat")
     assert watcher.page.locator("#seats article").count() == 3 and watcher.page.locator("#moves").is_hidden()
     assert watcher.page.locator("#seats .hand .aw-stone:not(.hidden)").count() == 0
     watched = watcher.page.locator("#log li").count()
@@ -419,11 +430,8 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     tab.shot("aw-4-game-over")
     assert page.evaluate(CONTRAST_JS) == []
 
-    with page.expect_download() as download:
-        page.click("#save")
     saved = tmp_path / "aw.json"
-    download.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    record = save_record(page, saved)
     assert record["game"] == "abracadawhat" and record["status"] == "finished" and record["players"] == 3
     assert "Record saved as abracadawhat-" in page.inner_text("#status")
 
