@@ -442,6 +442,10 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     assert "What you believed you held" in page.inner_text("#review-extra")
     tab.shot("aw-5-review")
     assert page.evaluate(CONTRAST_JS) == []
+    page.locator("button.mistake, button.moment").first.click()       # a decision opens its position
+    page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
+    assert page.locator("#position-seats article").count() == 3 and page.is_hidden("#analyze")
+    tab.shot("aw-5-review-position")
 
     page.click("#review-back")
     page.click("#new")

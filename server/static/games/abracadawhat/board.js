@@ -98,7 +98,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], t
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Secret stones left: ${view.secretLeft || 0}` }),
         el("span", { class: "aw-stones" }, Array.from({ length: view.secretLeft || 0 }, () => stone(0, { hidden: true, small: true })))),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: "Removed face up" }), stones({ visible: true, stones: view.removed || [] }))),
-    el("section", { class: "aw-turn", "aria-label": "This turn" }, el("h4", { text: over ? "Last turn" : `This turn (${name(active)})` }),
+    el("section", { class: "aw-turn", "aria-label": "This turn", "aria-live": "polite" }, el("h4", { text: over ? "Last turn" : `This turn (${name(active)})` }),
       casts.length ? el("ul", { class: "aw-casts" }, casts.map(castChip)) : el("p", { class: "empty", text: "No announcement yet this turn." })),
     el("section", { class: "aw-round", "aria-label": "This round" }, el("h4", { text: "This round's announcements" }), roundLog(view, name)),
     results(view, name) ? el("section", { "aria-label": "Earlier rounds" }, el("h4", { text: "Rounds played" }), results(view, name)) : "");
