@@ -484,3 +484,38 @@ def test_abracadawhat_on_a_phone_sized_screen_with_the_rules_panel(server, brows
     page.wait_for_selector("#seats article.mine", timeout=30000)
     assert page.evaluate("document.body.dataset.game") == "abracadawhat" and page.locator("#seats article").count() == 3
     assert tab.errors == []
+
+
+def test_abracadawhat_with_a_player_in_another_browser(server, browser):
+    """A seat for another browser: its token is shown to the creator on request, the other browser joins
+    with the session id, its seat and that token, and each sees the other's hand but never its own."""
+    url = f"http://127.0.0.1:{server.web_port}/"
+    a = Tab(browser, url)
+    a.choose("abracadawhat")
+    a.page.locator("#setup details summary").click()
+    a.page.select_option("#players", "3")
+    a.page.select_option("#others", "1")                                   # seat 2 for another browser, seat 3 a bot
+    a.start(players=3, level=1)
+    game = stored_game(a)
+    a.page.locator("#share summary").click()
+    a.page.click("#invites button.invite-show")
+    token = a.page.inner_text("#invites code.invite-token")
+    assert token == game["invites"][0]["token"] and game["invites"][0]["seat"] == 1
+    b = Tab(browser, url)
+    b.choose("abracadawhat")
+    b.page.locator("#setup details summary").click()
+    b.page.fill("#join-id", game["sessionId"])
+    b.page.fill("#join-seat", "2")
+    b.page.fill("#join-token", token)
+    b.page.click("#join button")
+    b.page.wait_for_selector("#seats article.mine")
+    for tab in (a, b):                                  # each sees the other's hand, never its own
+        assert tab.page.locator("#seats article.mine .hand .aw-stone:not(.hidden)").count() == 0
+        assert tab.page.locator("#seats article:not(.mine) .hand .aw-stone:not(.hidden)").count() == 10
+    assert "Player 2" in a.page.inner_text("#seats") and "Bot 3" in b.page.inner_text("#seats")
+    before = b.page.locator("#log li").count()
+    play_one(a.page, random.Random(4))                                   # A's move reaches B as it happens
+    b.page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached", timeout=30000)
+    assert a.errors == [] and b.errors == []
+    for tab in (a, b):
+        tab.page.close()

@@ -48,6 +48,7 @@ async function init() {
   $("game-choice").addEventListener("change", () => chooseGame($("game-choice").value).then(() => status(READY)).catch(failure));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); startGame().catch(failure); });
   $("spectate").addEventListener("submit", (e) => { e.preventDefault(); spectate().catch(failure); });
+  $("join").addEventListener("submit", (e) => { e.preventDefault(); join().catch(failure); });
   $("load-file").addEventListener("change", () => loadRecord().catch(failure));
   $("hint").addEventListener("click", () => hint().catch(failure));
   $("resign").addEventListener("click", resign);
@@ -116,19 +117,23 @@ async function chooseGame(name) {
 function seatChoices() {
   const n = Number($("players").value) || 2;
   const names = ["first", "second", "third", "fourth", "fifth"];
-  $("seat").replaceChildren(...names.slice(0, n).map((t, i) => el("option", { value: i }, t)));
+  const seat = Number($("seat").value) || 0, others = Number($("others").value) || 0;    // kept where they still fit
+  $("seat").replaceChildren(...names.slice(0, n).map((t, i) => el("option", { value: i, selected: i === seat }, t)));
+  $("others").replaceChildren(...Array.from({ length: n }, (_, k) => el("option", { value: k, selected: k === others }, k ? String(k) : "none")));
 }
 
 function remember() {
-  const { kind, sessionId, seat, token, spectatorToken, spectator, players, level, names } = game;
-  sessionStorage.setItem(STORE_KEY, JSON.stringify({ kind, sessionId, seat, token, spectatorToken, spectator, players, level, names }));
+  const { kind, sessionId, seat, token, spectatorToken, spectator, players, level, names, invites } = game;
+  sessionStorage.setItem(STORE_KEY, JSON.stringify({ kind, sessionId, seat, token, spectatorToken, spectator, players, level, names, invites }));
 }
 
 async function startGame() {
   const players = Number($("players").value), level = Number($("level").value), seat = Number($("seat").value);
   hintIterations = Number($("hint-iterations").value) || 1500;
-  const seats = Array.from({ length: players }, (_, i) => (i === seat ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
-  const names = seats.map((s, i) => (i === seat ? "You" : `Bot ${i + 1} (level ${level})`));
+  // the seats after yours (in turn order) for the players in other browsers, the rest for the bots
+  const others = new Set(Array.from({ length: Number($("others").value) || 0 }, (_, k) => (seat + 1 + k) % players));
+  const seats = Array.from({ length: players }, (_, i) => (i === seat || others.has(i) ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
+  const names = seats.map((s, i) => (i === seat ? "You" : others.has(i) ? `Player ${i + 1}` : `Bot ${i + 1} (level ${level})`));
   if ($("practice").checked && G.Practice) return startPractice(players, seat, level, names);
   status("Creating the game…");
   const created = await call("CreateSession", G.createRequest({ players, seats }));
@@ -136,6 +141,7 @@ async function startGame() {
     sessionId: created.sessionId, seat, token: created.seatTokens.find((t) => (t.seat || 0) === seat).token,
     spectatorToken: created.spectatorToken, spectator: false, players, level, seq: 0, lastEvent: 0,
     names, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0, practice: null,
+    invites: created.seatTokens.filter((t) => (t.seat || 0) !== seat).map((t) => ({ seat: t.seat || 0, token: t.token })),
   });
   remember();
   $("log").replaceChildren();
@@ -180,6 +186,12 @@ function showGame() {
   $("hint-box").hidden = true;
   $("share-id").textContent = game.sessionId;
   $("share-token").hidden = true; $("share-token").textContent = "";
+  // each other browser's seat: its token, shown on request (a seat token moves that seat: give it to its player only)
+  $("invites").replaceChildren(...(game.spectator ? [] : game.invites || []).map((inv) => {
+    const code = el("code", { class: "invite-token", hidden: true });
+    return el("li", {}, `Seat ${inv.seat + 1} (${seatName(inv.seat)}): session id and seat ${inv.seat + 1}, seat token `, code, " ",
+      el("button", { type: "button", class: "invite-show", onclick: () => { code.textContent = inv.token; code.hidden = false; } }, "Show"));
+  }));
   $("hint").hidden = game.spectator; $("resign").hidden = game.spectator;
   $("moves").hidden = game.spectator;
   $("undo").hidden = !game.practice; $("share").hidden = game.spectator || !!game.practice;
@@ -433,20 +445,34 @@ async function loadRecord() {
   await review(record);
 }
 
-async function spectate() {
-  const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
-  if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
-  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, practice: null });
-  $("spectate-token").value = "";
-  const request = G.spectatorRequest ? G.spectatorRequest(sessionId) : { sessionId, seat: 0 };
+/** Takes a seat another browser invited us to: the session id, the seat and its token. */
+async function join() {
+  const sessionId = $("join-id").value.trim(), token = $("join-token").value.trim(), seat = Number($("join-seat").value) - 1;
+  if (!sessionId || !token || !(seat >= 0)) { status("Give the session id, your seat and its token."); return; }
+  Object.assign(game, { sessionId, token, spectatorToken: "", spectator: false, seat, seq: 0, lastEvent: 0, submittedSeq: -1,
+    finished: false, resigned: false, practice: null, invites: [], hint: null, hintLevel: 0 });
+  $("join-token").value = "";
+  await follow({ sessionId, seat }, seat);
+}
+
+/** Follows a session we did not create (a seat we joined, or as its spectator): its seats' names, the board. */
+async function follow(request, mine) {
   const view = G.session(await call("GetSession", request, opts()));
   game.players = view.players;
-  game.names = view.seats.map((s, i) => (s.kind === "SEAT_KIND_BOT" ? `Bot ${i + 1} (level ${s.level})` : `Player ${i + 1}`));
+  game.names = view.seats.map((s, i) => (i === mine ? "You" : s.kind === "SEAT_KIND_BOT" ? `Bot ${i + 1} (level ${s.level})` : `Player ${i + 1}`));
   remember();
   $("log").replaceChildren();
   showGame();
   await refresh();
   syncWatch();
+}
+
+async function spectate() {
+  const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
+  if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
+  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, practice: null, invites: [] });
+  $("spectate-token").value = "";
+  await follow(G.spectatorRequest ? G.spectatorRequest(sessionId) : { sessionId, seat: 0 }, -1);
   status("Watching (read-only).");
 }
 
