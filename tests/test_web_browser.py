@@ -429,6 +429,7 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     assert page.locator("#seats .hand .aw-stone.hidden").count() == 0          # the end shows every hand
     tab.shot("aw-4-game-over")
     assert page.evaluate(CONTRAST_JS) == []
+    assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))          # no rule ids anywhere
 
     saved = tmp_path / "aw.json"
     record = save_record(page, saved)
@@ -446,6 +447,7 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
     assert page.locator("#position-seats article").count() == 3 and page.is_hidden("#analyze")
     tab.shot("aw-5-review-position")
+    assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))
 
     page.click("#review-back")
     page.click("#new")
