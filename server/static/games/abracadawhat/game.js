@@ -41,14 +41,24 @@ function sizeBars(root) {
   for (const bar of root.querySelectorAll(".bar[data-p]")) bar.style.width = `${bar.dataset.p}%`;
 }
 
+/** What a failed announcement costs, in the terminal's words (engine_c/abracadawhat/text.py's risk). */
+function risk(view, seat, a) {
+  const life = (view.life || [])[seat] || 0;
+  const ko = a.selfKnockoutProbability || 0;
+  if ((a.move.value || 0) === 1) {
+    return "you lose the die roll in life and the turn ends" + (ko > 0 ? `; the chance this announcement knocks you out (0 points): ${pct(ko)}` : "");
+  }
+  if (life <= 1) return `you lose your last life: knocked out (0 points); the chance of that: ${pct(ko)}`;
+  return `you lose 1 life (${life} → ${life - 1}) and the turn ends`;
+}
+
 function announcementTable(view, answer) {
   const ann = (answer.insight || {}).announcements || [];
   const rows = ann.map((a) => el("tr", {},
     el("th", { scope: "row" }, stone(a.move.value || Number(a.move.text.split(" ")[1]), { small: true }), ` ${spellName(a.move.value || 0)}`),
     el("td", { text: pct(a.successProbability) }),
     el("td", { text: effect(a.move.value || 0) }),
-    el("td", { text: `lose ${(a.expectedLifeLoss || 0).toFixed(2)} life on average` +
-      ((a.selfKnockoutProbability || 0) > 0 ? `; ${pct(a.selfKnockoutProbability)} chance to knock yourself out (you score 0)` : "") })));
+    el("td", { text: risk(view, answer.insight.seat || 0, a) })));
   rows.push(el("tr", {}, el("th", { scope: "row", text: "End the turn" }), el("td", { text: "—" }), el("td", { text: HELP.end }), el("td", { text: "nothing" })));
   return el("table", { class: "aw-ann" },
     el("caption", { text: "Each announcement: its chance of success, what it does, what a failure costs" }),
