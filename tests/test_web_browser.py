@@ -184,6 +184,8 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     tab.start(players=2, level=3)
     assert page.locator("#seats article").count() == 2 and page.locator("#table .altar .chip").count() >= 1
     assert page.locator("#seats article.mine .familiar .space").count() == 16          # the familiar's 16 spaces
+    page.click("#table details.pouch summary")                          # the Pouch's contents, public
+    assert page.locator("#table details.pouch .chip").count() >= 10
     assert "your Day" in page.inner_text("#table .daybar") and "Day of" not in page.inner_text("#table")
     page.hover("#table .spell-name >> nth=0")                           # a spell card shows its levels
     assert page.locator("#table .spell-tip >> nth=0").is_visible()

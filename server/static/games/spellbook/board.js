@@ -40,6 +40,7 @@ export function moveLabel(text) {
 }
 
 let SPELL_HELP = {};
+let pouchOpen = false;       // the Pouch's contents stay shown across the board's redraws once opened
 /** What each spell does at levels 3-5 with its points (GET /spells.json), shown in the spell table. */
 export function setSpellHelp(help) { SPELL_HELP = help; }
 
@@ -84,8 +85,11 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
       el("strong", { text: view.over ? "Game over" : `Round ${round} · ${view.activePlayer === me ? "your Day" : `${names[view.activePlayer] || "seat " + view.activePlayer}'s Day`}` }),
       view.over ? "" : ` · ${view.phase}` + (view.endTriggered ? " · last round (the end is triggered)" : "")),
     el("div", { class: "zone altar" }, el("h4", { text: `Altar (${total(view.altar)})` }), chips(view.altar)),
-    el("p", { class: "pouch", text: `Pouch: ${view.pouchSize || total(view.pouch)} tokens` +
-      (view.discard && view.discard.length ? "" : "") }),
+    // the Pouch's contents are public (every other token is in sight); only their order is secret
+    el("details", { class: "pouch", open: pouchOpen, ontoggle: (e) => { pouchOpen = e.target.open; } }, el("summary", { text: `Pouch: ${view.pouchSize || total(view.pouch)} tokens (what is in it)` }),
+      chips(view.pouch)),
+    view.discard && view.discard.length
+      ? el("div", { class: "zone discard" }, el("span", { class: "zlabel", text: `Discard box (${total(view.discard)})` }), chips(view.discard)) : "",
     el("table", { class: "spells" },
       el("caption", { text: "Spells in play: points at levels 3/4/5" }),
       el("thead", {}, el("tr", {}, ["Spell", "Points", "Action", "Learned by"].map((h) => el("th", { scope: "col", text: h })))),
