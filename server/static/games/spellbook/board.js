@@ -20,9 +20,18 @@ export function chip(token, count = 1) {
     `${token[0]}${RUNE_MARK[token[1]]}` + (count > 1 ? `×${count}` : ""));
 }
 
-function chips(counts) {
+/** A zone's tokens; with `zone` (a name for the zone), the tokens that arrived since its last drawing
+ *  light up for a moment, so the bots' moves and the draws show where they went, in turn. */
+const seen = new Map();      // zone -> {token: count} at its last drawing
+function chips(counts, zone) {
+  const before = zone ? seen.get(zone) : undefined;
+  if (zone) seen.set(zone, Object.fromEntries((counts || []).map((tc) => [tc.token, tc.count])));
   if (!counts || counts.length === 0) return el("span", { class: "empty", text: "empty" });
-  return el("span", { class: "chips" }, counts.map((tc) => chip(tc.token, tc.count)));
+  return el("span", { class: "chips" }, counts.map((tc) => {
+    const node = chip(tc.token, tc.count);
+    if (before && tc.count > (before[tc.token] || 0)) node.classList.add("arrived");
+    return node;
+  }));
 }
 
 const total = (counts) => (counts || []).reduce((n, tc) => n + tc.count, 0);
@@ -66,7 +75,8 @@ function familiar(counts) {
         String(familiarValue(i + 1))))));
 }
 
-export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = SPELL_HELP, toMove = -3 } = {}) {
+export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], spellHelp = SPELL_HELP, toMove = -3, full = false } = {}) {
+  const live = (zone) => (full ? undefined : zone);      // a replayed position (the review) lights nothing up
   const n = view.players;
   const round = Math.floor((view.day || 0) / n) + 1;
   const learnedBy = {};
@@ -84,7 +94,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
     el("p", { class: "daybar" },
       el("strong", { text: view.over ? "Game over" : `Round ${round} · ${view.activePlayer === me ? "your Day" : `${names[view.activePlayer] || "seat " + view.activePlayer}'s Day`}` }),
       view.over ? "" : ` · ${view.phase}` + (view.endTriggered ? " · last round (the end is triggered)" : "")),
-    el("div", { class: "zone altar" }, el("h4", { text: `Altar (${total(view.altar)})` }), chips(view.altar)),
+    el("div", { class: "zone altar" }, el("h4", { text: `Altar (${total(view.altar)})` }), chips(view.altar, live("altar"))),
     // the Pouch's contents are public (every other token is in sight); only their order is secret
     el("details", { class: "pouch", open: pouchOpen, ontoggle: (e) => { pouchOpen = e.target.open; } }, el("summary", { text: `Pouch: ${view.pouchSize || total(view.pouch)} tokens (what is in it)` }),
       chips(view.pouch)),
@@ -102,7 +112,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
     return el("article", { class: `seat${mine ? " mine" : ""}${deciding ? " deciding" : ""}`, "aria-label": names[s.seat] || `seat ${s.seat}` },
       el("h4", {}, `${names[s.seat] || "seat " + s.seat}`, deciding ? el("span", { class: "badge", text: "to move" }) : "",
         el("span", { class: "score", text: `${score.total} pts` })),
-      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `${mine ? "Your pool" : "Pool"} (${total(s.pool)}/9)` }), chips(s.pool)),
+      el("div", { class: "zone" }, el("span", { class: "zlabel", text: `${mine ? "Your pool" : "Pool"} (${total(s.pool)}/9)` }), chips(s.pool, live(`pool${s.seat}`))),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Familiar (${stored}/16, worth ${familiarValue(stored)})` }), familiar(s.familiar)),
       el("ul", { class: "learned" }, (s.spells || []).length ? s.spells.map((l) => el("li", {},
         `${spellTitle(l.spell)} level ${l.level} `, chip(l.color + l.rune),
