@@ -285,9 +285,13 @@ function logEvent(ev) {
   if (ev.kind === "end") {
     item = el("li", { class: "end" }, `Game over. Scores: ${(ev.scores || []).map((s, i) => `${seatName(i)} ${s}`).join(", ")}.`);
   } else {
-    const { cls, nodes } = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
+    const { cls, nodes, merge, more } = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
+    const top = $("log").firstElementChild;
+    // a run of like chance events (a deal's stones to one hand) is one line that grows
+    if (merge && top && top.dataset.merge === merge) { top.append(...(more || nodes)); top.dataset.seq = ev.seq; return; }
     const who = ev.seat === undefined || ev.seat < 0 ? "" : ev.seat === game.seat && !game.spectator ? "own" : "bot";
     item = el("li", { class: [cls, who].filter(Boolean).join(" ") }, nodes);
+    if (merge) item.dataset.merge = merge;
   }
   item.dataset.seq = ev.seq;
   item.classList.add("fresh");          // each move shows up in turn, highlighted for a moment

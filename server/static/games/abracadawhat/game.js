@@ -141,9 +141,11 @@ const game = {
     }
     if (ev.kind === "roll") return { cls: "roll", nodes: [`The die shows ${ev.move.value || ev.move.text.split(" ")[1]}`] };
     const to = ev.to !== undefined && ev.to >= 0 ? (ev.to === me ? "your" : `${name(ev.to)}'s`) : "";
-    const where = { removed: "removed face up", hand: `to ${to} hand`, secret: "set aside as a secret stone", taken: `taken as ${to} secret stone` }[ev.zone] || ev.kind;
-    const what = ev.hidden || !ev.move ? ["a stone you cannot see"] : label(ev.move.text);
-    return { cls: "draw", nodes: [`${ev.kind === "refill" ? "Refill" : ev.kind === "deal" ? "Deal" : "Stone"}: `, ...what, ` ${where}`] };
+    const where = { removed: "removed face up", hand: `to ${to} hand`, secret: "secret stones set aside", taken: `${to} secret stone, taken` }[ev.zone] || ev.kind;
+    const what = ev.hidden || !ev.move ? [stone(0, { hidden: true, small: true })] : label(ev.move.text);
+    // a round's deal and a refill are one line per zone and seat, growing stone by stone
+    return { cls: "draw", merge: `${ev.kind}:${ev.zone}:${ev.to}`, more: [" ", ...what],
+      nodes: [`${{ refill: "Refill", deal: "Deal", secret: "Night Singer" }[ev.kind] || "Stone"}, ${where}: `, ...what] };
   },
 
   // ------------------------------------------------------------------ hints
