@@ -1,12 +1,14 @@
 """The web page's speed in a real browser (Debian's Chromium, headless, through Playwright): one JSON line.
 
-    python bench/web.py [--loads 10] [--moves 40] [--level 9] [--seed 1]
+    python bench/web.py [--game spellbook --game abracadawhat] [--loads 10] [--moves 40] [--level 9] [--seed 1]
+
+One line per game (default: both), each with its "game".
 
 The server runs in this process (server.main.ServerThread with `web_address`), the page in Chromium.
 
-- page_load_ms: from navigation to the page ready for a game (the page, its modules, GetServerInfo and
-  /spells.json loaded, the level list filled), over `--loads` fresh tabs (p50, p90, max; the first load
-  separately: nothing in the browser's cache).
+- page_load_ms: from navigation to the page ready for a game of this game (the page, its modules,
+  /games.json, the game chosen and its levels listed), over `--loads` fresh tabs (p50, p90, max; the first
+  load separately: nothing in the browser's cache).
 - move round trip: in a game against one bot at `--level`, each click on a legal move until our next
   decision is shown, with the bot's moves (and the draws) of its Day in between, shown in the log as
   they happen. The bot's search time in that interval is read from the server's own counter
@@ -15,7 +17,7 @@ The server runs in this process (server.main.ServerThread with `web_address`), t
   calls and the page's drawing add. Clicks answered by our own next step (no bot move between) are
   reported apart (`own_step_ms`). `in_page_*`: the same intervals timed by the page itself (User Timing
   marks from the click's handler to our next decision drawn), without Playwright's click and polling.
-- the same without a browser, as a yardstick (`grpc_move_overhead_ms`, `grpc_own_step_ms`): the Python
+- the same without a browser, as a yardstick (`grpc_move_overhead_ms`, `grpc_own_step_ms`; SpellBook only): the Python
   gRPC client submits a move, follows WatchSession until it decides again and reads its view, as the page
   does; the difference to `move_overhead_ms` is what the browser, the gateway and the drawing add.
 
@@ -40,7 +42,8 @@ from server.main import ServerConfig, ServerThread  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-READY = "#status:has-text('Choose the players')"
+READY = "body[data-ready={game}]"
+PLAYERS = {"spellbook": 2, "abracadawhat": 3}       # you and one bot; Abracada…What? at its usual table of three
 OUR_TURN = "#move-list button[data-move]:not([disabled])"
 
 
@@ -52,13 +55,21 @@ def quantiles(values: list[float]) -> dict:
             "p90": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], 1), "max": round(ordered[-1], 1)}
 
 
-def page_loads(context, url: str, loads: int) -> tuple[float, list[float]]:
+def ready(page, url: str, game: str) -> None:
+    """Opens the page and chooses `game` (the form filled with its levels)."""
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]", state="attached")
+    if page.evaluate("document.body.dataset.ready") != game:
+        page.select_option("#game-choice", game)
+    page.wait_for_selector(READY.format(game=game), state="attached")
+
+
+def page_loads(context, url: str, loads: int, game: str) -> tuple[float, list[float]]:
     times = []
     for _ in range(loads):
         page = context.new_page()
         started = time.perf_counter()
-        page.goto(url)
-        page.wait_for_selector(READY)
+        ready(page, url, game)
         times.append((time.perf_counter() - started) * 1000)
         page.close()
     return times[0], times[1:]
@@ -77,11 +88,11 @@ page_overheads: list = []      # the same round trips timed by the page itself (
 page_own: list = []
 
 
-def round_trips(context, url: str, level: int, moves: int, rng: random.Random) -> tuple[list, list, list, bool]:
+def round_trips(context, url: str, game: str, level: int, moves: int, rng: random.Random) -> tuple[list, list, list, bool]:
     """(overheads with a bot answer, their raw round trips, own-step round trips, game over)."""
     page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector(READY)
+    ready(page, url, game)
+    page.select_option("#players", str(PLAYERS.get(game, 2)))
     page.select_option("#level", str(level))
     page.click("#start")
     overheads, raw, own = [], [], []
@@ -181,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", type=int, default=9,
                    help="the bot's level (9: 100 network iterations, the budget level 3 had before D104)")
     p.add_argument("--seed", type=int, default=1, help="which legal moves the clicks choose")
+    p.add_argument("--game", action="append", choices=["spellbook", "abracadawhat"],
+                   help="the game measured (repeat for several; default: both)")
     a = p.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -190,22 +203,28 @@ def main(argv: list[str] | None = None) -> int:
         context = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                                         headless=True, viewport={"width": 1200, "height": 900})
         url = f"http://127.0.0.1:{srv.web_port}/"
-        first, loads = page_loads(context, url, a.loads)
-        overheads, raw, own, games = [], [], [], 0
-        while len(raw) + len(own) < a.moves:
-            o, r, s, _over = round_trips(context, url, a.level, a.moves - len(raw) - len(own), rng)
-            overheads += o
-            raw += r
-            own += s
-            games += 1
+        for game in a.game or ["spellbook", "abracadawhat"]:
+            page_overheads.clear()
+            page_own.clear()
+            first, loads = page_loads(context, url, a.loads, game)
+            overheads, raw, own, games = [], [], [], 0
+            while len(raw) + len(own) < a.moves:
+                o, r, s, _over = round_trips(context, url, game, a.level, a.moves - len(raw) - len(own), rng)
+                overheads += o
+                raw += r
+                own += s
+                games += 1
+            line = {"bench": "web", "game": game, "players": PLAYERS.get(game, 2), "level": a.level,
+                    "page_load_first_ms": round(first, 1), "page_load_ms": quantiles(loads),
+                    "move_overhead_ms": quantiles(overheads), "move_roundtrip_ms": quantiles(raw),
+                    "own_step_ms": quantiles(own), "games": games,
+                    "in_page_move_overhead_ms": quantiles(page_overheads), "in_page_own_step_ms": quantiles(page_own)}
+            if game == "spellbook":
+                control, control_own = grpc_control(srv.port, a.level, a.moves, rng)
+                line.update(grpc_move_overhead_ms=quantiles(control), grpc_own_step_ms=quantiles(control_own))
+            line.update(load_average=[round(x, 2) for x in os.getloadavg()], cpus=os.cpu_count())
+            print(json.dumps(line), flush=True)
         context.close()
-        control, control_own = grpc_control(srv.port, a.level, a.moves, rng)
-    print(json.dumps({"bench": "web", "level": a.level, "page_load_first_ms": round(first, 1),
-                      "page_load_ms": quantiles(loads), "move_overhead_ms": quantiles(overheads),
-                      "move_roundtrip_ms": quantiles(raw), "own_step_ms": quantiles(own), "games": games,
-                      "in_page_move_overhead_ms": quantiles(page_overheads), "in_page_own_step_ms": quantiles(page_own),
-                      "grpc_move_overhead_ms": quantiles(control), "grpc_own_step_ms": quantiles(control_own),
-                      "load_average": [round(x, 2) for x in os.getloadavg()], "cpus": os.cpu_count()}))
     return 0
 
 

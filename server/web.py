@@ -4,10 +4,13 @@
 own port and on the server's own event loop:
 
     GET  /                                        the page (server/static/index.html) and its assets
-    GET  /spells.json                             what each spell does at levels 3-5, with its points
+    GET  /static/PATH                             the shell's files and each game's folder (static/games/NAME/)
+    GET  /games.json                              the games the page offers: one per folder of static/games/,
+                                                  each with its title and what its engine says of its rules
+                                                  (engine_c/<game>/text.py player_help())
+    GET  /spells.json                             SpellBook's spells at levels 3-5, with their points
     POST /spellbook.v1.SpellBookService/METHOD    any RPC of proto/spellbook/v1/service.proto
     POST /abracadawhat.v1.AbracadaWhatService/METHOD   any RPC of proto/abracadawhat/v1/service.proto
-                                                  (the second game's API; the page plays SpellBook only)
 
 The RPCs speak the Connect protocol (connectrpc.com/docs/protocol), in JSON (`application/json`; server
 streams `application/connect+json`, 5-byte envelopes) or binary (`application/proto`,
@@ -196,7 +199,7 @@ class WebGateway:
     def __init__(self, server, address: str, service_descriptor, generic_handler, interceptors: list,
                  more_services: tuple = ()):
         """`more_services`: (descriptor, handler) of further services to route as the first (the server's
-        other games: POST /abracadawhat.v1.AbracadaWhatService/METHOD); the page uses the first only."""
+        other games: POST /abracadawhat.v1.AbracadaWhatService/METHOD); the page's game folders call them."""
         self.server, self.address = server, address
         self.service = service_descriptor
         self.generic_handler, self.interceptors = generic_handler, list(interceptors)
@@ -215,7 +218,8 @@ class WebGateway:
                               middlewares=[self._guard])
         app.router.add_get("/", self._index)
         app.router.add_get("/spells.json", self._spells)
-        app.router.add_get("/static/{name}", self._asset)
+        app.router.add_get("/games.json", self._games)
+        app.router.add_get("/static/{name:.+}", self._asset)
         for name in self.routes:
             app.router.add_post(f"/{name}/{{method}}", functools.partial(self._call, route=self.routes[name]))
         # no access log: the @rpc line is the call's log; handler_cancellation: a closed tab cancels its search
@@ -279,6 +283,9 @@ class WebGateway:
 
     async def _spells(self, request: web.Request) -> web.Response:
         return web.json_response(spell_help(), headers={"Cache-Control": "max-age=3600"})
+
+    async def _games(self, request: web.Request) -> web.Response:
+        return web.json_response(games_info(tuple(self.static)), headers={"Cache-Control": "no-cache"})
 
     # -------------------------------------------------------------- RPCs
     async def _call(self, request: web.Request, route: "_Route") -> web.StreamResponse:
@@ -461,24 +468,44 @@ def _is_loopback_ip(host: str) -> bool:
 
 
 def _load_static() -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once (served from memory: no path from a request ever reaches the disk)."""
+    """The page's files (the shell's and each game folder's, by their path under static/), read once: served
+    from memory, so no path from a request ever reaches the disk."""
     files = {}
-    for path in sorted(STATIC_DIR.iterdir()):
-        if path.is_file() and not path.name.startswith("."):
+    for path in sorted(STATIC_DIR.rglob("*")):
+        name = path.relative_to(STATIC_DIR).as_posix()
+        if path.is_file() and not any(part.startswith(".") for part in name.split("/")):
             content_type = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
                             ".html": "text/html", ".svg": "image/svg+xml", ".png": "image/png",
                             ".json": "application/json"}.get(path.suffix) or \
                 mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            files[path.name] = (path.read_bytes(), content_type)
+            files[name] = (path.read_bytes(), content_type)
     return files
 
 
 @functools.cache
 def spell_help() -> dict:
-    """Every spell: its color, the phase of its action and, per level 3-5, its points and what it does."""
-    from clients.spell_text import PHASE_NAMES, SPELL_TEXT, _TABLE, points, spell_title
+    """Every SpellBook spell: its color, the phase of its action and, per level 3-5, its points and what it does."""
+    from engine_c.spellbook.spell_text import player_help
 
-    return {name: {"title": spell_title(name), "color": color, "action": PHASE_NAMES.get(_TABLE[name][1], ""),
-                   "levels": [{"level": lvl, "points": points(name, lvl), "text": text}
-                              for lvl, text in zip((3, 4, 5), levels)]}
-            for name, (color, levels) in SPELL_TEXT.items()}
+    return player_help()
+
+
+@functools.cache
+def games_info(static_names: tuple[str, ...]) -> list[dict]:
+    """The games the page offers: each folder static/games/NAME/ with a game.js, in the registry's order (a
+    folder the registry does not know comes last, titled by its name), with what the game's engine text
+    says of its rules for a player (`player_help()` of engine_c/<game>/text.py, where it has one)."""
+    from engine_c.registry import GAMES, get_game
+
+    folders = sorted({n.split("/")[1] for n in static_names if n.startswith("games/") and n.endswith("/game.js")
+                      and n.count("/") == 2}, key=lambda f: (GAMES.index(f) if f in GAMES else len(GAMES), f))
+    out = []
+    for folder in folders:
+        info: dict = {"name": folder, "title": folder, "module": f"/static/games/{folder}/game.js"}
+        if folder in GAMES:
+            game = get_game(folder)
+            info.update(title=game.title, minPlayers=game.min_players, maxPlayers=game.max_players)
+            if game.text is not None and hasattr(game.text, "player_help"):
+                info["help"] = game.text.player_help()
+        out.append(info)
+    return out

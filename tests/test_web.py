@@ -219,8 +219,8 @@ def test_a_draining_server_ends_the_browsers_streams_and_refuses_new_calls():
 
 
 def test_the_gateway_routes_the_second_games_service_too(server):
-    """POST /abracadawhat.v1.AbracadaWhatService/METHOD reaches the same handlers as gRPC (the page stays
-    SpellBook's); a seat's view over it hides the seat's own hand (XI2)."""
+    """POST /abracadawhat.v1.AbracadaWhatService/METHOD reaches the same handlers as gRPC (the page's
+    Abracada…What? folder calls it); a seat's view over it hides the seat's own hand (XI2)."""
     def aw(method, body, headers=None):
         req = urllib.request.Request(f"http://127.0.0.1:{server.web_port}/abracadawhat.v1.AbracadaWhatService/{method}",
                                      data=json.dumps(body).encode(), method="POST",
@@ -241,3 +241,31 @@ def test_the_gateway_routes_the_second_games_service_too(server):
     assert status == 200 and [h["visible"] for h in view["state"]["view"]["hands"]] == [False, True]
     status, error = aw("NewGame", {"players": 9})
     assert status == 400 and error["details"][0]["debug"]["fieldViolations"][0]["field"] == "players"
+
+
+def test_the_page_offers_one_folder_per_game_with_the_games_own_words(server):
+    """GET /games.json lists static/games/NAME/ folders (SpellBook first), each with its module and what its
+    engine says of its rules for a player: no rule id (XR3...) in it. Each folder's files are served."""
+    import re
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/games.json", timeout=10) as r:
+        games = json.loads(r.read())
+    assert [g["name"] for g in games] == ["spellbook", "abracadawhat"]
+    assert games[1]["title"] == "Abracada…What?" and (games[1]["minPlayers"], games[1]["maxPlayers"]) == (2, 5)
+    assert len(games[1]["help"]["spells"]) == 8 and not re.search(r"\bX[A-Z]+\d+\b", json.dumps(games[1]["help"]))
+    assert "●" in json.dumps(games[0]["help"], ensure_ascii=False)          # runes as the board draws them
+    for g in games:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}{g['module']}", timeout=10) as r:
+            assert r.headers["Content-Type"].startswith("text/javascript")
+
+
+def test_no_module_of_the_service_imports_the_clients():
+    """server/ sits below clients/: what the service needs of a game's text lives with the game (engine_c/)."""
+    import ast
+    from pathlib import Path
+
+    for path in Path(__file__).resolve().parent.parent.joinpath("server").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n == "clients" or n.startswith("clients.") for n in names), f"{path} imports {names}"

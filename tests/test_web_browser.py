@@ -1,7 +1,8 @@
 """The page in a real browser: Debian's Chromium (/usr/bin/chromium, installed by `make test`), driven
-headless by Playwright (which never downloads a browser here). A whole game against a level-3 bot by
-clicking legal moves, every hint level, the review, the record saved and loaded again, a screenshot of
-every state; and the security of the page: seat tokens stay in their tab, out of URLs and logs.
+headless by Playwright (which never downloads a browser here). For each game (SpellBook, Abracada…What?)
+a whole game against bots by clicking legal moves, every hint level, the review, the record saved and
+loaded again, a spectator, a phone-sized screen, a screenshot of every state and the WCAG AA contrast of
+its colors; and the security of the page: seat tokens stay in their tab, out of URLs and logs.
 
 Screenshots are written under build/web-screenshots/ (the test prints the path)."""
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import logging
 import os
 import random
+import re
 import time
 from pathlib import Path
 
@@ -74,10 +76,16 @@ class Tab:
         self.page.goto(url)
         self.page.wait_for_selector("#level option", state="attached")
 
+    def choose(self, game: str) -> None:
+        """The game of the setup form (its levels, players and options loaded)."""
+        self.page.select_option("#game-choice", game)
+        self.page.wait_for_selector(f"body[data-ready={game}]", state="attached")
+
     def start(self, players: int = 2, level: int = 3, hint_iterations: int = 100, review_iterations: int = 300,
               practice: bool = False) -> None:
         self.page.fill("#review-iterations", str(review_iterations))
-        self.page.set_checked("#practice", practice)
+        if self.page.is_visible("#practice"):
+            self.page.set_checked("#practice", practice)
         self.page.select_option("#players", str(players))
         self.page.select_option("#level", str(level))
         self.page.fill("#hint-iterations", str(hint_iterations))
@@ -90,6 +98,27 @@ class Tab:
         self.page.screenshot(path=str(path), full_page=True)
         assert not_blank(path), f"{path} is blank"
         return path
+
+
+def save_record(page, path: Path) -> dict:
+    """Save record: the download, kept at `path`, read back."""
+    with page.expect_download() as download:
+        page.click("#save")
+    download.value.save_as(path)
+    return json.loads(path.read_text())
+
+
+def spectator(context, url: str, game: dict, name: str = "spellbook") -> "Tab":
+    """A new tab watching `game` (a tab's stored game: its session id and spectator token), read-only."""
+    tab = Tab(context, url)
+    if name != "spellbook":
+        tab.choose(name)
+    tab.page.locator("#setup details summary").click()
+    tab.page.fill("#spectate-id", game["sessionId"])
+    tab.page.fill("#spectate-token", game["spectatorToken"])
+    tab.page.click("#spectate button")
+    tab.page.wait_for_selector("#status:has-text('Watching')")
+    return tab
 
 
 def not_blank(path: Path) -> bool:
@@ -154,6 +183,16 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     tab.shot("1-setup")
     tab.start(players=2, level=3)
     assert page.locator("#seats article").count() == 2 and page.locator("#table .altar .chip").count() >= 1
+    assert page.locator("#seats article.mine .familiar .space").count() == 16          # the familiar's 16 spaces
+    page.click("#table details.pouch summary")                          # the Pouch's contents, public
+    assert page.locator("#table details.pouch .chip").count() >= 10
+    assert "your Day" in page.inner_text("#table .daybar") and "Day of" not in page.inner_text("#table")
+    page.hover("#table .spell-name >> nth=0")                           # a spell card shows its levels
+    assert page.locator("#table .spell-tip >> nth=0").is_visible()
+    assert "Level 3" in page.inner_text("#table .spell-tip >> nth=0") and " rune c" not in page.inner_text("#table")
+    page.click("#help-button")                                          # the rules panel
+    assert "How to play SpellBook" in page.inner_text("#help")
+    page.click("#help-button")
     for level in (1, 2, 3):                                            # the hint ladder: nudge, reason, move
         page.keyboard.press("h") if level == 2 else page.click("#hint")
         page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
@@ -180,24 +219,26 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
         else:
             page.wait_for_timeout(15)
     assert clicks >= 10
-    assert "Game over" in page.inner_text("#turn")
+    assert "Game over" in page.inner_text("#turn") and "!." not in page.inner_text("#status")
     page.wait_for_selector("#log li.end", state="attached")             # the stream's last event
     assert page.locator("#log li.bot").count() >= 5 and page.locator("#log li.end").count() == 1
     tab.shot("3-game-over")
     assert page.evaluate(CONTRAST_JS) == []
 
-    with page.expect_download() as download:
-        page.click("#save")
     saved = tmp_path / "game.json"
-    download.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    record = save_record(page, saved)
     assert record["format"] == "spellbook-record" and record["version"] == 2 and record["status"] == "finished"
+    assert "Record saved as spellbook-" in page.inner_text("#status") and "docs/" not in page.inner_text("#status")
 
     page.click("#review-button")
     page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
     assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 2
     tab.shot("4-review")
     assert page.evaluate(CONTRAST_JS) == []
+    page.set_viewport_size({"width": 390, "height": 844})               # the review fits a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    tab.shot("4-review-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
     marked = page.locator("#graph circle.dot").count()
     assert marked >= 1 and marked >= page.locator("button.mistake").count()
     page.locator("button.mistake, button.moment").first.click()       # a mistake opens its position
@@ -270,12 +311,7 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     assert not any(s in u for s in secrets for u in a.urls + b.urls)
     assert not any(s in logs.getvalue() for s in secrets)
     # the spectator token watches, read-only, in a third tab
-    c = Tab(browser, url)
-    c.page.locator("#setup details summary").click()
-    c.page.fill("#spectate-id", game_a["sessionId"])
-    c.page.fill("#spectate-token", game_a["spectatorToken"])
-    c.page.click("#spectate button")
-    c.page.wait_for_selector("#status:has-text('Watching')")
+    c = spectator(browser, url, game_a)
     assert c.page.locator("#seats article").count() == 2 and c.page.locator("#moves").is_hidden()
     watched = c.page.locator("#log li").count()
     play_one(a.page, random.Random(1))                                  # the spectator sees it live
@@ -295,8 +331,12 @@ def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
         before = page.locator("#log li").count()
         play_one(page, rng)
         page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached")
+    logged = -1
+    while logged != page.locator("#log li").count():     # the bots' replies all in (the log still for 0.5 s)
+        logged = page.locator("#log li").count()
+        page.wait_for_timeout(500)
+    page.wait_for_selector("#move-list button[data-move]:not([disabled])")
     board = page.inner_text("#seats")
-    logged = page.locator("#log li").count()
     page.keyboard.press("u")
     page.wait_for_selector("#status:has-text('Move taken back')")
     assert page.locator("#log li").count() < logged and page.inner_text("#seats") != board
@@ -326,4 +366,160 @@ def test_more_games_in_tabs_than_the_browser_keeps_connections_to_one_server(ser
         tab.page.wait_for_selector("#move-list button[data-move]:not([disabled])", timeout=30000)
     assert all(tab.errors == [] for tab in tabs)
     for tab in tabs:
+        tab.page.close()
+
+
+# ------------------------------------------------------------------------------------ Abracada…What?
+def stored_game(tab) -> dict:
+    return json.loads(tab.page.evaluate("sessionStorage.getItem('spellbook.game')"))
+
+
+def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_spectator(server, browser, capsys, tmp_path):
+    with capsys.disabled():
+        print(f"\n[screenshots: {SHOTS}]")
+    url = f"http://127.0.0.1:{server.web_port}/"
+    tab = Tab(browser, url)
+    page = tab.page
+    tab.choose("abracadawhat")
+    assert page.is_hidden("#practice") and page.locator("#game-options input[type=checkbox]").count() == 2
+    assert [o for o in page.locator("#players option").all_inner_texts()][-1].startswith("5")
+    tab.shot("aw-1-setup")
+    tab.start(players=3, level=1, hint_iterations=50, review_iterations=50)
+    seats = page.locator("#seats article")
+    assert seats.count() == 3
+    mine = page.locator("#seats article.mine .hand .aw-stone")
+    assert mine.count() == 5 and page.locator("#seats article.mine .hand .aw-stone.hidden").count() == 5   # own hand: hidden
+    assert page.locator("#seats article:not(.mine) .hand .aw-stone:not(.hidden)").count() == 10           # the others': seen
+    assert "Pile (" in page.inner_text("#table") and "Secret stones left" in page.inner_text("#table")
+    assert page.locator("#move-list button.aw-card").count() == 8                                       # spells 1-8
+    for level in (1, 2, 3):                              # the ladder: where to look and what you hold, risks, the move
+        page.keyboard.press("h") if level == 2 else page.click("#hint")
+        page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
+        text = page.inner_text("#hint-box")
+        if level == 1:
+            assert "What you probably hold" in text and page.locator("#hint-box table.aw-hold tbody tr").count() == 8
+        if level == 2:
+            assert "chance and risk" in text and page.locator("#hint-box table.aw-ann tbody tr").count() >= 2
+        if level == 3:
+            assert page.locator("#hint-box table.top tbody tr").count() >= 1 and "What you probably hold" in text
+        assert not re.search(r"\bX[A-Z]+\d+\b", text), text                   # no rule ids for a player
+    tab.shot("aw-2-hints")
+    assert page.evaluate(CONTRAST_JS) == []
+
+    # a spectator, mid-game, sees no hand at all, and the game as it goes
+    game = stored_game(tab)
+    watcher = spectator(browser, url, game, "abracadawhat")
+    assert watcher.page.locator("#seats article").count() == 3 and watcher.page.locator("#moves").is_hidden()
+    assert watcher.page.locator("#seats .hand .aw-stone:not(.hidden)").count() == 0
+    watched = watcher.page.locator("#log li").count()
+    play_one(page, random.Random(1))
+    watcher.page.wait_for_selector(f"#log li:nth-child({watched + 1})", state="attached", timeout=30000)
+    assert watcher.page.locator("#seats .hand .aw-stone:not(.hidden)").count() == 0
+    watcher.shot("aw-3-spectator")
+    assert watcher.errors == []
+    watcher.page.close()
+
+    rng, clicks, started = random.Random(7), 1, time.monotonic()
+    while not page.locator("#review-button").is_visible():
+        assert time.monotonic() - started < 240, "the game did not end"
+        if click_a_legal_move(page, rng):
+            clicks += 1
+        else:
+            page.wait_for_timeout(20)
+    assert clicks >= 3 and "Game over" in page.inner_text("#turn")
+    page.wait_for_selector("#log li.end", state="attached")
+    assert page.locator("#seats .hand .aw-stone.hidden").count() == 0          # the end shows every hand
+    tab.shot("aw-4-game-over")
+    assert page.evaluate(CONTRAST_JS) == []
+    assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))          # no rule ids anywhere
+
+    saved = tmp_path / "aw.json"
+    record = save_record(page, saved)
+    assert record["game"] == "abracadawhat" and record["status"] == "finished" and record["players"] == 3
+    assert "Record saved as abracadawhat-" in page.inner_text("#status")
+
+    page.click("#review-button")
+    page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
+    assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 3
+    assert page.locator("#review-extra table.aw-belief tbody tr").count() >= 1     # belief against the hand held
+    assert "What you believed you held" in page.inner_text("#review-extra")
+    tab.shot("aw-5-review")
+    assert page.evaluate(CONTRAST_JS) == []
+    page.locator("button.mistake, button.moment").first.click()       # a decision opens its position
+    page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
+    assert page.locator("#position-seats article").count() == 3 and page.is_hidden("#analyze")
+    tab.shot("aw-5-review-position")
+    assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))
+
+    page.click("#review-back")
+    page.click("#new")
+    tab.choose("spellbook")                          # a record brings its own game back
+    page.locator("#setup details summary").click()
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_selector("#review:not([hidden]) #review-status:has-text('Review done')", timeout=120000)
+    assert page.locator("#review-extra table.aw-belief tbody tr").count() >= 1
+    assert page.evaluate("document.body.dataset.game") == "abracadawhat"
+    tab.shot("aw-6-loaded-record")
+    assert tab.errors == []
+
+
+def test_abracadawhat_on_a_phone_sized_screen_with_the_rules_panel(server, browser):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    tab.choose("abracadawhat")
+    page.select_option("#players", "3")
+    page.set_checked("#game-options input[value=xv1]", True)               # a variant: easy casts
+    tab.start(players=3, level=1, hint_iterations=50)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert "easy casts" in page.inner_text("#table")
+    # the decision and the own seat on the first screen
+    assert page.evaluate("document.querySelector('#move-list').getBoundingClientRect().top") < 844
+    tab.shot("aw-7-phone")
+    page.click("#help-button")
+    assert page.locator("#help table.aw-spells tbody tr").count() == 8
+    assert page.evaluate(CONTRAST_JS) == []                                  # every stone's color, in the rules
+    tab.shot("aw-8-phone-rules")
+    seq = page.locator("#log li").count()
+    page.keyboard.press("8")                                                 # a spell card, by its number
+    page.wait_for_selector(f"#log li:nth-child({seq + 1})", state="attached", timeout=30000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.reload()                                                            # a reload keeps the game, and its game
+    page.wait_for_selector("#seats article.mine", timeout=30000)
+    assert page.evaluate("document.body.dataset.game") == "abracadawhat" and page.locator("#seats article").count() == 3
+    assert tab.errors == []
+
+
+def test_abracadawhat_with_a_player_in_another_browser(server, browser):
+    """A seat for another browser: its token is shown to the creator on request, the other browser joins
+    with the session id, its seat and that token, and each sees the other's hand but never its own."""
+    url = f"http://127.0.0.1:{server.web_port}/"
+    a = Tab(browser, url)
+    a.choose("abracadawhat")
+    a.page.locator("#setup details summary").click()
+    a.page.select_option("#players", "3")
+    a.page.select_option("#others", "1")                                   # seat 2 for another browser, seat 3 a bot
+    a.start(players=3, level=1)
+    game = stored_game(a)
+    a.page.locator("#share summary").click()
+    a.page.click("#invites button.invite-show")
+    token = a.page.inner_text("#invites code.invite-token")
+    assert token == game["invites"][0]["token"] and game["invites"][0]["seat"] == 1
+    b = Tab(browser, url)
+    b.choose("abracadawhat")
+    b.page.locator("#setup details summary").click()
+    b.page.fill("#join-id", game["sessionId"])
+    b.page.fill("#join-seat", "2")
+    b.page.fill("#join-token", token)
+    b.page.click("#join button")
+    b.page.wait_for_selector("#seats article.mine")
+    for tab in (a, b):                                  # each sees the other's hand, never its own
+        assert tab.page.locator("#seats article.mine .hand .aw-stone:not(.hidden)").count() == 0
+        assert tab.page.locator("#seats article:not(.mine) .hand .aw-stone:not(.hidden)").count() == 10
+    assert "Player 2" in a.page.inner_text("#seats") and "Bot 3" in b.page.inner_text("#seats")
+    before = b.page.locator("#log li").count()
+    play_one(a.page, random.Random(4))                                   # A's move reaches B as it happens
+    b.page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached", timeout=30000)
+    assert a.errors == [] and b.errors == []
+    for tab in (a, b):
         tab.page.close()

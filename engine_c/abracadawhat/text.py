@@ -34,6 +34,7 @@ EFFECTS = {
     7: "the player to your right loses 1 life",
     8: "you gain 1 life",
 }
+END_TEXT = "keep your life; refill your hand to 5 unseen (XT4)"     # what ending the turn does
 REASONS = {"empty": "emptied their hand (XR2)", "ko": "knocked the last life out (XR3)",
            "self": "knocked themselves out (XR4)", "last": "is the last magician standing (XV2)"}
 
@@ -161,7 +162,7 @@ def announcements(state: State, seat: int | None = None, names: Sequence[str] | 
     out = []
     for move in state.legal_moves():
         if move.kind == "end":
-            out.append(Announcement(move, 0.0, "keep your life; refill your hand to 5 unseen (XT4)", "nothing"))
+            out.append(Announcement(move, 0.0, END_TEXT, "nothing"))
         else:
             k = move.value
             out.append(Announcement(move, probs[k], _gain(state, seat, k, names), _risk(state, seat, k)))
@@ -334,14 +335,45 @@ def game_line(state: State) -> str:
     return f"Abracada…What?: {state.players} players, variants {','.join(state.variants) or 'none'}"
 
 
+FOCUS = {"end": "Consider stopping here: what is left to announce may not be worth a life.",
+         "likely": "Look among the spells you most probably hold.",
+         "beyond": "Look beyond your likeliest spells: weigh what each announcement does, not only its chance."}
+
+
 def hint_focus(state: State, best: Move, probabilities: dict[int, float] | None = None) -> str:
     """Hint 1 (where to look, without naming the move): stopping, a spell among the likeliest you hold,
     or one whose effect outweighs a lower chance."""
     if best.kind == "end":
-        return "Consider stopping here: what is left to announce may not be worth a life."
+        return FOCUS["end"]
     probs = hold_probabilities(state, state.current_player) if probabilities is None else probabilities
     legal = [m.value for m in state.legal_moves() if m.kind == "cast"]
     top = max(probs[k] for k in legal)
     if probs[best.value] >= top - 0.05:
-        return "Look among the spells you most probably hold."
-    return "Look beyond your likeliest spells: weigh what each announcement does, not only its chance."
+        return FOCUS["likely"]
+    return FOCUS["beyond"]
+
+
+# ----------------------------------------------------------------------------------------------
+# For the web page (GET /games.json): the same sentences, without the rules' ids
+# ----------------------------------------------------------------------------------------------
+def without_rule_ids(text: str) -> str:
+    """A sentence for a player, without the rules' references: 'a secret stone (1 point, XR5)' -> 'a secret
+    stone (1 point)', 'you win the round (XR3)' -> 'you win the round'."""
+    import re
+
+    text = re.sub(r"\s*\((?:X[A-Z]+\d+(?:[-,–] ?X?[A-Z]*\d+)*)\)", "", text)
+    text = re.sub(r",\s*X[A-Z]+\d+(?=\))", "", text)
+    return re.sub(r"\s*\bX[A-Z]+\d+\b", "", text)
+
+
+def player_help() -> dict:
+    """What the web page says of the game: each spell's name, stones and effect; what ending a turn does;
+    how a round can end; the three "where to look" hints (hint_focus); what luck is made of."""
+    plain = without_rule_ids
+    return {
+        "spells": [{"spell": k, "name": SPELLS[k - 1], "stones": k, "effect": plain(EFFECTS[k])} for k in range(1, 9)],
+        "end": plain(END_TEXT),
+        "reasons": {k: plain(v) for k, v in REASONS.items()},
+        "focus": dict(FOCUS),
+        "lifeMax": LIFE_MAX, "winPoints": WIN_POINTS, "luck": LUCK,
+    }

@@ -18,3 +18,10 @@ def where(state) -> str:
 def record_line(rec: dict) -> str:
     """A record's game settings in one line: '2 players, spells Sacrifice, ...'."""
     return f"{rec['players']} players, spells {', '.join(rec['spells'])}"
+
+
+def player_help() -> dict:
+    """What the web page shows of the game's rules (GET /games.json): each spell's levels, points and text."""
+    from engine_c.spellbook.spell_text import player_help as spells
+
+    return {"spells": spells()}

@@ -1,25 +1,30 @@
-// The page: a game against bots in a server session (CreateSession, GetSession, SubmitMove, WatchSession),
-// hints (GetHints), the review (AnalyzeGame), the record (ExportSession), watching with a spectator token.
+// The page's shell, the same for every game: the game choice, a game against bots in a server session
+// (CreateSession, GetSession, SubmitMove, WatchSession), the hint ladder (GetHints), the review
+// (AnalyzeGame), the record (ExportSession), watching with a spectator token, practice (where the game
+// has it), settings and the keyboard. What is a game's own (its board, its move input, its words) comes
+// from its folder, static/games/NAME/game.js, listed by GET /games.json: a new game is a new folder.
 // The seat token stays in this tab: in memory and sessionStorage (so a reload keeps the game), never in a
 // URL, a cookie or localStorage, and it is sent only in the `spellbook-session-token` header.
-import { call, RpcError, setApiKey, stream } from "./rpc.js";
-import { el, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
+import { call, RpcError, setApiKey, setService, stream } from "./rpc.js";
+import { el } from "./dom.js";
 import { renderHint } from "./hints.js";
 import { parseRecord, showReview } from "./review.js";
-import { PracticeGame } from "./practice.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spellbook.game";
 const KEY_STORE = "spellbook.apiKey";
+const GAME_STORE = "spellbook.chosenGame";
 const game = {
-  sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
+  kind: "", sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
   finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0, idleTimer: 0,
 };
-let spellHelp = {};
+const games = new Map();     // name -> { info (from /games.json), module (its game.js) }
+let G = null;                // the chosen game's module
 let hintIterations = 1500;
 
 function status(text) { $("status").textContent = text; }
+const READY = "Choose the game, the players and the bots' level, then start.";
 
 function failure(e) {
   if (e && e.name === "AbortError") return;
@@ -37,12 +42,13 @@ async function init() {
   $("api-key").addEventListener("change", () => {
     setApiKey($("api-key").value.trim());
     sessionStorage.setItem(KEY_STORE, $("api-key").value.trim());
-    loadServerInfo().then(() => status("Choose the players and the bots' level, then start.")).catch(failure);
+    chooseGame($("game-choice").value).then(() => status(READY)).catch(failure);
   });
   $("players").addEventListener("change", seatChoices);
-  seatChoices();
+  $("game-choice").addEventListener("change", () => chooseGame($("game-choice").value).then(() => status(READY)).catch(failure));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); startGame().catch(failure); });
   $("spectate").addEventListener("submit", (e) => { e.preventDefault(); spectate().catch(failure); });
+  $("join").addEventListener("submit", (e) => { e.preventDefault(); join().catch(failure); });
   $("load-file").addEventListener("change", () => loadRecord().catch(failure));
   $("hint").addEventListener("click", () => hint().catch(failure));
   $("resign").addEventListener("click", resign);
@@ -53,52 +59,89 @@ async function init() {
   $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId || game.practice ? $("game") : $("setup")).hidden = false; });
   $("share-show").addEventListener("click", () => { $("share-token").textContent = game.spectatorToken; $("share-token").hidden = false; });
   $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
+  $("help-button").addEventListener("click", () => { $("help").hidden = !$("help").hidden; $("help-button").setAttribute("aria-expanded", String(!$("help").hidden)); });
   document.addEventListener("keydown", shortcut);
   document.addEventListener("visibilitychange", syncWatch);     // a tab out of view holds no stream
-  await loadServerInfo();
+  await loadGames();
   const saved = sessionStorage.getItem(STORE_KEY);
   if (saved) {
-    Object.assign(game, JSON.parse(saved));
+    const state = JSON.parse(saved);
+    await chooseGame(state.kind || "spellbook");
+    Object.assign(game, state);
     showGame();
     await refresh();
     syncWatch();
     return;
   }
-  status("Choose the players and the bots' level, then start.");
+  await chooseGame(sessionStorage.getItem(GAME_STORE) || $("game-choice").value);
+  status(READY);
 }
 
-/** The levels (with their measured Elo) and what each spell does: the setup form and the spell table. */
-async function loadServerInfo() {
-  const [info, spells] = await Promise.all([call("GetServerInfo", {}), fetch("/spells.json").then((r) => r.json())]);
-  spellHelp = spells;
-  setSpellHelp(spells);
-  $("level").replaceChildren(...info.levels.map((l) => el("option", { value: l.level, selected: l.level === 3 },
+/** The games this server offers (one folder each under static/games/), each loaded as its module. */
+async function loadGames() {
+  const list = await fetch("/games.json").then((r) => r.json());
+  const loaded = await Promise.all(list.map((info) => import(info.module).then((m) => ({ info, module: m.default }))));
+  for (const g of loaded) { g.module.init(g.info); games.set(g.info.name, g); }
+  $("game-choice").replaceChildren(...loaded.map((g) => el("option", { value: g.info.name }, g.info.title)));
+}
+
+/** The chosen game: its service, its player counts, its bots' levels and its own setup options. */
+async function chooseGame(name) {
+  const chosen = games.get(name) || games.values().next().value;
+  G = chosen.module;
+  game.kind = G.name;
+  delete document.body.dataset.ready;
+  $("game-choice").value = G.name;
+  sessionStorage.setItem(GAME_STORE, G.name);
+  setService(G.service);
+  document.body.dataset.game = G.name;
+  $("game-name").textContent = chosen.info.title;
+  document.title = `${chosen.info.title} — SpellBook AI`;
+  const { minPlayers = 2, maxPlayers = 4 } = chosen.info;
+  const players = Number($("players").value) || 2;
+  $("players").replaceChildren(...Array.from({ length: maxPlayers - minPlayers + 1 }, (_, i) => minPlayers + i).map((n) =>
+    el("option", { value: n, selected: n === Math.min(Math.max(players, minPlayers), maxPlayers) }, `${n} (you and ${n - 1} bot${n > 2 ? "s" : ""})`)));
+  seatChoices();
+  $("game-options").replaceChildren(...G.setupOptions());
+  $("game-options").hidden = !$("game-options").children.length;
+  $("practice-label").hidden = !G.Practice;
+  if (!G.Practice) $("practice").checked = false;
+  $("help").replaceChildren(...(G.helpPanel ? G.helpPanel() : []));
+  $("help-button").hidden = !G.helpPanel;
+  const levels = await G.levels();
+  $("level").replaceChildren(...levels.map((l) => el("option", { value: l.level, selected: l.level === G.defaultLevel },
     `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+  document.body.dataset.ready = G.name;       // the form is the chosen game's (tests wait for it)
 }
 
 function seatChoices() {
-  const n = Number($("players").value);
-  const names = ["first", "second", "third", "fourth"];
-  $("seat").replaceChildren(...names.slice(0, n).map((t, i) => el("option", { value: i }, t)));
+  const n = Number($("players").value) || 2;
+  const names = ["first", "second", "third", "fourth", "fifth"];
+  const seat = Number($("seat").value) || 0, others = Number($("others").value) || 0;    // kept where they still fit
+  $("seat").replaceChildren(...names.slice(0, n).map((t, i) => el("option", { value: i, selected: i === seat }, t)));
+  $("others").replaceChildren(...Array.from({ length: n }, (_, k) => el("option", { value: k, selected: k === others }, k ? String(k) : "none")));
 }
 
 function remember() {
-  const { sessionId, seat, token, spectatorToken, spectator, players, level, names } = game;
-  sessionStorage.setItem(STORE_KEY, JSON.stringify({ sessionId, seat, token, spectatorToken, spectator, players, level, names }));
+  const { kind, sessionId, seat, token, spectatorToken, spectator, players, level, names, invites } = game;
+  sessionStorage.setItem(STORE_KEY, JSON.stringify({ kind, sessionId, seat, token, spectatorToken, spectator, players, level, names, invites }));
 }
 
 async function startGame() {
   const players = Number($("players").value), level = Number($("level").value), seat = Number($("seat").value);
   hintIterations = Number($("hint-iterations").value) || 1500;
-  const seats = Array.from({ length: players }, (_, i) => (i === seat ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
-  const names = seats.map((s, i) => (i === seat ? "You" : `Bot ${i + 1} (level ${level})`));
-  if ($("practice").checked) return startPractice(players, seat, level, names);
+  // the seats after yours (in turn order) for the players in other browsers, the rest for the bots
+  const others = new Set(Array.from({ length: Number($("others").value) || 0 }, (_, k) => (seat + 1 + k) % players));
+  const seats = Array.from({ length: players }, (_, i) => (i === seat || others.has(i) ? { kind: "SEAT_KIND_CLIENT" } : { kind: "SEAT_KIND_BOT", level }));
+  const names = seats.map((s, i) => (i === seat ? "You" : others.has(i) ? `Player ${i + 1}` : `Bot ${i + 1} (level ${level})`));
+  if ($("practice").checked && G.Practice) return startPractice(players, seat, level, names);
   status("Creating the game…");
-  const created = await call("CreateSession", { players, seats });
+  const created = await call("CreateSession", G.createRequest({ players, seats }));
   Object.assign(game, {
     sessionId: created.sessionId, seat, token: created.seatTokens.find((t) => (t.seat || 0) === seat).token,
     spectatorToken: created.spectatorToken, spectator: false, players, level, seq: 0, lastEvent: 0,
     names, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0, practice: null,
+    invites: created.seatTokens.filter((t) => (t.seat || 0) !== seat).map((t) => ({ seat: t.seat || 0, token: t.token })),
   });
   remember();
   $("log").replaceChildren();
@@ -112,7 +155,7 @@ async function startPractice(players, seat, level, names) {
   sessionStorage.removeItem(STORE_KEY);
   Object.assign(game, { sessionId: "", token: "", spectatorToken: "", spectator: false, seat, players, level, names,
     seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0,
-    practice: new PracticeGame({ players, seat, level }) });
+    practice: new G.Practice({ players, seat, level }) });
   $("log").replaceChildren();
   showGame();
   status("Dealing a practice game…");
@@ -123,7 +166,7 @@ async function startPractice(players, seat, level, names) {
 function onPracticeEvent(ev) {
   logEvent(ev);
   if (ev.kind === "end") game.finished = true;
-  game.view = game.practice.view();
+  game.view = G.session(game.practice.view());
   render();
 }
 
@@ -143,7 +186,13 @@ function showGame() {
   $("hint-box").hidden = true;
   $("share-id").textContent = game.sessionId;
   $("share-token").hidden = true; $("share-token").textContent = "";
-  $("hint").hidden = game.spectator; $("resign").hidden = game.spectator; $("share").hidden = game.spectator;
+  // each other browser's seat: its token, shown on request (a seat token moves that seat: give it to its player only)
+  $("invites").replaceChildren(...(game.spectator ? [] : game.invites || []).map((inv) => {
+    const code = el("code", { class: "invite-token", hidden: true });
+    return el("li", {}, `Seat ${inv.seat + 1} (${seatName(inv.seat)}): session id and seat ${inv.seat + 1}, seat token `, code, " ",
+      el("button", { type: "button", class: "invite-show", onclick: () => { code.textContent = inv.token; code.hidden = false; } }, "Show"));
+  }));
+  $("hint").hidden = game.spectator; $("resign").hidden = game.spectator;
   $("moves").hidden = game.spectator;
   $("undo").hidden = !game.practice; $("share").hidden = game.spectator || !!game.practice;
 }
@@ -153,22 +202,23 @@ function newGameScreen() {
   sessionStorage.removeItem(STORE_KEY);
   Object.assign(game, { sessionId: "", token: "", spectatorToken: "", view: null, practice: null });
   $("game").hidden = true; $("review").hidden = true; $("setup").hidden = false;
-  status("Choose the players and the bots' level, then start.");
+  status(READY);
 }
 
 // ------------------------------------------------------------------------------------ the session
 function opts(extra = {}) { return { token: game.spectator ? game.spectatorToken : game.token, ...extra }; }
 
-/** GetSession for our seat; coalesces calls made while one is in flight. */
+/** GetSession for our seat (the spectator's view for a spectator); coalesces calls made while one is in flight. */
 async function refresh() {
-  if (game.practice) { game.view = game.practice.view(); game.seq = game.view.seq; render(); return; }
+  if (game.practice) { game.view = G.session(game.practice.view()); game.seq = game.view.seq; render(); return; }
   if (game.refreshing) { game.dirty = true; return game.refreshing; }
   game.refreshing = (async () => {
     do {
       game.dirty = false;
-      const view = await call("GetSession", { sessionId: game.sessionId, seat: game.seat }, opts());
+      const request = G.spectatorRequest && game.spectator ? G.spectatorRequest(game.sessionId) : { sessionId: game.sessionId, seat: game.seat };
+      const view = G.session(await call("GetSession", request, opts()));
       game.view = view;
-      game.seq = Number(view.seq);
+      game.seq = view.seq;
       render();
     } while (game.dirty);
   })().finally(() => { game.refreshing = null; });
@@ -208,7 +258,7 @@ function syncWatch() {
   }
 }
 
-/** WatchSession from the next event on: every move and draw is logged as it happens, the board follows. */
+/** WatchSession from the next event on: every move and chance event is logged as it happens, the board follows. */
 function watch() {
   stopWatching();
   const controller = new AbortController();
@@ -223,19 +273,25 @@ async function onEvent(message) {
   logEvent(ev);
   if (ev.kind === "end") { game.finished = true; stopWatching(); }
   // Our decision (or the end) is drawn at once; the board follows the others' moves at most every 200 ms
-  // (the log shows each one as it comes), so a bot's quick Day costs one GetSession, not one per event.
+  // (the log shows each one as it comes), so a bot's quick turn costs one GetSession, not one per event.
   if (ev.toMove === game.seat || ev.kind === "end") { clearTimeout(game.boardTimer); game.boardTimer = 0; await refresh(); }
   else if (!game.boardTimer) game.boardTimer = setTimeout(() => { game.boardTimer = 0; refresh().catch(failure); }, 200);
 }
 
+const seatName = (s) => game.names[s] || `seat ${s}`;
+
 function logEvent(ev) {
   let item;
   if (ev.kind === "end") {
-    item = el("li", { class: "end" }, `Game over. Scores: ${ev.scores.map((s, i) => `${game.names[i] || "seat " + i} ${s}`).join(", ")}.`);
-  } else if (ev.kind === "draw") {
-    item = el("li", { class: "draw" }, "Draw: ", moveLabel(ev.move.text.replace(/^drawn /, "")));
+    item = el("li", { class: "end" }, `Game over. Scores: ${(ev.scores || []).map((s, i) => `${seatName(i)} ${s}`).join(", ")}.`);
   } else {
-    item = el("li", { class: ev.seat === game.seat ? "own" : "bot" }, `${game.names[ev.seat] || "seat " + ev.seat}: `, moveLabel(ev.move.text));
+    const { cls, nodes, merge, more } = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
+    const top = $("log").firstElementChild;
+    // a run of like chance events (a deal's stones to one hand) is one line that grows
+    if (merge && top && top.dataset.merge === merge) { top.append(...(more || nodes)); top.dataset.seq = ev.seq; return; }
+    const who = ev.seat === undefined || ev.seat < 0 ? "" : ev.seat === game.seat && !game.spectator ? "own" : "bot";
+    item = el("li", { class: [cls, who].filter(Boolean).join(" ") }, nodes);
+    if (merge) item.dataset.merge = merge;
   }
   item.dataset.seq = ev.seq;
   item.classList.add("fresh");          // each move shows up in turn, highlighted for a moment
@@ -247,24 +303,25 @@ function logEvent(ev) {
 function render() {
   const v = game.view;
   if (!v) return;
-  const state = v.observation.view;
-  renderBoard(state, $("table"), $("seats"), { me: game.spectator ? -1 : game.seat, names: game.names, spellHelp, toMove: v.toMove });
+  const me = game.spectator ? -1 : game.seat;
+  G.renderBoard(v.view, $("table"), $("seats"), { me, names: game.names, toMove: v.toMove });
   const mine = !game.spectator && v.toMove === game.seat && !v.over && !game.resigned;
-  $("turn").textContent = v.over ? `Game over — ${winnersText(v)}` : game.resigned ? "You resigned."
-    : v.toMove === game.seat && !game.spectator ? "Your decision." : v.toMove === -1 ? "Drawing from the Pouch…"
-      : `${game.names[v.toMove] || "seat " + v.toMove} is thinking…`;
+  const result = winnersText(v);
+  $("turn").textContent = v.over ? `Game over — ${result}${result.startsWith("You win") ? "!" : "."}` : game.resigned ? "You resigned."
+    : mine ? "Your decision." : v.toMove === -1 ? G.chanceText
+      : game.spectator && v.toMove === undefined ? "" : `${seatName(v.toMove)} is thinking…`;
   $("review-button").hidden = !v.over;
   $("resign").disabled = v.over || game.resigned;
   $("hint").disabled = !mine;
   $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
   $("moves").hidden = game.spectator || v.over || game.resigned;
-  if (v.over) status(`Game over — ${winnersText(v)}. Review it or save the record.`);
+  if (v.over) status(`Game over — ${result}. Review it or save the record.`);
   else if (mine) status("Your move.");
   if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
-  renderMoves(mine ? v.legalMoves : [], state);
+  renderMoves(mine ? v.legalMoves : [], v.view);
   // keyboard players keep their place: when the old buttons went away, focus lands on the first move
   if (mine && v.legalMoves.length > 1 && (!document.activeElement || document.activeElement === document.body)) {
-    $("move-list").querySelector("button")?.focus({ preventScroll: true });
+    $("move-list").querySelector("button:not([disabled])")?.focus({ preventScroll: true });
   }
   if (mine && v.legalMoves.length === 1 && !game.busy) submit(v.legalMoves[0].text, true);   // forced: plays itself
   syncWatch();
@@ -273,60 +330,22 @@ function render() {
 function winnersText(v) {
   const w = v.winners || [];
   if (!w.length) return "the result is being counted";
-  return `${w.map((s) => game.names[s] || `seat ${s}`).join(" and ")} ${w.length > 1 ? "share the win" : w[0] === game.seat && !game.spectator ? "win!" : "wins"}`;
+  if (w.length > 1) return `${w.map(seatName).join(" and ")} share the win`;
+  return w[0] === game.seat && !game.spectator ? "You win" : `${seatName(w[0])} wins`;
 }
 
 // ------------------------------------------------------------------------------------ moves
-let learnPath = [];     // [spell] or [spell, level]: where the learning chooser is
-
-function isLearning(m) { return m.kind === "learn" || (m.kind.split("/")[0] === "Transmutation" && m.text.includes(":")); }
-
-function renderMoves(moves, state) {
+function renderMoves(moves, view) {
   const list = $("move-list");
-  if (!moves.length) { $("decision").textContent = ""; list.replaceChildren(); learnPath = []; return; }
-  $("decision").textContent = describeDecision(state);
-  const plain = moves.filter((m) => !isLearning(m));
-  const learns = moves.filter(isLearning);
-  const buttons = [];
-  const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || moveLabel(m.text));
-  if (learnPath.length === 0) {
-    buttons.push(...plain.map((m) => button(m)));
-    const bySpell = groupBy(learns, (m) => m.text.split(" ")[1]);
-    for (const [spell, ms] of bySpell) {
-      buttons.push(el("button", { type: "button", class: "move learn", "data-learn": spell, onclick: () => { learnPath = [spell]; renderMoves(moves, state); focusFirstMove(); } },
-        `Learn ${spellTitle(spell)}… (${ms.length} way${ms.length > 1 ? "s" : ""})`));
-    }
-  } else {
-    const [spell, level] = learnPath;
-    const ms = learns.filter((m) => m.text.split(" ")[1] === spell);
-    buttons.push(el("button", { type: "button", class: "move back", onclick: () => { learnPath = learnPath.slice(0, -1); renderMoves(moves, state); focusFirstMove(); } }, "← Back"));
-    if (level === undefined) {
-      for (const [lvl, group] of groupBy(ms, (m) => m.text.split(" ")[2])) {
-        const pts = spellHelp[spell] ? spellHelp[spell].levels.find((l) => String(l.level) === lvl) : null;
-        buttons.push(el("button", { type: "button", class: "move learn", "data-level": lvl, onclick: () => { learnPath = [spell, lvl]; renderMoves(moves, state); focusFirstMove(); } },
-          `${spellTitle(spell)} at level ${lvl}${pts ? ` (${pts.points} pts: ${pts.text})` : ""} — ${group.length} way${group.length > 1 ? "s" : ""} to pay`));
-      }
-    } else {
-      buttons.push(...ms.filter((m) => m.text.split(" ")[2] === level).map((m) => button(m, ["Pay ", ...moveLabel(m.text.split(" : ")[1] || m.text), ` (rune `, ...moveLabel(m.text.split(" ")[3]), ")"])));
-    }
-  }
-  list.replaceChildren(...buttons.map((b, i) => { if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); return b; }));
-}
-
-function focusFirstMove() { const b = $("move-list").querySelector("button"); if (b) b.focus(); }
-
-function groupBy(items, key) {
-  const out = new Map();
-  for (const it of items) { const k = key(it); if (!out.has(k)) out.set(k, []); out.get(k).push(it); }
-  return out;
-}
-
-function describeDecision(state) {
-  const d = state.decision;
-  if (d === "morning") return "Your Morning: take 1 Altar token, draw 2, cast a Morning spell, learn — or pass.";
-  if (d === "midday") return "Your Midday: store 1 pool token on your familiar, cast a Midday spell — or pass.";
-  if (d === "evening") return "Your Evening: learn a spell, cast an Evening spell — or pass.";
-  return `Next step of your action: ${d}. Choose one.`;
+  if (!moves.length) { $("decision").textContent = ""; list.replaceChildren(); G.resetMoves(); return; }
+  $("decision").textContent = G.decisionText(view, moves);
+  const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || G.moveLabel(m.text));
+  const rerender = () => { renderMoves(moves, view); $("move-list").querySelector("button:not([disabled])")?.focus(); };
+  const buttons = G.moveButtons(moves, view, { button, rerender });
+  // keys 1-9 press the enabled moves in order, unless the game names its own keys (a spell's number)
+  let key = 0;
+  const own = buttons.some((b) => b.hasAttribute("aria-keyshortcuts"));
+  list.replaceChildren(...buttons.map((b) => { if (!own && !b.disabled && key < 9) b.setAttribute("aria-keyshortcuts", String(++key)); return b; }));
 }
 
 async function submit(text, forced = false) {
@@ -334,7 +353,7 @@ async function submit(text, forced = false) {
   game.busy = true;
   game.submittedSeq = game.seq;
   if (!forced) performance.mark("spellbook:move");     // User Timing for bench/web.py: click -> our turn again
-  learnPath = [];
+  G.resetMoves();
   for (const b of $("move-list").querySelectorAll("button")) b.disabled = true;
   game.hint = null; game.hintLevel = 0; $("hint-box").hidden = true;
   try {
@@ -357,19 +376,19 @@ async function submit(text, forced = false) {
 // ------------------------------------------------------------------------------------ hints, resign
 async function hint() {
   const v = game.view;
-  if (!v || v.toMove !== game.seat || v.over) return;
+  if (!v || v.toMove !== game.seat || v.over || game.spectator) return;
   if (!game.hint || game.hint.seq !== game.seq) {
     status("Thinking about a hint…");
     $("hint").disabled = true;
     try {
-      const state = game.practice ? game.practice.hintState() : { observation: v.observation.text };
+      const state = game.practice ? game.practice.hintState() : { observation: v.text };
       const answer = await call("GetHints", { state, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
       game.hint = { seq: game.seq, answer };
       game.hintLevel = 0;
     } finally { $("hint").disabled = false; }
   }
   game.hintLevel = Math.min(game.hintLevel + 1, 3);
-  renderHint($("hint-box"), game.hintLevel, v.observation.view, game.hint.answer, (text) => submit(text));
+  renderHint($("hint-box"), game.hintLevel, v.view, game.hint.answer, G, (text) => submit(text));
   status(`Hint ${game.hintLevel} of 3.`);
 }
 
@@ -397,10 +416,11 @@ async function exportRecord() {
 async function saveRecord() {
   const record = await exportRecord();
   const blob = new Blob([record.text + "\n"], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `spellbook-${game.practice ? "practice" : game.sessionId.slice(0, 8)}.json` });
+  const file = `${G.name}-${game.practice ? "practice" : game.sessionId.slice(0, 8)}.json`;
+  const a = el("a", { href: URL.createObjectURL(blob), download: file });
   document.body.append(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  status("Record saved (docs/records.md, version 2).");
+  status(`Record saved as ${file}: load it here again to review the game.`);
 }
 
 async function review(record) {
@@ -409,7 +429,7 @@ async function review(record) {
   const me = game.spectator ? 0 : game.seat;
   const names = record.seats.map((s, i) => ((game.sessionId || game.practice) && !game.spectator && i === game.seat ? "You"
     : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Seat ${i + 1}`));
-  await showReview(record, me, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
+  await showReview(record, me, G, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
   $("review-title").focus?.();
 }
 
@@ -418,26 +438,45 @@ async function loadRecord() {
   if (!file) return;
   let record;
   try { record = parseRecord(await file.text()); } catch { status(`${file.name} is not JSON.`); return; }
-  if (record.format !== "spellbook-record" && !record.events && !record.moves) { status(`${file.name} is not a SpellBook game record.`); return; }
+  if (record.format !== "spellbook-record" && !record.events && !record.moves) { status(`${file.name} is not a game record.`); return; }
+  const owner = [...games.values()].find((g) => g.module.recordMatches(record));
+  if (!owner) { status(`${file.name} is a record of a game this page does not offer.`); return; }
   if (record.status && record.status !== "finished") { status(`${file.name}: the game is not finished, and a review needs a finished game.`); return; }
+  await chooseGame(owner.info.name);
   status(`Loaded ${file.name}; reviewing it…`);
   $("load-file").value = "";
+  Object.assign(game, { sessionId: "", practice: null, spectator: false, seat: 0 });
   await review(record);
 }
 
-async function spectate() {
-  const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
-  if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
-  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false });
-  $("spectate-token").value = "";
-  const view = await call("GetSession", { sessionId, seat: 0 }, opts());
+/** Takes a seat another browser invited us to: the session id, the seat and its token. */
+async function join() {
+  const sessionId = $("join-id").value.trim(), token = $("join-token").value.trim(), seat = Number($("join-seat").value) - 1;
+  if (!sessionId || !token || !(seat >= 0)) { status("Give the session id, your seat and its token."); return; }
+  Object.assign(game, { sessionId, token, spectatorToken: "", spectator: false, seat, seq: 0, lastEvent: 0, submittedSeq: -1,
+    finished: false, resigned: false, practice: null, invites: [], hint: null, hintLevel: 0 });
+  $("join-token").value = "";
+  await follow({ sessionId, seat }, seat);
+}
+
+/** Follows a session we did not create (a seat we joined, or as its spectator): its seats' names, the board. */
+async function follow(request, mine) {
+  const view = G.session(await call("GetSession", request, opts()));
   game.players = view.players;
-  game.names = view.seats.map((s, i) => (s.kind === "SEAT_KIND_BOT" ? `Bot ${i + 1} (level ${s.level})` : `Player ${i + 1}`));
+  game.names = view.seats.map((s, i) => (i === mine ? "You" : s.kind === "SEAT_KIND_BOT" ? `Bot ${i + 1} (level ${s.level})` : `Player ${i + 1}`));
   remember();
   $("log").replaceChildren();
   showGame();
   await refresh();
   syncWatch();
+}
+
+async function spectate() {
+  const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
+  if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
+  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, practice: null, invites: [] });
+  $("spectate-token").value = "";
+  await follow(G.spectatorRequest ? G.spectatorRequest(sessionId) : { sessionId, seat: 0 }, -1);
   status("Watching (read-only).");
 }
 
@@ -445,8 +484,8 @@ function shortcut(e) {
   if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "h" && !$("game").hidden) { e.preventDefault(); hint().catch(failure); }
   else if (e.key === "u" && !$("game").hidden && game.practice) { e.preventDefault(); undo().catch(failure); }
-  else if (/^[1-9]$/.test(e.key) && !$("game").hidden) {
-    const b = $("move-list").querySelectorAll("button")[Number(e.key) - 1];
+  else if (/^[0-9a-z]$/.test(e.key) && !$("game").hidden) {
+    const b = $("move-list").querySelector(`button[aria-keyshortcuts="${e.key}"]`);
     if (b && !b.disabled) { e.preventDefault(); b.click(); }
   }
 }

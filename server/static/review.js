@@ -1,14 +1,12 @@
 // After the game: AnalyzeGame on the record (the server's review), drawn as a win-probability graph with
 // the mistakes marked, each player's luck / skill split, and the mistakes as a list; a mistake opens its
-// position (replayed from the record with ApplyMove) with the move played and the better one.
+// position (replayed from the record with ApplyMove) with the move played and the better one. The same
+// for every game: the game's folder gives its move labels, its board, its NewGame/ApplyMove requests and
+// what only it reviews (`game.reviewExtras`: Abracada…What?'s belief against the hand held).
 import { call, stream } from "./rpc.js";
-import { el, moveLabel, renderBoard } from "./board.js";
-import { className } from "./hints.js";
+import { className, el, MISTAKES, pct, signed } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const MISTAKES = new Set(["MISTAKE_CLASS_INACCURACY", "MISTAKE_CLASS_MISTAKE", "MISTAKE_CLASS_BLUNDER"]);
-const pct = (x) => `${Math.round(100 * (x || 0))}%`;
-const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
@@ -27,8 +25,9 @@ export function parseRecord(text) {
   return record;
 }
 
-/** Reviews `record` (parseRecord's) for seat `me`; fills the review section. */
-export async function showReview(record, me, { level = 0, iterations = 1500, names = [], onStatus = () => {} } = {}) {
+/** Reviews `record` (parseRecord's) for seat `me` with `game`'s labels and board; fills the review section. */
+export async function showReview(record, me, game, { level = 0, iterations = 1500, names = [], onStatus = () => {} } = {}) {
+  const moveLabel = game.moveLabel;
   const section = document.getElementById("review");
   section.hidden = false;
   const status = document.getElementById("review-status");
@@ -49,7 +48,7 @@ export async function showReview(record, me, { level = 0, iterations = 1500, nam
   const mine = (review.decisions || []).filter((d) => d.seat === me);
   const moments = (review.keyMoments || []).filter((d) => d.seat === me);
   const keyed = new Set(moments.map((d) => d.decision));
-  drawGraph(mine, keyed, (d) => openPosition(record, d, me, names));
+  drawGraph(mine, keyed, (d) => openPosition(record, d, me, names, game));
   document.getElementById("split").replaceChildren(el("table", { class: "split" },
     el("caption", { text: "Final score = expected at the start + luck + own decisions + the others' decisions" }),
     el("thead", {}, el("tr", {}, ["Player", "Final", "Expected", "Luck", "Own decisions", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
@@ -60,16 +59,20 @@ export async function showReview(record, me, { level = 0, iterations = 1500, nam
   const list = document.getElementById("mistakes");
   const errs = mine.filter((d) => MISTAKES.has(d.mistakeClass));
   list.replaceChildren(...(errs.length ? errs.map((d) => el("li", {}, el("button", { type: "button", class: `mistake ${className(d.mistakeClass)}`,
-    onclick: () => openPosition(record, d, me, names) },
+    onclick: () => openPosition(record, d, me, names, game) },
   `Decision ${d.decision + 1}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
   `, better `, el("span", { class: "mv" }, moveLabel(d.best.text)), ` (−${pct(d.loss)} win probability)`)))
     : [el("li", { text: "No inaccuracy, mistake or blunder clear beyond the search's noise." })]));
   document.getElementById("moments").replaceChildren(...(moments.length ? moments.map((d) => el("li", {}, el("button", {
-    type: "button", class: "moment", onclick: () => openPosition(record, d, me, names) },
+    type: "button", class: "moment", onclick: () => openPosition(record, d, me, names, game) },
   `Decision ${d.decision + 1}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
   d.played.text === d.best.text ? " (the best move)" : [", the search prefers ", el("span", { class: "mv" }, moveLabel(d.best.text))],
   ` — win probability ${pct(d.winBefore)} with the best, ${pct(d.winAfter)} after yours`)))
     : [el("li", { text: "None of your decisions changed much." })]));
+  const extra = document.getElementById("review-extra");
+  extra.replaceChildren();
+  extra.hidden = !game.reviewExtras;
+  if (game.reviewExtras) await game.reviewExtras(extra, { record, review, me, names, stateBefore: (i) => stateBefore(record, i, game) });
   status.textContent = `Review done in ${((review.elapsedMs || 0) / 1000).toFixed(1)} s.`;
   onStatus("Review ready.");
   return review;
@@ -106,52 +109,55 @@ function drawGraph(decisions, keyed, onPick) {
 const replayCache = new WeakMap();   // record -> [state after event i] (filled as far as asked)
 
 /** The state just before record.events[index], replayed from the deal with ApplyMove (the server's rules). */
-async function stateBefore(record, index) {
+async function stateBefore(record, index, game) {
   if (!record.seedText) throw new Error("this record has no seed: its positions cannot be replayed here");
   let states = replayCache.get(record);
   if (!states) {
-    const start = await call("NewGame", { players: record.players, spells: record.spells.join(","), seed: record.seedText });
+    const start = await call("NewGame", game.newGameRequest(record));
     states = [start.state];
-    let firstPlay = record.events.findIndex((e) => e.kind !== "setup");
+    const firstPlay = record.events.findIndex((e) => !game.isSetupEvent(e));
     states.offset = firstPlay;
     replayCache.set(record, states);
   }
   while (states.offset + states.length - 1 < index) {
     const event = record.events[states.offset + states.length - 1];
-    const next = await call("ApplyMove", { state: { text: states[states.length - 1].text }, move: { text: event.move } });
+    const next = await call("ApplyMove", game.applyRequest(states[states.length - 1].text, event.move));
     states.push(next.state);
   }
   return states[index - states.offset];
 }
 
-async function openPosition(record, decision, me, names) {
+async function openPosition(record, decision, me, names, game) {
+  const moveLabel = game.moveLabel;
   const box = document.getElementById("position");
   const note = document.getElementById("position-note");
   box.hidden = false;
   note.textContent = "Replaying the game to that position…";
-  const state = await stateBefore(record, decision.eventIndex);
-  renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
-    { me, names, toMove: decision.seat });
+  const state = await stateBefore(record, decision.eventIndex, game);
+  game.renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
+    { me, names, toMove: decision.seat, full: true });
   note.replaceChildren(`Decision ${decision.decision + 1} (${className(decision.mistakeClass)}): ${names[decision.seat] === "You" ? "you" : names[decision.seat]} played `,
     el("span", { class: "mv" }, moveLabel(decision.played.text)), "; the better move was ",
     el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
     ` — the mover's win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`);
   const analysis = document.getElementById("analysis");
   analysis.hidden = true;
-  document.getElementById("analyze").onclick = () => analyzeLive(state.view, decision.seat, analysis);
+  const analyzeState = game.analyzeState && game.analyzeState(state, decision.seat);
+  document.getElementById("analyze").hidden = !analyzeState;
+  document.getElementById("analyze").onclick = () => analyzeLive(analyzeState, analysis, moveLabel);
   document.getElementById("position-title").focus();
 }
 
 let analyzing = null;
 
 /** Analyze, streamed: the search's best moves so far, every 250 ms for 3 s, on what the mover observed. */
-async function analyzeLive(view, seat, box) {
+async function analyzeLive(state, box, moveLabel) {
   if (analyzing) analyzing.abort();
   const controller = new AbortController();
   analyzing = controller;
   box.hidden = false;
   box.replaceChildren(el("p", { text: "Searching…" }));
-  const request = { state: { view: { ...view, rng: "", observer: seat } }, limits: { timeMs: 3000 }, reportEveryMs: 250, topK: 3 };
+  const request = { state, limits: { timeMs: 3000 }, reportEveryMs: 250, topK: 3 };
   try {
     let updates = 0;
     await stream("Analyze", request, (update) => {

@@ -1,7 +1,10 @@
-// The page's client of SpellBookService over the Connect protocol (JSON), served by server/web.py from
-// the same handlers as gRPC. Credentials go in headers only: the seat or spectator token in
-// `spellbook-session-token` (never in a URL), an API key in `authorization`.
-const SERVICE = "/spellbook.v1.SpellBookService/";
+// The page's client of a game's service over the Connect protocol (JSON), served by server/web.py from
+// the same handlers as gRPC. The chosen game's folder names its service (setService); credentials go in
+// headers only: the seat or spectator token in `spellbook-session-token` (never in a URL), an API key in
+// `authorization`.
+let SERVICE = "";
+/** The service every call goes to: the chosen game's ("/abracadawhat.v1.AbracadaWhatService/"). */
+export function setService(path) { SERVICE = path; }
 const END_STREAM = 0x02;
 
 export class RpcError extends Error {

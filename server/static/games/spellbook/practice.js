@@ -3,7 +3,7 @@
 // Undo, as in the terminal (clients/play_spellbook.py), reshuffles the Pouch: the next move is applied to the
 // observation (no Pouch order) with a fresh determinize_seed, so a replayed move never draws the tokens
 // just seen. The page holds the full state (the Pouch order too): it is practice, not a contest.
-import { call } from "./rpc.js";
+import { call } from "../../rpc.js";
 
 const random64 = () => crypto.getRandomValues(new BigUint64Array(1))[0].toString();
 const observation = (view, seat) => ({ view: { ...view, rng: "", observer: seat } });
