@@ -128,7 +128,7 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
     def _event_pb(ev, role: str = auth.SPECTATOR, finished: bool = False) -> pb.SessionEvent:
         """A session event as `role` sees it (SpellBook: everyone sees every event, finished or not)."""
         out = pb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
-                              winners=ev.winners)
+                              winners=ev.winners, zone=ev.zone, to=ev.to)
         if ev.move:
             out.move.CopyFrom(convert.move_pb(Move.from_text(ev.move)))
         return out

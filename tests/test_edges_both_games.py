@@ -176,3 +176,44 @@ def test_demo_piped_into_a_reader_that_stops_early_ends_quietly(game):
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+# ------------------------------------------------------------------------------------------ SpellBook draws
+def test_spellbook_draws_say_whether_they_went_to_a_pool_or_the_altar(channel):
+    """A Pouch draw's event names where the token went (P3): a `draw` fills the drawer's pool, the end of a
+    Day refills the Altar. The record carries it too and replays; a record without it still loads."""
+    import json
+
+    from engine_c import State, records
+
+    from server._gen.spellbook.v1 import types_pb2 as spb
+
+    created = unary(channel, SB, ssvc, "CreateSession", ssvc.CreateSessionRequest(
+        seats=[spb.SessionSeat(kind=spb.SEAT_KIND_CLIENT)] * 2, seed=6))
+    sid, tokens = created.session_id, [t.token for t in created.seat_tokens]
+    for text in ("draw", "pass", "pass"):                 # seat 0 draws 2, then ends its Day
+        view = unary(channel, SB, ssvc, "GetSession", ssvc.GetSessionRequest(session_id=sid, seat=0), tokens[0])
+        move = next(m for m in view.legal_moves if m.text == text)
+        unary(channel, SB, ssvc, "SubmitMove", ssvc.SubmitMoveRequest(session_id=sid, seat=0, move=move), tokens[0])
+    record = json.loads(unary(channel, SB, ssvc, "ExportSession", ssvc.ExportSessionRequest(session_id=sid),
+                              tokens[0]).record_json)
+    draws = [e for e in record["events"] if e["kind"] == "draw"]
+    assert [(e["zone"], e.get("to")) for e in draws[:2]] == [("pool", 0), ("pool", 0)]
+    assert draws[2:] and all(e["zone"] == "altar" and "to" not in e for e in draws[2:])
+    _call, watched = stream(channel, SB, ssvc, "WatchSession", ssvc.WatchSessionRequest(session_id=sid), tokens[1])
+    events = []
+    for r in watched:
+        events.append(r.event)
+        if r.event.seq >= draws[-1]["seq"]:
+            _call.cancel()
+            break
+    assert [(e.zone, e.to) for e in events if e.kind == "draw"][:2] == [("pool", 0), ("pool", 0)]
+    records.replay(record)                                            # the fields check against the engine
+    bad = json.loads(json.dumps(record))
+    next(e for e in bad["events"] if e["kind"] == "draw")["zone"] = "altar"
+    with pytest.raises(records.RecordError):
+        records.replay(bad)
+    for e in record["events"]:                                        # an older record, without them
+        e.pop("zone", None), e.pop("to", None)
+    records.replay(record)
+    assert State.new(players=2, seed=6).draw_destination() == ("", -1)

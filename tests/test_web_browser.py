@@ -222,6 +222,8 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     assert "Game over" in page.inner_text("#turn") and "!." not in page.inner_text("#status")
     page.wait_for_selector("#log li.end", state="attached")             # the stream's last event
     assert page.locator("#log li.bot").count() >= 5 and page.locator("#log li.end").count() == 1
+    log = page.inner_text("#log")         # each draw says where it went (a pool or the Altar)
+    assert "onto the Altar:" in log and " pool:" in log and "Drawn from the Pouch:" not in log
     tab.shot("3-game-over")
     assert page.evaluate(CONTRAST_JS) == []
 

@@ -59,13 +59,23 @@ def check_view(obj: dict, players: int) -> None:
 
 
 def chance_event(state: State, outcome: Any, seq: int | None = None) -> dict:
-    """A Pouch draw ('draw')."""
-    return R.event("draw", -1, outcome, seq)
+    """A Pouch draw ('draw') with where it went: `zone` "pool" (and the seat `to`) or "altar"."""
+    zone, to = state.draw_destination()
+    return R.event("draw", -1, outcome, seq, zone=zone, to=to if to >= 0 else None)
 
 
 def check_chance_kind(st: State, ev: dict, i: int) -> None:
+    """A 'setup' or 'draw' event; a draw's `zone` and `to`, when given (records before them have none), must
+    be where the pending draw goes."""
     if ev["kind"] not in ("setup", "draw"):
         raise R.RecordError(f"events[{i}].kind", f"a Pouch draw is a 'setup' or 'draw' event, not {ev['kind']!r}")
+    if ev["kind"] == "draw" and ("zone" in ev or "to" in ev):
+        zone, to = st.draw_destination()
+        want = {"zone": zone, "to": to if to >= 0 else None}
+        for key in ("zone", "to"):
+            if key in ev and ev[key] != want[key]:
+                raise R.RecordError(f"events[{i}].{key}", f"the pending draw goes to {zone}"
+                                                          f"{f' of seat {to}' if to >= 0 else ''}, not {ev[key]!r}")
 
 
 def visible(ev: dict, viewer: int | None) -> bool:

@@ -376,6 +376,19 @@ class State(GameState, _E.CoreState):
             return "chance"
         return FRAME_NAMES[self._to_raw()["stack"][-1][0]]
 
+    def draw_destination(self) -> tuple[str, int]:
+        """Where the pending Pouch draw goes: ("pool", seat), ("altar", -1), or ("", -1) when no draw is
+        pending (P3, S1/S3: a draw fills a pool or the Altar; which one is public, as the draw is)."""
+        if self.current_player != -1:
+            return "", -1
+        frame = self._to_raw()["stack"][-1]
+        name = FRAME_NAMES.get(frame[0], "")
+        if name == "drawpool":
+            return "pool", frame[1]
+        if name == "drawaltar":
+            return "altar", -1
+        return "", -1
+
     @property
     def active_player(self) -> int:
         """The seat whose Day it is."""

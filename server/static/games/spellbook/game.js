@@ -7,6 +7,9 @@ import { chip, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.
 import { hintDetail, hintFocus, hintWhy } from "./hints.js";
 import { PracticeGame } from "./practice.js";
 
+/** "your" for You, else "Bot 2 (level 3)'s". */
+const possessive = (who) => (who === "You" ? "your" : `${who}'s`);
+
 let spellHelp = {};
 let learnPath = [];     // [spell] or [spell, level]: where the learning chooser is
 
@@ -80,7 +83,11 @@ export default {
 
   /** One event of the log: its class and its words. */
   eventItem(ev, name) {
-    if (ev.kind === "draw") return { cls: "draw", nodes: ["Drawn from the Pouch: ", ...moveLabel(ev.move.text.replace(/^drawn /, ""))] };
+    if (ev.kind === "draw") {
+      // where the token went (P3): a pool or the Altar; a session from before the field says only "drawn"
+      const where = ev.zone === "pool" ? ` into ${possessive(name(ev.to))} pool` : ev.zone === "altar" ? " onto the Altar" : "";
+      return { cls: "draw", nodes: [`Drawn from the Pouch${where}: `, ...moveLabel(ev.move.text.replace(/^drawn /, ""))] };
+    }
     return { cls: "", nodes: [`${name(ev.seat)}: `, ...moveLabel(ev.move.text)] };
   },
 
