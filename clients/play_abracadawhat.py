@@ -70,7 +70,7 @@ class AbracadaSession:
     @classmethod
     def new(cls, bots: list[str], human_seat: int = 0, seed: int = 0, variants: str = "") -> "AbracadaSession":
         if not 1 <= len(bots) <= MAX_BOTS:
-            raise ValueError(f"play Abracada…What? against 1 to {MAX_BOTS} bots (2-5 players, XS1), got {len(bots)}")
+            raise ValueError(f"play Abracada…What? against 1 to {MAX_BOTS} bots (2-5 players), got {len(bots)}")
         if not 0 <= human_seat <= len(bots):
             raise ValueError(f"--seat must be 0 to {len(bots)}, got {human_seat}")
         seats = list(bots)
@@ -327,7 +327,7 @@ def _spell_help(word: str) -> str:
     for k, name in enumerate(SPELLS, 1):
         if key in (str(k), name.lower(), name.lower().replace(" ", "")):
             return f"{T.spell_name(k)} ({k} stones): {T.EFFECTS[k]}. A failed announcement costs " + \
-                ("the die roll in life (XC8)." if k == 1 else "1 life.")
+                ("the die roll in life." if k == 1 else "1 life.")      # XC8
     return f"No spell is called {word!r}: the spells are 1-8 ({', '.join(SPELLS)})."
 
 
