@@ -90,8 +90,8 @@ def test_a_whole_game_with_hints_bad_moves_a_save_and_its_review(tmp_path, capsy
     assert cli_main(["review", str(path), "--game", "abracadawhat", "--iterations", "8",
                      "--estimator-iterations", "8", "--key-moments", "2"]) == 0
     review = capsys.readouterr().out
-    assert "Review: Abracada…What?, 3 players" in review and "round 1, seat " in review
-    assert "luck (the deals, refills and die rolls)" in review and "Key moments" in review
+    assert "Review: Abracada…What?, 3 players" in review and "Round 1 · turn of seat " in review
+    assert "luck (the deals, refills and die rolls: what chance gave or took)" in review and "Key moments" in review
     assert cli_main(["review", str(path), "--game", "spellbook"]) == 2
     assert "holds a Abracada…What? game" in capsys.readouterr().err
 

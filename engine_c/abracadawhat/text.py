@@ -341,6 +341,16 @@ def where(state: State) -> str:
     return f"round {state.round}, seat {state.active_player}'s turn"
 
 
+def round_of(state: State) -> int:
+    """The round (1, 2, ...) a decision is in."""
+    return state.round
+
+
+def label(state: State) -> str:
+    """Where a decision is, in a player's words (a review's entries): 'Round 3 · turn of seat 2'."""
+    return f"Round {state.round} · turn of seat {state.active_player}"
+
+
 def game_line(state: State) -> str:
     """The game's settings in one line (reviews, the terminal's welcome)."""
     return f"Abracada…What?: {state.players} players, variants {','.join(state.variants) or 'none'}"
