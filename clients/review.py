@@ -108,8 +108,11 @@ def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITER
 
     _, steps = _replayed(rec)
     Move = game_of(rec).Move
-    with SpellBookClient(address, timeout=timeout) as client:
-        resp = client.analyze_game(rec, iterations=iterations or 0, seed=seed, key_moments=key_moments, seat=seat)
+    if game_of(rec).name == "spellbook":
+        with SpellBookClient(address, timeout=timeout) as client:
+            resp = client.analyze_game(rec, iterations=iterations or 0, seed=seed, key_moments=key_moments, seat=seat)
+    else:
+        resp = _analyze_other_game(rec, address, iterations or 0, seed, key_moments, seat, timeout)
 
     def dr(d) -> DecisionReview:
         cls = records_class(d.mistake_class)
@@ -124,6 +127,28 @@ def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITER
                          for p in resp.players],
                         [dr(d) for d in resp.key_moments])
     return review, steps
+
+
+def _analyze_other_game(rec: dict, address: str, iterations: int, seed: int, key_moments: int, seat: int | None,
+                        timeout: float):
+    """AnalyzeGame of the record's own game's service (Abracada…What?'s: proto/abracadawhat/v1), as the
+    SpellBook client's errors (ServiceError) when refused."""
+    import grpc
+
+    from clients.client import ServiceError
+    from server._gen.abracadawhat.v1 import service_pb2 as svc, types_pb2 as pb
+
+    req = svc.AnalyzeGameRequest(record_json=records.dumps(rec), seed=seed, key_moments=key_moments,
+                                 limits=pb.SearchLimits(iterations=iterations))
+    if seat is not None:
+        req.seat = seat
+    with grpc.insecure_channel(address) as ch:
+        try:
+            raw = ch.unary_unary("/abracadawhat.v1.AbracadaWhatService/AnalyzeGame")(req.SerializeToString(),
+                                                                                  timeout=timeout)
+        except grpc.RpcError as e:
+            raise ServiceError(e.code(), e.details()) from None
+    return svc.AnalyzeGameResponse.FromString(raw)
 
 
 def records_class(value: int) -> str:

@@ -324,11 +324,12 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
              f"5 points of win probability, mistake from 10, blunder from 20; forced moves are left out."]
     width = max((len(str(d.played)) for d in review.decisions), default=10)
     nw = max((len(n) for n in names), default=10)
+    lw = max((len(loc(d)) for d in review.decisions), default=22)
     for d in review.decisions:
         noise = f" ±{100 * d.loss_margin:.1f}" if d.loss_margin else ""
         loss = ("" if d.mistake == "best" else
                 f"{-100 * d.loss_win:+.1f}%{noise} / {-d.loss_points:+.1f} pts   best: {d.best}")
-        lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
+        lines.append(f"  {d.index + 1:4d}  {loc(d):{lw}s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
     from search.coach import score_split_text
@@ -340,8 +341,9 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
         acc = f"accuracy {p.accuracy:5.1f}%" if p.accuracy is not None else "accuracy   -  "
+        final = f"{p.final:g}" if float(p.final).is_integer() else f"{p.final:.1f} (expected)"
         lines.append(f"  {names[p.seat]:{nw}s} {acc}   {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own "
-                     f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {p.final:g}    ({tally})")
+                     f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {final}    ({tally})")
     if review.key_moments:
         lines.append("")
         lines.append("Key moments (the decisions that moved the decider's own win probability most):")
