@@ -120,12 +120,14 @@ def test_the_terminal_no_longer_searches_with_heuristic_rollouts():
 class Scripted(io.StringIO):
     """Plays the human seat's first legal move `moves` times, then types `resign`; then answers."""
 
-    def __init__(self, moves: int, answers):
+    def __init__(self, moves: int, answers, commands=()):
         super().__init__()
-        self.moves, self.answers, self.client = moves, list(answers), None
+        self.moves, self.answers, self.client, self.commands = moves, list(answers), None, list(commands)
 
     def readline(self):
         sess = self.client.sess
+        if self.commands:
+            return self.commands.pop(0) + "\n"
         if not sess.over and sess.state.current_player >= 0:
             if self.moves <= 0:
                 return "resign\n"
@@ -134,14 +136,14 @@ class Scripted(io.StringIO):
         return (self.answers.pop(0) + "\n") if self.answers else ""
 
 
-def _terminal_game(game: str, tmp_path, moves: int):
+def _terminal_game(game: str, tmp_path, moves: int, commands=()):
     """A terminal game the human resigns after `moves` decisions, reviewed at the end (BUDGET) and saved."""
     import importlib
 
     mod = importlib.import_module(f"clients.play_{game}")
     client_class = mod.SpellBookPlayClient if game == "spellbook" else mod.AbracadaPlayClient
     path = tmp_path / f"{game}.json"
-    script, out = Scripted(moves, ["y", "y", str(path)]), io.StringIO()
+    script, out = Scripted(moves, ["y", "y", str(path)], commands), io.StringIO()
     real = client_class.__init__
 
     def init(self, *a, **k):
@@ -164,7 +166,13 @@ def _terminal_game(game: str, tmp_path, moves: int):
 @pytest.mark.parametrize("game,moves", [("spellbook", 6), ("abracadawhat", 3)])
 def test_a_resigned_game_s_review_classes_agree_in_the_terminal_the_cli_and_analyze_game(game, moves, channel,
                                                                                       tmp_path, capsys):
-    saved, transcript = _terminal_game(game, tmp_path, moves)
+    commands = ["hint", "hint", "hint"] + (["hold", "chances", "help", "help 1"] if game == "abracadawhat" else [])
+    saved, transcript = _terminal_game(game, tmp_path, moves, commands)
+    if game == "abracadawhat":     # what a player reads names no rule id (issue 42 item 5)
+        from test_player_texts import RULE_ID
+
+        assert "Hint 3: play " in transcript and "What you probably hold" in transcript
+        assert not RULE_ID.search(transcript), RULE_ID.search(transcript)
     assert "You resign: the game ends here." in transcript and "resigned: the review ends there" in transcript
     assert saved["status"] == "finished" and saved["events"][-1] == {"kind": "resign", "seat": 0, "move": "resign"}
     assert saved["result"]["resigned"] == 0 and 0 not in saved["result"]["winners"]
@@ -181,6 +189,10 @@ def test_a_resigned_game_s_review_classes_agree_in_the_terminal_the_cli_and_anal
     assert cli_main(["review", str(src), "--iterations", str(BUDGET), "--json", str(tmp_path / "r.json")]) == 0
     text = capsys.readouterr().out
     assert "luck (" in text and "what chance gave or took" in text and "Round 1 · " in text
+    moments = [x for x in text.split("Key moments")[1].splitlines()[1:] if x.startswith("  ")]
+    assert moments and all(" before, " in line and " after" in line for line in moments)
+    for line in moments:       # the better move is named only for an inaccuracy or worse
+        assert ("would have kept" in line) == any(f"({c})" in line for c in ("inaccuracy", "mistake", "blunder"))
     cli = [(d["decision"], d["class"], d["best"]) for d in json.loads((tmp_path / "r.json").read_text())["review"]["decisions"]]
 
     _service, svc, pb = GAMES[game]
