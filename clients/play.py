@@ -351,7 +351,7 @@ class PlayClient:
                                      estimator_iterations=self.review_estimator_iterations)
         budget = review_budget(rec, self.review_iterations)
         self.say(review_text(rec, review, steps, f"{budget} search iterations a decision"))
-        return review_data(review, budget)
+        return review_data(review, budget, rec, steps)
 
     def offer_save(self, review: dict | None = None) -> None:
         """At the end: save the finished game's record (with its review, if one was made) under a file name."""

@@ -231,7 +231,7 @@ def main(args: argparse.Namespace, out=None) -> int:
     try:
         if args.json:
             with open(args.json, "w") as f:
-                f.write(records.dumps(dict(rec, review=review_data(review, budget)), indent=1) + "\n")
+                f.write(records.dumps(dict(rec, review=review_data(review, budget, rec, steps)), indent=1) + "\n")
             print(f"The record with its review: {args.json}", file=out)
         if args.plot:
             from clients.plots import win_probability_graph
@@ -245,11 +245,17 @@ def main(args: argparse.Namespace, out=None) -> int:
     return 0
 
 
-def review_data(review, iterations: int) -> dict:
+def review_data(review, iterations: int, rec: dict | None = None, steps=None) -> dict:
     """The review as the record's `review` field (docs/records.md): per decision its class, loss, accuracy
-    and every seat's win probability before it (the graph), per seat accuracy and the luck split."""
+    and every seat's win probability before it (the graph), per seat accuracy and the luck split; with the
+    record and its steps, each decision's round and label too (as AnalyzeGame's)."""
+    text = game_of(rec).text if rec is not None and steps is not None else None
+
+    def where(d) -> dict:
+        return {} if text is None else {"round": text.round_of(steps[d.index][0]), "label": text.label(steps[d.index][0])}
+
     return {"iterations": iterations, "estimator_iterations": review.estimator_iterations,
-            "decisions": [{"decision": d.index, "seat": d.seat, "played": str(d.played), "best": str(d.best),
+            "decisions": [{"decision": d.index, **where(d), "seat": d.seat, "played": str(d.played), "best": str(d.best),
                            "class": d.mistake, "loss": round(d.loss_win, 5), "loss_margin": round(d.loss_margin, 5),
                            "loss_points": round(d.loss_points, 3), "accuracy": round(d.accuracy, 2),
                            "win_probabilities": [round(w, 5) for w in d.win_probabilities]}

@@ -177,6 +177,7 @@ def test_a_resigned_game_s_review_classes_agree_in_the_terminal_the_cli_and_anal
     assert saved["status"] == "finished" and saved["events"][-1] == {"kind": "resign", "seat": 0, "move": "resign"}
     assert saved["result"]["resigned"] == 0 and 0 not in saved["result"]["winners"]
     terminal = [(d["decision"], d["class"], d["best"]) for d in saved["review"]["decisions"]]
+    assert all(d["label"].startswith(f"Round {d['round']} · ") for d in saved["review"]["decisions"])
     assert terminal and saved["review"]["iterations"] == BUDGET
     # the record replays to the position where it was resigned
     final, steps = records.replay(saved)
