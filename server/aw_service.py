@@ -246,7 +246,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
                  for s in mgr.seats(sid)]
         out = aspb.GetSessionResponse(
             session_id=sid, seq=seq, seat=conv.SPECTATOR if viewer is None else viewer,
-            state=conv.game_state(state, conv.SPECTATOR if viewer is None else viewer), over=over,
+            state=conv.game_state(state, conv.SPECTATOR if viewer is None else viewer, finished=over), over=over,
             seats=seats, fixed_seed=bool(mgr.store.session(sid).fixed_seed))
         if viewer is not None and not over:
             out.insight.CopyFrom(conv.insight_pb(hand_insight(state, viewer)))

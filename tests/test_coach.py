@@ -238,7 +238,10 @@ def test_a_session_resigned_over_grpc_ends_exports_and_is_reviewed_for_its_own_s
     with pytest.raises(grpc.RpcError) as err:         # the game is over
         auth_call("SubmitMove", svc.SubmitMoveRequest(session_id=sid, seat=0, move=pb.Move(text="resign")))
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert auth_call("GetSession", svc.GetSessionRequest(session_id=sid, seat=0)).over
+    after = auth_call("GetSession", svc.GetSessionRequest(session_id=sid, seat=0))
+    assert after.over and not after.legal_moves
+    if game == "abracadawhat":           # a finished game is public (D111): the seat's own hand too
+        assert after.state.view.hands[0].stones
     watched = list(channel.unary_stream(f"/{service}/WatchSession")(
         svc.WatchSessionRequest(session_id=sid).SerializeToString(), timeout=30, metadata=meta))
     kinds = [svc.WatchSessionResponse.FromString(r).event.kind for r in watched]
