@@ -474,9 +474,11 @@ def _submit_request(session_id: str, seat: int, move, expected_seq: int | None) 
     return req
 
 
-def _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments):
+def _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments, seat=None):
     kw = dict(level=level, seed=seed, key_moments=key_moments,
               limits=pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
+    if seat is not None:
+        kw["seat"] = seat
     if options:
         kw["options"] = pb.SearchOptions(**options)
     if isinstance(record, pb.GameRecord):
@@ -685,9 +687,10 @@ class SpellBookClient:
 
     def analyze_game(self, record: dict | str | pb.GameRecord, *, level: int = 0, iterations: int = 0,
                      time_ms: float = 0.0, threads: int = 0, options: dict | None = None, seed: int = 0,
-                     key_moments: int = 0, timeout: float | None = None) -> spb.AnalyzeGameResponse:
-        """Review of a finished game (a record dict, its JSON, or a GameRecord); the budget is per decision."""
-        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments)
+                     key_moments: int = 0, timeout: float | None = None, seat: int | None = None) -> spb.AnalyzeGameResponse:
+        """Review of a finished (or resigned) game (a record dict, its JSON, or a GameRecord); the budget is per
+        decision; `seat`: that seat's decisions only."""
+        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments, seat)
         return self._call(self.stub.AnalyzeGame, req, timeout)
 
 # ----------------------------------------------------------------------------------------------
@@ -865,8 +868,9 @@ class AsyncSpellBookClient:
 
     async def analyze_game(self, record: dict | str | pb.GameRecord, *, level: int = 0, iterations: int = 0,
                            time_ms: float = 0.0, threads: int = 0, options: dict | None = None, seed: int = 0,
-                           key_moments: int = 0, timeout: float | None = None) -> spb.AnalyzeGameResponse:
-        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments)
+                           key_moments: int = 0, timeout: float | None = None,
+                           seat: int | None = None) -> spb.AnalyzeGameResponse:
+        req = _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments, seat)
         return await self._call(self.stub.AnalyzeGame, req, timeout)
 
 

@@ -7,8 +7,10 @@ This module is what the games' terminals share (D64): the command line (`--game 
 clients/play_NAME.py and calls its `run(args, inp, out)`; `--load FILE` takes the game from the record),
 the loop that reads a line and plays bots until a human decides, the line editor (history, Tab completion
 of the game's moves and commands), the commands every game has (board, hint [1|2|3], undo, save FILE,
-load FILE, quit), the hint search that grows until its best move is clear, and the end of a game: the
-review offered, then the record saved. A game's terminal subclasses PlayClient and Hinter with its table,
+load FILE, quit), the hint search that grows until its best move is clear (search/coach.py: GetHints'
+own search, with the shipped model and the server's budget rules, so the terminal's hint is the server's for
+the same position and seed), and the end of a game: the review offered (search/coach.py's review, as
+`spellbook-ai review` and AnalyzeGame), then the record saved. `resign` ends the game at once (D130). A game's terminal subclasses PlayClient and Hinter with its table,
 its own commands and its hints' words.
 """
 from __future__ import annotations
@@ -16,8 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, TextIO
 
 from engine_c import records
@@ -66,13 +67,13 @@ def load_record(path: str) -> dict:
 @dataclass
 class Hinter:
     """A terminal's graduated hints (`hint` again goes one level further; a new position starts again at
-    1). The search grows until its best move is separated from the second (search/hints.py), or says the
-    top moves are about equal. A game's Hinter gives its search adapter, the search's options and the
-    hint's words (`hint(state, level)`)."""
+    1). The search is GetHints' (search/coach.py): the server's default level with the shipped model,
+    seeded by coach.hint_seed(game seed, position), grown until its best move is separated from the second
+    (search/hints.py) within the server's caps, or it says the top moves are about equal. A game's Hinter
+    gives its search adapter and the hint's words (`hint(state, level)`)."""
 
-    iterations: int = 1500
+    iterations: int | None = None      # the first budget; None: the default level's (GetHints' own)
     seed: int = 0
-    max_seconds: float = 10.0
     _key: str = ""
     _grown: object = None
     level: int = 0
@@ -81,21 +82,25 @@ class Hinter:
         """The game's search adapter."""
         raise NotImplementedError
 
-    def options(self, state, key: str):
-        """The hint search's first options at `state` (its text is `key`)."""
-        raise NotImplementedError
+    def seed_at(self, state) -> int:
+        """The hint search's seed at `state`: GetHints with this seed answers the same hint."""
+        from search.coach import hint_seed
+
+        return hint_seed(self.seed, state)
+
+    def options(self, state):
+        """The hint search's first options at `state`: GetHints' for its seed (search/coach.py)."""
+        from search.coach import hint_options
+
+        return hint_options(self.adapter(), self.seed_at(state), iterations=self.iterations)
 
     def grown(self, state):
-        """The search at `state`, grown until its best move is clear (cached while the state stays)."""
-        from search import ismcts
-        from search.hints import grow
+        """The search at `state`, grown as GetHints grows it (cached while the state stays)."""
+        from search.coach import hint_search
 
         key = state.to_text()
         if key != self._key:
-            opts, game = self.options(state, key), self.adapter()
-            deadline = time.monotonic() + self.max_seconds
-            self._grown = grow(lambda it: ismcts(game, state, replace(opts, iterations=int(it), deadline=deadline)),
-                               self.iterations, deadline=deadline)
+            self._grown = hint_search(self.adapter(), state, self.options(state))
             self._key, self.level = key, 0
         return self._grown
 
@@ -165,11 +170,11 @@ class PlayClient:
     to_record()) to its end. A game's terminal overrides the methods that raise NotImplementedError."""
 
     def __init__(self, session, inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
-                 hint_iterations: int = 1500, prompt: bool = True):
+                 hint_iterations: int | None = None, prompt: bool = True):
         self.sess, self.inp, self.out = session, inp, out
         self.hinter = self.make_hinter(hint_iterations, session.seed)
         self.prompt = prompt
-        self.review_iterations = 300
+        self.review_iterations: int | None = None               # None: the default level's, as `review` and AnalyzeGame
         self.review_estimator_iterations: int | None = None     # None: search/review.py's default
         self.editor = line_editor(self) if prompt and inp is sys.stdin and out is sys.stdout else None
 
@@ -212,6 +217,8 @@ class PlayClient:
         if cmd == "board":
             self.show()
             return False
+        if cmd == "resign":
+            return self.resign_command()
         if cmd == "hint":
             if rest and rest not in ("1", "2", "3"):
                 self.say("hint takes a level: 1, 2 or 3")
@@ -232,6 +239,22 @@ class PlayClient:
         if cmd == "load":
             return self.load_command(rest)
         return None
+
+    def resign_command(self) -> str:
+        """`resign`: the game ends at once, its record says who resigned (D130); then the review and the save
+        are offered as at any game's end. Returns 'resigned'."""
+        sess = self.sess
+        sess.resign(sess.state.current_player)
+        self.say(f"You resign: the game ends here. {self.resign_result()}")
+        self.offer_save(self.offer_review())
+        return "resigned"
+
+    def resign_result(self) -> str:
+        rec = self.sess.to_record()
+        res = rec["result"]
+        return ("Scores as they stood: " + ", ".join(f"{seat_label(self.sess, p)} {v}" for p, v in enumerate(res["scores"]))
+                + "; winner" + ("s " if len(res["winners"]) > 1 else " ")
+                + " and ".join(seat_label(self.sess, w) for w in res["winners"]) + ".")
 
     def save_command(self, path: str) -> bool:
         """`save FILE`: the game's record so far; False (read the next line)."""
@@ -305,6 +328,8 @@ class PlayClient:
                 if done == "quit":
                     self.say("Bye.")
                     return 0
+                if done == "resigned":
+                    return 0
                 if done:
                     break
 
@@ -316,13 +341,17 @@ class PlayClient:
         line = self._read("review? [y/N] > ")
         if not line or line.strip().lower() not in ("y", "yes"):
             return None
-        from clients.review import review_data, review_local, review_text
+        from clients.review import review_budget, review_data, review_local, review_text
+        from search.coach import REVIEW_SEED
 
         rec = self.sess.to_record()
-        review, steps = review_local(rec, iterations=self.review_iterations, seed=self.sess.seed,
+        # search/coach.py's review at the default budget and seed: `spellbook-ai review FILE` and AnalyzeGame
+        # give the same classes for this record
+        review, steps = review_local(rec, iterations=self.review_iterations, seed=REVIEW_SEED,
                                      estimator_iterations=self.review_estimator_iterations)
-        self.say(review_text(rec, review, steps, f"{self.review_iterations} search iterations a decision"))
-        return review_data(review, self.review_iterations)
+        budget = review_budget(rec, self.review_iterations)
+        self.say(review_text(rec, review, steps, f"{budget} search iterations a decision"))
+        return review_data(review, budget, rec, steps)
 
     def offer_save(self, review: dict | None = None) -> None:
         """At the end: save the finished game's record (with its review, if one was made) under a file name."""
@@ -373,8 +402,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
-    p.add_argument("--hint-iterations", type=int, default=1500,
-                   help="a hint's first search budget (it doubles, up to 16x, until the best move is clear)")
+    p.add_argument("--hint-iterations", type=int, default=None,
+                   help="a hint's first search budget (default: the server's default level's, as GetHints; "
+                        "it doubles, up to 16x, until the best move is clear)")
 
 
 def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:

@@ -34,7 +34,7 @@ from clients.play import (HUMAN, Event, Hinter, PlayClient, seat_spec, load_reco
                           seat_label, write_record)
 
 GAME = "abracadawhat"
-COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "quit")
+COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "resign", "quit")
 MAX_BOTS = 4
 
 
@@ -55,6 +55,7 @@ class AbracadaSession:
     seed_fixed: bool = False                             # the player chose the seed: a saved record shows it
     seed_is_deal: bool = True
     practice: bool = False
+    resigned: int | None = None                          # the seat that resigned (the game ended there, D130)
 
     def __post_init__(self) -> None:
         from clients.bots import bot_seed, make_bot
@@ -70,7 +71,7 @@ class AbracadaSession:
     @classmethod
     def new(cls, bots: list[str], human_seat: int = 0, seed: int = 0, variants: str = "") -> "AbracadaSession":
         if not 1 <= len(bots) <= MAX_BOTS:
-            raise ValueError(f"play Abracada…What? against 1 to {MAX_BOTS} bots (2-5 players, XS1), got {len(bots)}")
+            raise ValueError(f"play Abracada…What? against 1 to {MAX_BOTS} bots (2-5 players), got {len(bots)}")
         if not 0 <= human_seat <= len(bots):
             raise ValueError(f"--seat must be 0 to {len(bots)}, got {human_seat}")
         seats = list(bots)
@@ -91,7 +92,13 @@ class AbracadaSession:
 
     @property
     def over(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.resigned is not None
+
+    def resign(self, seat: int) -> None:
+        """`seat` resigns: the game ends here (its record's last event says so, D130)."""
+        if self.over:
+            raise ValueError("the game is already over")
+        self.resigned = seat
 
     @property
     def moves(self) -> list[dict]:
@@ -141,7 +148,8 @@ class AbracadaSession:
     def to_record(self) -> dict:
         """The game record (engine_c.records, docs/records.md, "game": "abracadawhat"). The seed is in it
         once the game is over, or if the player chose it (--seed): a random deal's seed reveals every hand."""
-        return records.build(self.players, (), [records.seat_from_spec(s) for s in self.seats], self.events,
+        events = self.events + ([records.resign_event(self.resigned)] if self.resigned is not None else [])
+        return records.build(self.players, (), [records.seat_from_spec(s) for s in self.seats], events,
                              self.state, seed=self.seed if self.seed_is_deal else None,
                              seed_shown=self.seed_fixed, game=GAME, variants=self.variants)
 
@@ -163,6 +171,9 @@ class AbracadaSession:
             final, _steps = records.replay(rec, rng_seed=seed)
         except records.RecordError as e:
             raise ValueError(f"the record does not replay: {e}") from None
+        if records.resigned(rec) is not None:
+            raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
+                             "(`spellbook-ai review FILE` reviews it)")
         seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
         sess = cls(seed=seed, players=rec["players"], seats=seats, variants=tuple(rec.get("variants", ())))
         sess.seed_fixed = sess.seed_is_deal = "seed" in rec
@@ -199,16 +210,6 @@ class AbracadaHinter(Hinter):
 
         return get_game(GAME).adapter
 
-    def options(self, state, key: str):
-        """Seeded by what the seat to move sees (its observation), so a hint is the same in every state
-        the seat cannot tell apart: it reveals nothing of its own hand."""
-        import zlib
-
-        from search import SearchOptions
-
-        seen = state.observation(state.current_player).encode()
-        return SearchOptions(iterations=self.iterations, seed=(self.seed * 31 + zlib.crc32(seen)) % 2**63)
-
     def hint(self, state: State, level: int | None) -> str:
         from search.hints import top_hints
 
@@ -243,6 +244,7 @@ HELP = """Type `cast N` (or just N) to announce spell N, or `end` to stop after 
   hint [1|2|3]  1 what you hold, 2 the risks, 3 the move
   help SPELL    what spell N does (1-8)        save FILE  save the game    load FILE  continue one
   board         show the table                 moves  list the legal moves
+  resign        end the game here (it can be reviewed and saved)
   help          this text                      quit  leave the game"""
 
 
@@ -327,7 +329,7 @@ def _spell_help(word: str) -> str:
     for k, name in enumerate(SPELLS, 1):
         if key in (str(k), name.lower(), name.lower().replace(" ", "")):
             return f"{T.spell_name(k)} ({k} stones): {T.EFFECTS[k]}. A failed announcement costs " + \
-                ("the die roll in life (XC8)." if k == 1 else "1 life.")
+                ("the die roll in life." if k == 1 else "1 life.")      # XC8
     return f"No spell is called {word!r}: the spells are 1-8 ({', '.join(SPELLS)})."
 
 

@@ -17,6 +17,7 @@ payment). Type a number or a move in the notation (docs/notation.md). Commands:
     learn SPELL    the ways to learn SPELL;  help SPELL: what SPELL does at each level
     save FILE      write the game record (docs/records.md: players, spells, seats, every move and draw)
     load FILE      continue a saved game
+    resign         end the game here: the record says who resigned; the review and the save follow (D130)
     board, moves [TEXT], help, quit (exit status 0)
 
 The deal's seed is shown when the game ends (it fixes the Pouch order, so it stays hidden until then).
@@ -77,6 +78,7 @@ class GameSession:
     seed_is_deal: bool = True               # the setup came from `seed` (not so for a record without one)
     setup: list | None = None               # the setup draws, when loaded from a record
     undos: int = 0
+    resigned: int | None = None             # the seat that resigned (the game ended there, D130)
     _altar_at_move: int = 0
 
     def __post_init__(self) -> None:
@@ -103,7 +105,13 @@ class GameSession:
     # ------------------------------------------------------------------ progress
     @property
     def over(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.resigned is not None
+
+    def resign(self, seat: int) -> None:
+        """`seat` resigns: the game ends here (its record's last event says so, D130)."""
+        if self.over:
+            raise ValueError("the game is already over")
+        self.resigned = seat
 
     def human_to_move(self) -> bool:
         cp = self.state.current_player
@@ -198,6 +206,8 @@ class GameSession:
         or if the player chose it (--seed): a random deal's seed would reveal the Pouch's order."""
         setup = self.setup if self.setup is not None else records.setup_events(self.players, self.spells, self.seed)
         events = list(setup) + [records.event("draw" if seat == -1 else "move", seat, text) for seat, text in self.moves]
+        if self.resigned is not None:
+            events.append(records.resign_event(self.resigned))
         extra = {"practice": True} if self.practice else {}
         return records.build(self.players, self.spells, [records.seat_from_spec(s) for s in self.seats], events,
                              self.state, seed=self.seed if self.seed_is_deal else None,
@@ -215,6 +225,9 @@ class GameSession:
             final, steps, at = records.replay_indexed(rec, rng_seed=seed)
         except records.RecordError as e:
             raise ValueError(f"the record does not replay: {e}") from None
+        if records.resigned(rec) is not None:
+            raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
+                             "(`spellbook-ai review FILE` reviews it)")
         seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
         sess = cls(seed=seed, players=rec["players"], spells=rec["spells"], seats=seats,
                    practice=bool(rec.get("practice", False)))
@@ -413,13 +426,6 @@ class SpellBookHinter(Hinter):
 
         return SPELLBOOK
 
-    def options(self, state, key: str):
-        """The hint search's first options at `state` (its text is `key`)."""
-        from search import SearchOptions
-
-        return SearchOptions(iterations=self.iterations, rollout="heuristic", cutoff=30,
-                             seed=(self.seed * 31 + state.day * 1009 + len(key)) % 2**63)
-
     def hint(self, state: State, level: int | None) -> str:
         from engine_c.spellbook.game import final_score_spread
         from engine_c.spellbook.reasons import reasons, threats, veiled
@@ -518,10 +524,11 @@ HELP = """Type a move's number or its text (e.g. `take Rc`, `draw`, `store Gt`, 
   learn SPELL [LEVEL]  the ways to learn SPELL       help SPELL  what SPELL does at each level
   save FILE     save the game      load FILE  continue a saved game
   board         show the board     moves [TEXT]  list (matching) legal moves
+  resign        end the game here (it can still be reviewed and saved)
   help          this text          quit  leave the game"""
 
 
-COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "quit")
+COMMANDS = ("hint", "undo", "learn", "help", "save", "load", "board", "moves", "resign", "quit")
 
 
 def completions(state: State, typed: str) -> list[str]:

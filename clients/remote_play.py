@@ -94,6 +94,11 @@ class RemoteGameSession:
     def undo(self) -> None:
         raise ValueError("undo is for local practice games; a server game's moves are final")
 
+    def resign(self, seat: int) -> None:
+        """This seat resigns the server game (SubmitMove "resign", D130): it ends there."""
+        self.client.submit_move(self.session_id, self.seat, "resign", expected_seq=self.view.seq)
+        self._refresh()
+
     def to_record(self) -> dict:
         """The server's record (engine_c.records), this seat marked human and the bots by their level (so
         `load` continues it against local bots). No seed until the game is over."""

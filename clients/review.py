@@ -9,7 +9,9 @@ against the search's best move; for each player, the final score split into the 
 start, luck (the draws, the dice) and the decisions (own and the others'); and the key moments. Any record
 format engine_c/records.py reads is accepted (docs/records.md); the record names its game (SpellBook or
 Abracada…What?), whose adapter the searches use and whose text module (engine_c/registry.py) says where
-each decision was.
+each decision was. Every review here, the terminal's end-of-game review and the server's AnalyzeGame go
+through search/coach.py (`review_options`, `review_record`), so the same record, budget and seed give the
+same classes wherever they are asked (D130). A resigned game is reviewed up to its resignation.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from typing import Sequence
 from engine_c import records
 from engine_c.registry import get_game
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = None      # the review search's budget a decision: the default level's (search/coach.py)
 
 
 def pick_game(path: str, game: int | str | None) -> dict:
@@ -64,7 +66,7 @@ def _where(rec: dict, steps: Sequence[tuple]):
     text = game_of(rec).text
 
     def where(i: int) -> str:
-        return text.where(steps[i][0])
+        return text.label(steps[i][0])
     return where
 
 
@@ -73,38 +75,44 @@ def final_scores(state) -> list[float]:
     return [float(getattr(s, "total", s)) for s in state.scores()]
 
 
-def review_local(rec: dict, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5,
-                 estimator_iterations: int | None = None):
-    """(GameReview, steps) of a finished record of any game, searched here through the game's adapter
-    (the estimator: search/review.py's default size unless given)."""
-    from search import SearchOptions
-    from search.review import ESTIMATE_ITERATIONS, review_game
+def review_local(rec: dict, iterations: int | None = DEFAULT_ITERATIONS, seed: int = 0, key_moments: int = 5,
+                 estimator_iterations: int | None = None, seat: int | None = None):
+    """(GameReview, steps) of a finished or resigned record of any game, searched here through the game's
+    adapter with search/coach.py's review options (the same as AnalyzeGame's for the same budget and
+    seed; the estimator: search/review.py's default size unless given). `seat`: that seat's decisions only."""
+    from search.coach import review_record
 
-    final, steps = _replayed(rec)
-    return review_game(game_of(rec).adapter, steps, final_scores(final), SearchOptions(iterations=iterations, seed=seed),
-                       key_moments, estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS), steps
+    review, rp = review_record(rec, iterations, seed, key_moments, estimator_iterations, seat=seat)
+    return review, rp.steps
+
+
+def review_budget(rec: dict, iterations: int | None) -> int:
+    """The review search's iterations a decision for a budget (None: the default level's)."""
+    from search.coach import review_options
+
+    return review_options(game_of(rec).adapter, iterations).iterations
 
 
 def _replayed(rec: dict):
-    try:
-        final, steps = records.replay(rec)
-    except records.RecordError as e:
-        raise ValueError(str(e)) from None
-    if not final.is_terminal():
-        raise ValueError(f"the game is not over after its {len(rec['events'])} events: review needs a finished game")
-    return final, steps
+    from search.coach import replayed
+
+    rp = replayed(rec)
+    return rp.final, rp.steps
 
 
-def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
-                  key_moments: int = 5, timeout: float = 600.0):
+def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITERATIONS, seed: int = 0,
+                  key_moments: int = 5, timeout: float = 600.0, seat: int | None = None):
     """The same review by a SpellBook server (AnalyzeGame), as search.review dataclasses."""
     from clients.client import SpellBookClient
     from search.review import DecisionReview, GameReview, PlayerSplit
 
     _, steps = _replayed(rec)
     Move = game_of(rec).Move
-    with SpellBookClient(address, timeout=timeout) as client:
-        resp = client.analyze_game(rec, iterations=iterations, seed=seed, key_moments=key_moments)
+    if game_of(rec).name == "spellbook":
+        with SpellBookClient(address, timeout=timeout) as client:
+            resp = client.analyze_game(rec, iterations=iterations or 0, seed=seed, key_moments=key_moments, seat=seat)
+    else:
+        resp = _analyze_other_game(rec, address, iterations or 0, seed, key_moments, seat, timeout)
 
     def dr(d) -> DecisionReview:
         cls = records_class(d.mistake_class)
@@ -119,6 +127,28 @@ def review_remote(rec: dict, address: str, iterations: int = DEFAULT_ITERATIONS,
                          for p in resp.players],
                         [dr(d) for d in resp.key_moments])
     return review, steps
+
+
+def _analyze_other_game(rec: dict, address: str, iterations: int, seed: int, key_moments: int, seat: int | None,
+                        timeout: float):
+    """AnalyzeGame of the record's own game's service (Abracada…What?'s: proto/abracadawhat/v1), as the
+    SpellBook client's errors (ServiceError) when refused."""
+    import grpc
+
+    from clients.client import ServiceError
+    from server._gen.abracadawhat.v1 import service_pb2 as svc, types_pb2 as pb
+
+    req = svc.AnalyzeGameRequest(record_json=records.dumps(rec), seed=seed, key_moments=key_moments,
+                                 limits=pb.SearchLimits(iterations=iterations))
+    if seat is not None:
+        req.seat = seat
+    with grpc.insecure_channel(address) as ch:
+        try:
+            raw = ch.unary_unary("/abracadawhat.v1.AbracadaWhatService/AnalyzeGame")(req.SerializeToString(),
+                                                                                  timeout=timeout)
+        except grpc.RpcError as e:
+            raise ServiceError(e.code(), e.details()) from None
+    return svc.AnalyzeGameResponse.FromString(raw)
 
 
 def records_class(value: int) -> str:
@@ -138,6 +168,10 @@ def review_text(rec: dict, review, steps, budget: str) -> str:
         res = rec["result"]
         head.append("Result: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(res["scores"]))
                     + "; winner" + ("s " if len(res["winners"]) > 1 else " ") + " and ".join(names[w] for w in res["winners"]))
+    quitter = records.resigned(rec)
+    if quitter is not None:
+        head.append(f"{names[quitter]} resigned: the review ends there, and each player's final below is the "
+                    f"score they could expect at that moment.")
     return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps), budget, text.LUCK)
 
 
@@ -146,7 +180,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default=None, metavar="N",
                    help="which game of a file with several (1 = the first; default: the only one); a game's "
                         "name (spellbook, abracadawhat) is checked against the record, which names its game")
-    p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="search iterations per decision")
+    p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
+                   help="search iterations per decision (default: the server's default level's, as AnalyzeGame)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="review this seat's decisions only (default: every seat's)")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (same seed, same review)")
     p.add_argument("--estimator-iterations", type=int, default=256,
                    help="the fixed search that judges every decision and draw, whatever --iterations (docs/search.md)")
@@ -162,7 +199,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     try:
-        if args.iterations < 1:
+        if args.iterations is not None and args.iterations < 1:
             raise ValueError("--iterations must be at least 1")
         if args.estimator_iterations < 1:
             raise ValueError("--estimator-iterations must be at least 1")
@@ -175,11 +212,13 @@ def main(args: argparse.Namespace, out=None) -> int:
             from clients.client import ServiceError
 
             try:
-                review, steps = review_remote(rec, args.server, args.iterations, args.seed, args.key_moments)
+                review, steps = review_remote(rec, args.server, args.iterations, args.seed, args.key_moments,
+                                              seat=args.seat)
             except ServiceError as e:
                 raise ValueError(f"the server refused the review: {e}") from None
         else:
-            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments, args.estimator_iterations)
+            review, steps = review_local(rec, args.iterations, args.seed, args.key_moments, args.estimator_iterations,
+                                         seat=args.seat)
     except OSError as e:
         print(f"spellbook-ai review: {e}", file=sys.stderr)
         return 2
@@ -187,11 +226,12 @@ def main(args: argparse.Namespace, out=None) -> int:
         print(f"spellbook-ai review: {e}", file=sys.stderr)
         return 2
     where = f"by {args.server}, " if args.server else ""
-    print(review_text(rec, review, steps, f"{where}{args.iterations} search iterations a decision"), file=out)
+    budget = review_budget(rec, args.iterations)
+    print(review_text(rec, review, steps, f"{where}{budget} search iterations a decision"), file=out)
     try:
         if args.json:
             with open(args.json, "w") as f:
-                f.write(records.dumps(dict(rec, review=review_data(review, args.iterations)), indent=1) + "\n")
+                f.write(records.dumps(dict(rec, review=review_data(review, budget, rec, steps)), indent=1) + "\n")
             print(f"The record with its review: {args.json}", file=out)
         if args.plot:
             from clients.plots import win_probability_graph
@@ -205,11 +245,17 @@ def main(args: argparse.Namespace, out=None) -> int:
     return 0
 
 
-def review_data(review, iterations: int) -> dict:
+def review_data(review, iterations: int, rec: dict | None = None, steps=None) -> dict:
     """The review as the record's `review` field (docs/records.md): per decision its class, loss, accuracy
-    and every seat's win probability before it (the graph), per seat accuracy and the luck split."""
+    and every seat's win probability before it (the graph), per seat accuracy and the luck split; with the
+    record and its steps, each decision's round and label too (as AnalyzeGame's)."""
+    text = game_of(rec).text if rec is not None and steps is not None else None
+
+    def where(d) -> dict:
+        return {} if text is None else {"round": text.round_of(steps[d.index][0]), "label": text.label(steps[d.index][0])}
+
     return {"iterations": iterations, "estimator_iterations": review.estimator_iterations,
-            "decisions": [{"decision": d.index, "seat": d.seat, "played": str(d.played), "best": str(d.best),
+            "decisions": [{"decision": d.index, **where(d), "seat": d.seat, "played": str(d.played), "best": str(d.best),
                            "class": d.mistake, "loss": round(d.loss_win, 5), "loss_margin": round(d.loss_margin, 5),
                            "loss_points": round(d.loss_points, 3), "accuracy": round(d.accuracy, 2),
                            "win_probabilities": [round(w, 5) for w in d.win_probabilities]}

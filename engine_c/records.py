@@ -21,6 +21,11 @@ A stone the record's viewer may not see is written "stone ?" and the record says
 (`"view": "seat 1"` or `"spectator"`); `for_viewer()` makes such a record. Such a record does not
 replay until the game is over and the full record may be shown.
 
+A seat that resigns ends the game: the record's last event is `{"kind": "resign", "seat": s, "move":
+"resign"}`, its status `finished` and its result the scores at that moment, the winners the other seats
+with the most points, and `"resigned": s` (D130). Such a record replays to the position where it was
+resigned (not a game-over state): `resigned(record)` says who resigned.
+
 Every Pouch draw is an event (the setup's too), so a record replays without its seed. The seed fixes
 the Pouch's future, so a record carries it only when it may be shown: after the game, or for a game
 started from a seed the players chose. Writers use `build()`, which applies that rule.
@@ -43,6 +48,7 @@ FORMAT = "spellbook-record"
 VERSION = 2
 STATUSES = ("finished", "active", "unfinished")   # unfinished: stopped by a harness's decision cap (D15)
 SEAT_KINDS = ("human", "client", "bot")
+RESIGN = "resign"                      # the event (kind and move) of a seat that resigned: the record's last (D130)
 SPELLBOOK = "spellbook"                # the game of a record without a "game" field
 HIDDEN_STONE = "stone ?"               # a chance outcome hidden from the record's viewer
 LEGACY_SERVER = "spellbook-record/1"
@@ -125,7 +131,7 @@ def for_viewer(record: dict, viewer: int | None) -> dict:
         return dict(record)
     out = dict(record)
     out.pop("seed", None)            # the seed fixes every hand: never in a view of a live game
-    out["events"] = [e if e.get("kind") == "move" or rules.visible(e, viewer) else dict(e, move=HIDDEN_STONE)
+    out["events"] = [e if e.get("kind") in ("move", RESIGN) or rules.visible(e, viewer) else dict(e, move=HIDDEN_STONE)
                      for e in record["events"]]
     out["view"] = "spectator" if viewer is None else f"seat {viewer}"
     return out
@@ -140,7 +146,8 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     Abracada…What?, its `variants` (`spells` is then ignored). `extra` adds top-level metadata (e.g.
     session_id, tournament)."""
     game = _game_name(game)
-    over = final is not None and final.is_terminal()
+    quitter = _resigned_events(events)
+    over = final is not None and (final.is_terminal() or quitter is not None)
     status = "finished" if over else "unfinished" if unfinished else "active"
     rec: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     if game != SPELLBOOK:            # a record without "game" is SpellBook's (every older record)
@@ -155,9 +162,32 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     if final is not None and (over or unfinished):
         scores = totals(final)
         result = {"scores": scores, "winners": list(range(players)) if unfinished and not over else final.winners()}
+        if quitter is not None:
+            result = {"scores": scores, "winners": resign_winners(scores, quitter), "resigned": quitter}
     rec["result"] = result
     rec.update(extra)
     return rec
+
+
+def resign_event(seat_: int, seq: int | None = None) -> dict:
+    """The event of `seat_` resigning (the record's last; D130)."""
+    return event(RESIGN, seat_, RESIGN, seq)
+
+
+def resign_winners(scores: Sequence[int], quitter: int) -> list[int]:
+    """The winners of a game `quitter` resigned: the other seats with the most points (ties share)."""
+    others = [p for p in range(len(scores)) if p != quitter]
+    best = max(scores[p] for p in others)
+    return [p for p in others if scores[p] == best]
+
+
+def _resigned_events(events: Sequence[dict]) -> int | None:
+    return events[-1].get("seat") if events and events[-1].get("kind") == RESIGN else None
+
+
+def resigned(record: dict) -> int | None:
+    """The seat that resigned the game of `record` (its last event is a resignation), else None."""
+    return _resigned_events(record.get("events") or [])
 
 
 def dumps(record: dict, indent: int | None = None) -> str:
@@ -319,7 +349,7 @@ def validate(obj: dict) -> dict:
     for i, e in enumerate(events):
         if not isinstance(e, dict) or not isinstance(e.get("move"), str):
             raise RecordError(f"events[{i}].move", "each event needs a move text")
-        if e.get("kind") not in kinds:
+        if e.get("kind") not in kinds and e.get("kind") != RESIGN:
             raise RecordError(f"events[{i}].kind", f"must be one of {', '.join(kinds)}, got {e.get('kind')!r}")
         if not isinstance(e.get("seat", -1), int) or isinstance(e.get("seat", -1), bool):
             raise RecordError(f"events[{i}].seat", "must be an integer")
@@ -370,8 +400,21 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
     move_class = st.Move
     steps: list[tuple[Any, Any, int]] = []
     indices: list[int] = []
+    quitter = None
     for i, ev in enumerate(rec["events"]):
         kind, text = ev["kind"], ev["move"]
+        if kind == RESIGN:
+            who = ev.get("seat")
+            if text != RESIGN:
+                raise RecordError(f"events[{i}].move", f"a resign event's move is {RESIGN!r}, got {text!r}")
+            if i != len(rec["events"]) - 1:
+                raise RecordError(f"events[{i}]", "a resignation ends the game: it is the record's last event")
+            if not isinstance(who, int) or not 0 <= who < rec["players"]:
+                raise RecordError(f"events[{i}].seat", f"the seat that resigns: 0 to {rec['players'] - 1}, got {who!r}")
+            if st.is_terminal():
+                raise RecordError(f"events[{i}]", "the game is already over")
+            quitter = who
+            continue
         try:
             if text == HIDDEN_STONE:
                 raise RecordError(f"events[{i}].move", f"this stone is hidden from the record's viewer "
@@ -404,10 +447,10 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
             indices.append(i)
         except (IllegalMoveError, NotationError) as e:
             raise RecordError(f"events[{i}].move", str(e)) from None
-    if rec["status"] == "finished" and not st.is_terminal():
+    if rec["status"] == "finished" and not st.is_terminal() and quitter is None:
         raise RecordError("events", f"the record says finished, but the game is not over after its "
                                     f"{len(rec['events'])} events")
-    if rec["result"] is not None and st.is_terminal():
+    if rec["result"] is not None and (st.is_terminal() or quitter is not None):
         scores = totals(st)
         if list(rec["result"]["scores"]) != scores:
             raise RecordError("result", f"the events replay to scores {scores}, the record says "

@@ -188,27 +188,35 @@ class Estimator:
 
 def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],
                 options: SearchOptions | None = None, key_moments: int = 5,
-                cancel: CancelToken | None = None, estimate_iterations: int = ESTIMATE_ITERATIONS) -> GameReview:
+                cancel: CancelToken | None = None, estimate_iterations: int = ESTIMATE_ITERATIONS,
+                end_state: Any = None, seat: int | None = None) -> GameReview:
     """steps: (state before, move, seat) for each decision of the game in order (chance events left
     out; they are what happens between decisions). final_scores: by seat. options: the review search's
     (its budget proposes the best move; the estimator takes its evaluator, model, deadline and time cap).
     A cancelled `cancel` stops the review (a decision under way is dropped; the partial review covers
-    the decisions before it)."""
+    the decisions before it). `end_state`: a game that ended by resignation ends there, and its final
+    scores are the estimator's expectation at that position (so luck, own and others' decisions still add
+    up to them). `seat`: review that seat's decisions only (the others' are still judged by the estimator
+    for the luck split, which stays the same for every seat, but not searched, listed or counted)."""
     opts = options or SearchOptions(iterations=400)
     judge = Estimator(game, opts, estimate_iterations, cancel)
+    if end_state is not None:
+        final_scores = judge.position(end_state, opts.seed * 1_000_003 + len(steps) * 7_777 + 5).score
     n = len(final_scores)
     review = GameReview(estimator_iterations=estimate_iterations)
     luck, own, others = [0.0] * n, [0.0] * n, [0.0] * n
+    judged: list[DecisionReview] = []     # every decision judged (the seat's reviewed, the others' estimated)
     start: list[float] | None = None
     prev_q: list[float] | None = None
-    for i, (state, move, seat) in enumerate(steps):
+    for i, (state, move, who) in enumerate(steps):
         if len(game.legal_moves(state)) == 1:
             continue  # a forced move changes nothing in expectation
         if cancel is not None and cancel.cancelled:
             break
-        res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel)
+        mine = seat is None or who == seat
+        res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel) if mine else None
         seed = opts.seed * 1_000_003 + i * 7_777 + 1
-        best_move = res.move
+        best_move = res.move if mine else move
         try:
             at = judge.search(state, seed)
             q = judge.move(state, move, at, seed + 1)
@@ -222,24 +230,35 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
             for p in range(n):
                 luck[p] += v.score[p] - prev_q[p]
         for p in range(n):
-            (own if p == seat else others)[p] += q.score[p] - v.score[p]
+            (own if p == who else others)[p] += q.score[p] - v.score[p]
         prev_q = list(q.score)
+        if not mine:     # for the turns and volatility of the seat's accuracy, as in a review of every seat
+            judged.append(DecisionReview(i, who, move, move, 0.0, 0.0, "best", q.win[who], q.win[who],
+                                         win_probabilities=list(v.win)))
+            continue
         is_best = move == best_move
-        loss_win = 0.0 if is_best else max(qb.win[seat] - q.win[seat], 0.0)
-        margin = 0.0 if is_best else min(difference_margin(qb.win[seat], qb.visits, q.win[seat], q.visits), 1.0)
+        loss_win = 0.0 if is_best else max(qb.win[who] - q.win[who], 0.0)
+        margin = 0.0 if is_best else min(difference_margin(qb.win[who], qb.visits, q.win[who], q.visits), 1.0)
+        # "with best play": the better of the proposed best and the move played (the estimator may judge the
+        # move played at least as good as the proposal: it is then never "worse than best")
         review.decisions.append(DecisionReview(
-            i, seat, move, best_move, loss_win, 0.0 if is_best else qb.score[seat] - q.score[seat],
-            mistake_class(loss_win, is_best), qb.win[seat], q.win[seat], iterations=res.iterations,
+            i, who, move, best_move, loss_win, 0.0 if is_best else qb.score[who] - q.score[who],
+            mistake_class(loss_win, is_best), max(qb.win[who], q.win[who]), q.win[who], iterations=res.iterations,
             loss_margin=margin, win_probabilities=list(v.win), accuracy=move_accuracy(loss_win)))
+        judged.append(review.decisions[-1])
     if prev_q is not None:
         for p in range(n):
             luck[p] += final_scores[p] - prev_q[p]
     start = start or list(final_scores)
-    accuracy = _accuracies(review.decisions, n)
+    accuracy = _accuracies(judged, n)
+    if seat is not None:
+        accuracy = [a if p == seat else None for p, a in enumerate(accuracy)]
     review.players = [PlayerSplit(p, start[p], float(final_scores[p]), luck[p], own[p], others[p], accuracy[p])
                       for p in range(n)]
-    # key moments: the decisions whose choice moved the decider's win probability most
-    review.key_moments = sorted(review.decisions, key=lambda d: -abs(d.win_after - d.win_before))[:key_moments]
+    # key moments: the decisions whose choice moved the decider's win probability most (from the position's
+    # value before it to the move played's), biggest first
+    moved = sorted(review.decisions, key=lambda d: -abs(d.win_after - d.win_probabilities[d.seat]))[:key_moments]
+    review.key_moments = moved
     return review
 
 
@@ -276,6 +295,20 @@ def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | N
     return out
 
 
+def key_moment_text(d: DecisionReview, name: str) -> str:
+    """A key moment in words, consistent with its class: the decider's win probability before the decision
+    (the position's value) and after the move played, and the better move only when the move played lost
+    enough to be an inaccuracy or worse (a best or good move has none to name)."""
+    before = 100 * d.win_probabilities[d.seat] if d.win_probabilities else 100 * d.win_before
+    text = (f"{name} played {d.played} ({d.mistake}): win probability {before:.0f}% before, "
+            f"{100 * d.win_after:.0f}% after")
+    if d.mistake not in ("best", "good"):
+        text += f"; {d.best} would have kept {100 * d.win_before:.0f}%"
+    elif d.win_after < d.win_probabilities[d.seat] - 0.05 if d.win_probabilities else False:
+        text += f"; no move kept more than {100 * d.win_before:.0f}%"
+    return text
+
+
 def format_review(review: GameReview, names: Sequence[str], where: Callable[[int], str] | None = None,
                   budget: str = "", luck: str = "chance") -> str:
     """The review as text for a person: each decision's class and loss, each player's accuracy and result
@@ -291,26 +324,28 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
              f"5 points of win probability, mistake from 10, blunder from 20; forced moves are left out."]
     width = max((len(str(d.played)) for d in review.decisions), default=10)
     nw = max((len(n) for n in names), default=10)
+    lw = max((len(loc(d)) for d in review.decisions), default=22)
     for d in review.decisions:
         noise = f" ±{100 * d.loss_margin:.1f}" if d.loss_margin else ""
         loss = ("" if d.mistake == "best" else
                 f"{-100 * d.loss_win:+.1f}%{noise} / {-d.loss_points:+.1f} pts   best: {d.best}")
-        lines.append(f"  {d.index + 1:4d}  {loc(d):22s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
+        lines.append(f"  {d.index + 1:4d}  {loc(d):{lw}s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
+    from search.coach import score_split_text
+
+    lines.append(score_split_text(luck))
     lines.append("Each player's accuracy (lichess's formula, 100% = every move as good as the best) and result = "
-                 f"expected at the start + luck ({luck}) + own decisions + the others' decisions (points):")
+                 "expected at the start + luck + own decisions + the others' decisions (points):")
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
         acc = f"accuracy {p.accuracy:5.1f}%" if p.accuracy is not None else "accuracy   -  "
+        final = f"{p.final:g}" if float(p.final).is_integer() else f"{p.final:.1f} (expected)"
         lines.append(f"  {names[p.seat]:{nw}s} {acc}   {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own "
-                     f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {p.final:g}    ({tally})")
+                     f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {final}    ({tally})")
     if review.key_moments:
         lines.append("")
         lines.append("Key moments (the decisions that moved the decider's own win probability most):")
-        for d in review.key_moments:
-            best = "" if d.mistake == "best" else f"; best was {d.best} ({d.mistake})"
-            lines.append(f"  {d.index + 1:4d}  {loc(d)}: {names[d.seat]} played {d.played}: win probability "
-                         f"{100 * d.win_before:.0f}% with best play, {100 * d.win_after:.0f}% after{best}")
+        lines += [f"  {d.index + 1:4d}  {loc(d)}: {key_moment_text(d, names[d.seat])}" for d in review.key_moments]
     return "\n".join(lines)

@@ -45,11 +45,12 @@ def _stones(counts) -> list[int]:
     return [k + 1 for k, c in enumerate(counts) for _ in range(c)]
 
 
-def game_view(state: State, viewer: int) -> apb.GameView:
-    """What `viewer` (a seat, SPECTATOR or REFEREE) sees of `state` (XI1-XI3; everything once it is over)."""
+def game_view(state: State, viewer: int, finished: bool = False) -> apb.GameView:
+    """What `viewer` (a seat, SPECTATOR or REFEREE) sees of `state` (XI1-XI3; everything once it is over,
+    or once the game is `finished` otherwise: resigned, D130)."""
     raw = state._to_raw()
     n, over = raw["players"], state.is_terminal()
-    whole = viewer == REFEREE or over
+    whole = viewer == REFEREE or over or finished
     view = apb.GameView(viewer=viewer, players=n, variants=list(state.variants), phase=state.phase,
                         to_move=state.current_player, active=raw["active"], last_cast=raw["last"],
                         round=state.round, life=raw["life"], points=raw["points"], removed=_stones(raw["removed"]),
@@ -71,11 +72,11 @@ def game_view(state: State, viewer: int) -> apb.GameView:
     return view
 
 
-def game_state(state: State, viewer: int = REFEREE) -> apb.GameState:
+def game_state(state: State, viewer: int = REFEREE, finished: bool = False) -> apb.GameState:
     """The state as `viewer` sees it: the full text for the referee, the observation text for a seat, no
     text for a spectator (nor for anyone but the referee when over: the view shows everything then)."""
     text = state.to_text() if viewer == REFEREE else state.observation(viewer) if viewer >= 0 else ""
-    return apb.GameState(text=text, view=game_view(state, viewer))
+    return apb.GameState(text=text, view=game_view(state, viewer, finished))
 
 
 def parse_state(si: apb.StateInput, seed: int, field: str = "state") -> State:

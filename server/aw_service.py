@@ -237,17 +237,18 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
         log_extra.update(session=auth.redact(sid))
         role = self._authorize(context, sid, request.seat if request.HasField("seat") else None)
         state, seq, _ = mgr.snapshot(sid)
+        over = mgr.over(sid)            # played to its end, or resigned (D130)
         viewer = viewer_of(role)
-        if viewer is None and request.HasField("seat") and not state.is_terminal():
+        if viewer is None and request.HasField("seat") and not over:
             raise auth.AuthError("PERMISSION_DENIED", "the spectator token sees public information only while "
                                                       "the game runs (a seat's view shows the others' hands, XI2)")
         seats = [apb.SessionSeat(kind=apb.SEAT_KIND_BOT if s.kind == "bot" else apb.SEAT_KIND_CLIENT, level=s.level)
                  for s in mgr.seats(sid)]
         out = aspb.GetSessionResponse(
             session_id=sid, seq=seq, seat=conv.SPECTATOR if viewer is None else viewer,
-            state=conv.game_state(state, conv.SPECTATOR if viewer is None else viewer), over=state.is_terminal(),
+            state=conv.game_state(state, conv.SPECTATOR if viewer is None else viewer, finished=over), over=over,
             seats=seats, fixed_seed=bool(mgr.store.session(sid).fixed_seed))
-        if viewer is not None and not state.is_terminal():
+        if viewer is not None and not over:
             out.insight.CopyFrom(conv.insight_pb(hand_insight(state, viewer)))
             if state.current_player == viewer:
                 out.legal_moves.extend(conv.move_pb(m) for m in state.legal_moves())

@@ -448,6 +448,8 @@ def fill_record(out, rec: dict) -> None:
     if rec.get("result"):
         out.result.scores.extend(rec["result"]["scores"])
         out.result.winners.extend(rec["result"]["winners"])
+        if rec["result"].get("resigned") is not None:
+            out.result.resigned = rec["result"]["resigned"]
 
 
 def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
@@ -471,6 +473,8 @@ def loaded_record(r, rec: dict, field: str) -> dict:
         rec["seed"] = r.seed
     if r.HasField("result"):
         rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
+        if r.result.HasField("resigned"):
+            rec["result"]["resigned"] = r.result.resigned
     try:
         return records.load(rec)
     except records.RecordError as e:

@@ -14,11 +14,11 @@ from dataclasses import replace
 from typing import Callable
 
 from engine_c import records
-from engine_c.records import RecordError, replay_indexed
+from engine_c.records import RecordError
 from search import CancelToken
 from search.bots import make_bot
 from search.model import default_model
-from search.review import review_game
+from search import coach
 from search.search import pause_point
 from server import convert
 from server.convert import FieldError
@@ -245,23 +245,31 @@ class MatchRpcs(RpcBase):
         if not 0 <= request.key_moments <= 50:
             raise FieldError("key_moments", f"must be 0 to 50 (0: 5), got {request.key_moments}")
         try:
-            final, steps, decision_events = replay_indexed(rec)
+            rp = coach.replayed(rec)          # a finished game, or one a seat resigned (D130)
         except RecordError as e:
             raise FieldError(f"{field}.{e.field}", e.message) from None
-        if not final.is_terminal():
-            raise FieldError(f"{field}.events", f"the game is not over after its {len(rec.get('events') or [])} events: "
-                                                "AnalyzeGame reviews finished games")
+        final, steps, decision_events = rp.final, rp.steps, rp.events
+        seat = request.seat if request.HasField("seat") else None
+        if seat is not None and not 0 <= seat < rp.players:
+            raise FieldError("seat", f"the record has seats 0 to {rp.players - 1}, got {seat}")
         scores = records.totals(final)
         opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
+        lim = request.limits
+        if not request.HasField("options") and not lim.time_ms and not lim.threads:
+            # a budget alone: the one function every client's review uses (search/coach.py, D130)
+            caps = self.config.caps()
+            opts = coach.review_options(self.game.adapter, lim.iterations or None, request.seed, level,
+                                        max_time_ms=caps.max_time_ms, max_nodes=caps.max_nodes)
         opts.stop_early = False   # a review compares every decision's moves: full statistics
-        forced = sum(1 for st, _, _ in steps if len(st.legal_moves()) == 1)
+        mine = [i for i, (_, _, who) in enumerate(steps) if seat is None or who == seat]
+        forced = sum(1 for i in mine if len(steps[i][0].legal_moves()) == 1)
         # The whole review fits the call's deadline and the server's cap: each search gets an equal share.
         budget_ms = self.config.max_review_ms
         remaining = context.time_remaining()
         if remaining is not None:
             budget_ms = min(budget_ms, (remaining - self._answer_margin_s(remaining)) * 1000)
         # A tenth of the time and about a millisecond per decision (setup, copies) are kept for the overhead.
-        share_ms = max(0.9 * budget_ms / max(len(steps) - forced, 1) - 1.0, 2.0)
+        share_ms = max(0.9 * budget_ms / max(len(mine) - forced, 1) - 1.0, 2.0)
         time_limited = share_ms < opts.time_ms
         opts.time_ms = min(opts.time_ms, share_ms)
         if time_limited and opts.iterations:
@@ -275,13 +283,13 @@ class MatchRpcs(RpcBase):
         # answers with the decisions reviewed so far, marked cut_short.
         timer = asyncio.get_running_loop().call_later(budget_ms / 1000.0, token.cancel)
         try:
-            review = await self.pool.run(lambda: review_game(self.game.adapter, steps, scores, opts,
-                                                             request.key_moments or 5, token), token,
+            review = await self.pool.run(lambda: coach.review_replayed(rp, opts, request.key_moments or 5,
+                                                                       cancel=token, seat=seat), token,
                                          cost_ms=budget_ms, deadline=opts.deadline)
         finally:
             timer.cancel()
         cut = any(d.iterations < opts.iterations for d in review.decisions) if opts.iterations else time_limited
-        cut = cut or len(review.decisions) < len(steps) - forced   # the budget ran out first
+        cut = cut or len(review.decisions) < len(mine) - forced   # the budget ran out first
         log_extra.update(decisions=len(review.decisions), cut_short=cut)
 
         def dr(d):
@@ -290,7 +298,7 @@ class MatchRpcs(RpcBase):
                                       loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
                                       win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
                                       loss_margin=d.loss_margin, win_probabilities=d.win_probabilities,
-                                      accuracy=d.accuracy)
+                                      accuracy=d.accuracy, round=rp.round_of(d.index), label=rp.label(d.index))
 
         return self.spb.AnalyzeGameResponse(
             decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],
@@ -298,7 +306,16 @@ class MatchRpcs(RpcBase):
                                       decisions=p.decisions, others=p.others,
                                       **({} if p.accuracy is None else {"accuracy": p.accuracy}))
                      for p in review.players],
-            result=self.pb.GameResult(scores=scores, winners=final.winners()), total_decisions=len(steps),
+            result=self._result_pb(rec, final), total_decisions=len(mine),
             forced_decisions=forced, options=self.conv.effective_options(opts, level), cut_short=cut,
-            elapsed_ms=(time.monotonic() - started) * 1000.0)
+            elapsed_ms=(time.monotonic() - started) * 1000.0,
+            score_split_text=coach.score_split_text(self.game.text.LUCK), seat=seat)
+
+    def _result_pb(self, rec: dict, final):
+        """The result replayed from the record; a resigned game's as its record says (D130)."""
+        quitter = records.resigned(rec)
+        if quitter is None:
+            return self.pb.GameResult(scores=records.totals(final), winners=final.winners())
+        scores = records.totals(final)
+        return self.pb.GameResult(scores=scores, winners=records.resign_winners(scores, quitter), resigned=quitter)
 

@@ -14,6 +14,7 @@ from types import ModuleType
 
 import grpc
 
+from engine_c import records
 from engine_c.base import IllegalMoveError, NotationError
 from server import auth
 from server.convert import FieldError
@@ -128,6 +129,10 @@ class SessionRpcs(RpcBase):
         """A retried submission: when the event right after `expected` is this seat's very same move, the
         stored events of that submission (the move and its draws); otherwise None."""
         history = mgr.history(request.session_id, expected + 1)
+        if text.lower() == records.RESIGN:       # a retried resignation: answered from the history too
+            ok = history and history[0].seq == expected + 1 and history[0].kind == records.RESIGN \
+                and history[0].seat == request.seat
+            return history[:1] if ok else None
         if not history or history[0].seq != expected + 1 or history[0].kind != "move" \
                 or history[0].seat != request.seat:
             return None
@@ -155,7 +160,7 @@ class SessionRpcs(RpcBase):
             raise SessionError("OUT_OF_RANGE", "from_seq", f"the session's next event is {end}; from_seq "
                                                            f"{request.from_seq} is beyond it")
         # a finished game's replay shows what its record shows: every hidden outcome is public by then
-        finished = mgr.snapshot(request.session_id)[0].is_terminal()
+        finished = mgr.over(request.session_id)
         events = mgr.watch(request.session_id, max(request.from_seq, 1))
         stopping = asyncio.ensure_future(self._stopping.wait())
         last = request.from_seq - 1

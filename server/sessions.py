@@ -80,7 +80,7 @@ class SeatSpec:
 @dataclass
 class Event:
     seq: int
-    kind: str                 # move | end | a chance event: draw (SpellBook), deal | refill | secret | roll
+    kind: str                 # move | resign | end | a chance event: draw (SpellBook), deal | refill | secret | roll
     seat: int                 # deciding seat; -1 for chance events and the end
     move: str                 # engine notation ("drawn Rc", "stone 3", "roll 4" for a chance outcome)
     to_move: int              # who decides next (-2 when over)
@@ -91,7 +91,7 @@ class Event:
 
     @property
     def is_chance(self) -> bool:
-        return self.kind not in ("move", "end")
+        return self.kind not in ("move", "end", records.RESIGN)
 
 
 def _chance_row(state, outcome) -> tuple[str, int]:
@@ -126,10 +126,15 @@ class _Session:
         self.lock = asyncio.Lock()
         self.subscribers: list[asyncio.Queue] = []
         self.bot_task: asyncio.Task | None = None
+        self.resigned: int | None = None      # the seat that resigned: the game ended there (D130)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal() or self.resigned is not None
 
     def bot_turn(self) -> bool:
         st = self.state
-        return not st.is_terminal() and self.seats[st.current_player].kind == "bot"
+        return not self.over and self.seats[st.current_player].kind == "bot"
 
 
 @dataclass
@@ -318,7 +323,10 @@ class SessionManager:
         return sid
 
     async def submit(self, sid: str, seat: int, move_text: str, expected_seq: int | None = None) -> list[Event]:
-        """A client seat's own move; the draws it causes follow. Returns the events stored."""
+        """A client seat's own move; the draws it causes follow. Returns the events stored. The move text
+        "resign" resigns the game for that seat (resign())."""
+        if move_text.strip().lower() == records.RESIGN:
+            return await self.resign(sid, seat, expected_seq)
         session = self._get(sid)
         async with session.lock:
             def check(state, seq: int):
@@ -329,7 +337,7 @@ class SessionManager:
                     raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
                 if session.seats[seat].kind != "client":
                     raise SessionError("INVALID_ARGUMENT", "seat", f"seat {seat} is a bot seat; clients move only their own seats")
-                if state.is_terminal():
+                if state.is_terminal() or session.resigned is not None:
                     raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
                 if state.current_player != seat:
                     what = f" ({state.decision})" if hasattr(state, "decision") else ""
@@ -344,6 +352,45 @@ class SessionManager:
         self._kick_bots(session)
         return events
 
+    async def resign(self, sid: str, seat: int, expected_seq: int | None = None) -> list[Event]:
+        """Client seat `seat` resigns, at any time before the end (its decision or not): the game ends with
+        the scores as they stand, the other seats with the most points win, and the record's last event
+        says who resigned (D130). Returns the stored 'resign' event."""
+        session = self._get(sid)
+        async with session.lock:
+            if not 0 <= seat < session.players:
+                raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
+            if session.seats[seat].kind != "client":
+                raise SessionError("INVALID_ARGUMENT", "seat", f"seat {seat} is a bot seat; only a client seat resigns")
+
+            def step(seq: int, text: str) -> Advance:
+                if expected_seq is not None and expected_seq != seq:
+                    raise SessionError("FAILED_PRECONDITION", "expected_seq",
+                                       f"the session is at event {seq}, not {expected_seq} (a move was already made)")
+                state = session.game.State.from_text(text)
+                if state.is_terminal() or session.resigned is not None:
+                    raise SessionError("FAILED_PRECONDITION", "session_id", "the game is over")
+                scores = records.totals(state)
+                result = {"scores": scores, "winners": records.resign_winners(scores, seat), "resigned": seat}
+                return Advance([(seq + 1, records.RESIGN, seat, records.RESIGN, text)], result, False, value=state)
+
+            try:
+                out = self.store.advance(session.id, step)
+            except KeyError:
+                raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
+            except Expired:
+                self.sessions.pop(session.id, None)
+                raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
+            session.state, session.seq, session.resigned = out.value, out.events[-1][0], seat
+            ev = self._event_from_row(_Row(*out.events[-1]), session.game)
+            self._publish(session, ev)
+            self._finished(session)
+        return [ev]
+
+    def over(self, sid: str) -> bool:
+        """Whether the session's game is over (played to its end, or resigned)."""
+        return self._get(sid, fresh=True).over
+
     def view(self, sid: str, seat: int) -> dict:
         """What `seat` observes now: the observation text (never the Pouch order), whose turn, the legal
         moves when it is that seat's decision, scores so far."""
@@ -351,11 +398,12 @@ class SessionManager:
         if not 0 <= seat < session.players:
             raise SessionError("INVALID_ARGUMENT", "seat", f"seat must be 0 to {session.players - 1}, got {seat}")
         st = session.state
+        mine = st.current_player == seat and not session.over
         return {"session_id": sid, "seq": session.seq, "seat": seat, "observation": st.observation(seat),
-                "to_move": st.current_player, "phase": st.phase, "decision": st.decision,
-                "legal_moves": [str(m) for m in st.legal_moves()] if st.current_player == seat else [],
-                "scores": records.totals(st), "over": st.is_terminal(),
-                "winners": st.winners() if st.is_terminal() else [],
+                "to_move": -2 if session.over else st.current_player, "phase": st.phase, "decision": st.decision,
+                "legal_moves": [str(m) for m in st.legal_moves()] if mine else [],
+                "scores": records.totals(st), "over": session.over,
+                "winners": self._winners(session) if session.over else [], "resigned": session.resigned,
                 "seats": [s.__dict__ for s in session.seats], "players": session.players, "spells": session.spells,
                 "fixed_seed": session.fixed_seed}
 
@@ -376,7 +424,7 @@ class SessionManager:
                 if row.kind != "setup":
                     yield self._event_from_row(row, session.game)
                     last = row.seq
-            if session.state.is_terminal():
+            if session.over:
                 yield self._end_event(session)
                 return
             if session.status == "stopped":
@@ -440,6 +488,9 @@ class SessionManager:
         for e in self.store.events(sid):
             if e.kind == "setup":
                 continue
+            if e.kind == records.RESIGN:
+                events.append(records.resign_event(e.seat, seq=e.seq))
+                continue
             kind, _, zone = e.kind.partition(":")
             chance = kind != "move"
             events.append(records.event(kind, -1 if chance else e.seat, e.move, seq=e.seq, zone=zone,
@@ -469,6 +520,8 @@ class SessionManager:
         session = _Session(row.id, row.players, row.spells, row.seed, [SeatSpec(**s) for s in row.seats],
                            game.State.from_text(last.state_after), last.seq, row.fixed_seed, game)
         session.owner, session.status = row.owner, row.status
+        if last.kind == records.RESIGN:
+            session.resigned = last.seat
         if row.status == "active":
             self.sessions[sid] = session
         return session
@@ -499,9 +552,11 @@ class SessionManager:
         if not rows:
             return
         session.state, session.seq = session.game.State.from_text(rows[-1].state_after), rows[-1].seq
+        if rows[-1].kind == records.RESIGN:
+            session.resigned = rows[-1].seat
         for r in rows:
             self._publish(session, self._event_from_row(r, session.game))
-        if session.state.is_terminal():
+        if session.over:
             self._finished(session)
 
     def _apply_and_store(self, session: _Session, seat: int, choose, draws: list[str] | None = None) -> list[Event]:
@@ -550,12 +605,21 @@ class SessionManager:
         self.sessions.pop(session.id, None)   # finished: read back from the store when asked for
 
     def _end_event(self, session: _Session) -> Event:
-        st = session.state
-        return Event(session.seq, "end", -1, "", -2, records.totals(st), st.winners())
+        return Event(session.seq, "end", -1, "", -2, records.totals(session.state), self._winners(session))
+
+    @staticmethod
+    def _winners(session: _Session) -> list[int]:
+        """The winners of a finished game: the rules', or the resignation's (D130)."""
+        if session.resigned is not None:
+            return records.resign_winners(records.totals(session.state), session.resigned)
+        return session.state.winners()
 
     def _event_from_row(self, row, game: Game) -> Event:
         st = game.State.from_text(row.state_after)
         kind, _, zone = row.kind.partition(":")
+        if kind == records.RESIGN:      # the game ends here: nobody decides next
+            scores = records.totals(st)
+            return Event(row.seq, kind, row.seat, "", -2, scores, records.resign_winners(scores, row.seat))
         if kind == "move":
             return Event(row.seq, kind, row.seat, row.move, st.current_player, records.totals(st))
         return Event(row.seq, kind, -1, row.move, st.current_player, records.totals(st), zone=zone, to=row.seat)

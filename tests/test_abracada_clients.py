@@ -90,8 +90,8 @@ def test_a_whole_game_with_hints_bad_moves_a_save_and_its_review(tmp_path, capsy
     assert cli_main(["review", str(path), "--game", "abracadawhat", "--iterations", "8",
                      "--estimator-iterations", "8", "--key-moments", "2"]) == 0
     review = capsys.readouterr().out
-    assert "Review: Abracada…What?, 3 players" in review and "round 1, seat " in review
-    assert "luck (the deals, refills and die rolls)" in review and "Key moments" in review
+    assert "Review: Abracada…What?, 3 players" in review and "Round 1 · turn of seat " in review
+    assert "luck (the deals, refills and die rolls: what chance gave or took)" in review and "Key moments" in review
     assert cli_main(["review", str(path), "--game", "spellbook"]) == 2
     assert "holds a Abracada…What? game" in capsys.readouterr().err
 
@@ -271,8 +271,8 @@ def _positions(players, variants="", games=6):
             st.play(bots[st.current_player].choose(st)[0])
 
 
-@pytest.mark.parametrize("variants, ko, last", [("", "you win the round (3 points, XR3)", "3 points, XR2"),
-                                                ("xv2", "out of the round (XV2)", "2 points and 1 a secret stone, XV2")])
+@pytest.mark.parametrize("variants, ko, last", [("", "you win the round (3 points)", "(3 points)"),           # XR3, XR2
+                                                ("xv2", "out of the round", "2 points, plus 1 per secret stone you hold")])   # XV2
 def test_what_an_announcement_gains_and_risks_follows_the_rules(variants, ko, last):
     """XR2/XR3 (XV2: the round goes on until one survives, an empty hand scores 2 + secret stones), XT1
     (a failure costs 1 life; Ancient Dragon the die, XC8), XR4 (the last life lost: knocked out)."""
@@ -290,7 +290,7 @@ def test_what_an_announcement_gains_and_risks_follows_the_rules(variants, ko, la
             assert "you lose your last life: knocked out" in by_move["cast 8"].risk
             seen.add("self")
         if "cast 1" in by_move:
-            assert "you lose the die roll in life (XC8)" in by_move["cast 1"].risk
+            assert "you lose the die roll in life" in by_move["cast 1"].risk          # XC8
         if st.last_cast == 0:
             assert "end" not in by_move and "cast 1" in by_move          # XC7: a turn starts with an announcement
         else:

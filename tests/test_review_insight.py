@@ -145,7 +145,7 @@ def test_review_cli_reviews_any_game_of_a_tournament_file(tmp_path, capsys):
                      "--estimator-iterations", "32"]) == 0
     text = capsys.readouterr().out
     assert "seat 0 (greedy), seat 1 (random)" in text and "Result: " in text
-    for part in ("Decisions (30 search iterations a decision)", "round 1 morning", "+ luck ", "+ own ",
+    for part in ("Decisions (30 search iterations a decision)", "Round 1 · Day of seat 0 · Morning", "+ luck ", "+ own ",
                  "+ others' ", "Key moments"):
         assert part in text
     classes = {w for line in text.splitlines() for w in line.split() if w in ("best", "good", "inaccuracy",

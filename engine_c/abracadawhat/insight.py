@@ -22,7 +22,7 @@ EFFECTS = {
     1: "roll the die: every other player loses that much life",
     2: "every other player loses 1 life; you gain 1",
     3: "roll the die: you gain that much life",
-    4: "take a secret stone (1 point at the round's end if you survive, XR5)",
+    4: "take a secret stone (1 point at the round's end if you survive)",              # XR5
     5: "the players to your left and right lose 1 life each",
     6: "the player to your left loses 1 life",
     7: "the player to your right loses 1 life",

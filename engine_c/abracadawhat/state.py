@@ -134,7 +134,7 @@ class State(GameState, _E.CoreState):
         """A new game, dealt (XS2, XC5, with the state's generator seeded by `seed`), seat 0 to announce.
         variants: any of 'xv1' (XV1, easy) and 'xv2' (XV2, last magician standing)."""
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
-            raise ValueError(f"players must be an integer from 2 to 5 (XS1), got {players!r}")
+            raise ValueError(f"players must be an integer from 2 to 5, got {players!r}")   # XS1
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
         st = cls()
@@ -200,8 +200,8 @@ class State(GameState, _E.CoreState):
             return f"{move} is a chance outcome; seat {cp} must decide"
         last = self.last_cast
         if move.kind == "end":
-            return "end: a turn starts with an announcement; end is offered only after a success (XC7)"
-        return f"{move}: after a successful cast of {last} the next must be {last} or higher (XT2, XC1)"
+            return "end: a turn starts with an announcement; end is offered only after a success"   # XC7
+        return f"{move}: after a successful cast of {last} the next must be {last} or higher"   # XT2, XC1
 
     # -------------------------------------------------------------------- scoring
     def scores(self) -> list[int]:
@@ -270,7 +270,9 @@ class State(GameState, _E.CoreState):
         return out
 
     def unseen(self, player: int) -> dict[int, int]:
-        """The stones `player` cannot see by spell (XI4): its own hand, the pile and secret stones."""
+        """The stones `player` cannot see by spell (XI4): its own hand, the pile and secret stones, plus its
+        own stones cast this round (the belief's key: the hand it was dealt). What a player reads of its unseen
+        stones is text.unseen_by_spell, without those cast stones."""
         self._check_seat(player, "player")
         counts = self._unseen(player)
         return {k + 1: c for k, c in enumerate(counts or (0,) * 8)}

@@ -28,15 +28,16 @@ EFFECTS = {
     1: "roll the die: every other player loses that much life",
     2: "every other player loses 1 life, you gain 1",
     3: "roll the die: you gain that much life (up to 6)",
-    4: "take a secret stone (1 point at the round's end if you survive, XR5)",
+    4: "take a secret stone (1 point at the round's end if you survive)",              # XR5
     5: "the players to your left and right lose 1 life each",
     6: "the player to your left loses 1 life",
     7: "the player to your right loses 1 life",
     8: "you gain 1 life",
 }
-END_TEXT = "keep your life; refill your hand to 5 unseen (XT4)"     # what ending the turn does
-REASONS = {"empty": "emptied their hand (XR2)", "ko": "knocked the last life out (XR3)",
-           "self": "knocked themselves out (XR4)", "last": "is the last magician standing (XV2)"}
+END_TEXT = "keep your life; refill your hand to 5 unseen"     # what ending the turn does (XT4)
+# why a round ended, in a player's words (XR2, XR3, XR4, XV2); rule ids stay out of what a player reads
+REASONS = {"empty": "emptied their hand", "ko": "knocked the last life out",
+           "self": "knocked themselves out", "last": "is the last magician standing"}
 
 
 def spell_name(k: int) -> str:
@@ -58,17 +59,27 @@ def hold_probabilities(state: State, seat: int) -> dict[int, float]:
     return state.holding_probabilities(seat)
 
 
+def unseen_by_spell(state: State, seat: int) -> dict[int, int]:
+    """How many stones of each spell `seat` cannot see now (XI4): in its own hand, the pile and the secret
+    stones. The engine's count (State.unseen, the belief's key) also holds the seat's own stones cast
+    this round, which lie face up before it: they are seen, so they are taken off here."""
+    unseen = state.unseen(seat)
+    own_cast = state._to_raw()["cast"][seat]
+    return {k: unseen[k] - own_cast[k - 1] for k in unseen}
+
+
 def holding_text(state: State, seat: int, probabilities: dict[int, float] | None = None) -> str:
     """"What do I probably hold?": each spell's chance of being in the seat's hand, most likely first, with
     how many of its stones the seat cannot see (its own hand, the pile, the secret stones: XI4)."""
     probs = hold_probabilities(state, seat) if probabilities is None else probabilities
-    unseen = state.unseen(seat)
+    unseen = unseen_by_spell(state, seat)
     size = state.hand_sizes()[seat]
     lines = [f"What you probably hold ({size} stone{'s' if size != 1 else ''}; from what you see and your own "
              f"announcements this round):"]
     for k in sorted(probs, key=lambda k: (-probs[k], k)):
         bar = "#" * round(20 * probs[k])
-        lines.append(f"  {spell_name(k):20s} {probs[k]:6.1%}  {bar:20s} ({unseen[k]} of its {k} stones unseen)")
+        lines.append(f"  {spell_name(k):20s} {probs[k]:6.1%}  {bar:20s} ({unseen[k]} of its {k} "
+                     f"stone{'s' if k != 1 else ''} unseen)")
     return "\n".join(lines)
 
 
@@ -128,23 +139,24 @@ def _gain(state: State, seat: int, k: int, names: Sequence[str]) -> str:
     xv2 = "xv2" in state.variants
     if knocked:
         text += "; it may knock out " + ", ".join(knocked) + \
-            (": out of the round (XV2)" if xv2 else ": you win the round (3 points, XR3)")
+            (": out of the round" if xv2 else ": you win the round (3 points)")          # XV2 / XR3
     if k == 4 and not any(state._to_raw()["secret"]):         # how many remain is public (XI1)
-        text = "no secret stone is left: the stone is cast with no effect (XC3)"
+        text = "no secret stone is left: the stone is cast with no effect"       # XC3
     if state.hand_sizes()[seat] == 1:
         text += "; your last stone: an empty hand wins the round (" + \
-            ("2 points and 1 a secret stone, XV2)" if xv2 else "3 points, XR2)")
+            ("2 points, plus 1 per secret stone you hold)" if xv2 else "3 points)")    # XV2 / XR2
     return text
 
 
 def _risk(state: State, seat: int, k: int) -> str:
     life = state.life[seat]
     xv2 = "xv2" in state.variants
-    out = "knocked out (0 points" + ("" if xv2 else "; the others score 1, XR4") + ")"
+    out = "knocked out (0 points" + ("" if xv2 else "; the others score 1") + ")"      # XR4
     if k == 1:
         p_ko = min(max(7 - life, 0), 6) / 6
-        return (f"you lose the die roll in life (XC8) and the turn ends; at {life} life that knocks you out with "
-                f"probability {p_ko:.0%}: " + out) if p_ko else "you lose the die roll in life (XC8); the turn ends"
+        # XC8: a failed Ancient Dragon costs the die roll in life
+        return (f"you lose the die roll in life and the turn ends; at {life} life that knocks you out with "
+                f"probability {p_ko:.0%}: " + out) if p_ko else "you lose the die roll in life; the turn ends"
     if life <= 1:
         return "you lose your last life: " + out
     return f"you lose 1 life ({life} -> {life - 1}) and the turn ends"
@@ -288,7 +300,7 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
             lines.append(f"{_does(names[seat], 'announce')} {spell_name(move.value)}: {'success' if ok else 'fails'}")
         lines += [describe_result(x, names, done + k + 1) for k, x in enumerate(after.results()[done:])]
         if after.is_terminal():
-            lines.append("The game is over: someone has 8 points or more (XG1).")
+            lines.append("The game is over: someone has 8 points or more.")        # XG1
         else:
             lines.append("Points: " + ", ".join(f"{names[p]} {v}" for p, v in enumerate(after.points))
                          + ". A new round is dealt; everyone is back to 6 life.")
@@ -313,7 +325,7 @@ def describe_final(state: State, names: Sequence[str]) -> str:
         tail = f" (last round +{last['scores'][p]}, life {last['life'][p]})" if last else ""
         lines.append(f"{names[p]}: {pts} points{tail}")
     winners = state.winners()
-    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {' and '.join(names[w] for w in winners)} (XG1)")
+    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: {' and '.join(names[w] for w in winners)}")   # XG1
     return "\n".join(lines)
 
 
@@ -328,6 +340,16 @@ def record_line(rec: dict) -> str:
 def where(state: State) -> str:
     """Where a decision happened, for a review: 'round 2, seat 1's turn'."""
     return f"round {state.round}, seat {state.active_player}'s turn"
+
+
+def round_of(state: State) -> int:
+    """The round (1, 2, ...) a decision is in."""
+    return state.round
+
+
+def label(state: State) -> str:
+    """Where a decision is, in a player's words (a review's entries): 'Round 3 · turn of seat 2'."""
+    return f"Round {state.round} · turn of seat {state.active_player}"
 
 
 def game_line(state: State) -> str:

@@ -15,6 +15,16 @@ def where(state) -> str:
     return f"round {state.day // state.players + 1} {state.phase}"
 
 
+def round_of(state) -> int:
+    """The round (1, 2, ...) a decision is in: every seat's Day once is a round."""
+    return state.day // state.players + 1
+
+
+def label(state) -> str:
+    """Where a decision is, in a player's words (a review's entries): 'Round 2 · Day of seat 1 · Evening'."""
+    return f"Round {round_of(state)} · Day of seat {state.active_player} · {state.phase.capitalize()}"
+
+
 def record_line(rec: dict) -> str:
     """A record's game settings in one line: '2 players, spells Sacrifice, ...'."""
     return f"{rec['players']} players, spells {', '.join(rec['spells'])}"

@@ -392,7 +392,7 @@ class PlayMatchResponse(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., spectator_token: _Optional[str] = ..., move: _Optional[_Union[MatchMove, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class AnalyzeGameRequest(_message.Message):
-    __slots__ = ("record", "record_json", "limits", "level", "options", "seed", "key_moments")
+    __slots__ = ("record", "record_json", "limits", "level", "options", "seed", "key_moments", "seat")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -400,6 +400,7 @@ class AnalyzeGameRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     KEY_MOMENTS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     record: _types_pb2.GameRecord
     record_json: str
     limits: _types_pb2.SearchLimits
@@ -407,10 +408,11 @@ class AnalyzeGameRequest(_message.Message):
     options: _types_pb2.SearchOptions
     seed: int
     key_moments: int
-    def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ...) -> None: ...
+    seat: int
+    def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class DecisionReview(_message.Message):
-    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin", "win_probabilities", "accuracy")
+    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin", "win_probabilities", "accuracy", "round", "label")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -425,6 +427,8 @@ class DecisionReview(_message.Message):
     LOSS_MARGIN_FIELD_NUMBER: _ClassVar[int]
     WIN_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
     ACCURACY_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     decision: int
     event_index: int
     seat: int
@@ -439,7 +443,9 @@ class DecisionReview(_message.Message):
     loss_margin: float
     win_probabilities: _containers.RepeatedScalarFieldContainer[float]
     accuracy: float
-    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ..., win_probabilities: _Optional[_Iterable[float]] = ..., accuracy: _Optional[float] = ...) -> None: ...
+    round: int
+    label: str
+    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ..., win_probabilities: _Optional[_Iterable[float]] = ..., accuracy: _Optional[float] = ..., round: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
 
 class PlayerReview(_message.Message):
     __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others", "accuracy")
@@ -460,7 +466,7 @@ class PlayerReview(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., expected_start: _Optional[float] = ..., final_score: _Optional[float] = ..., luck: _Optional[float] = ..., decisions: _Optional[float] = ..., others: _Optional[float] = ..., accuracy: _Optional[float] = ...) -> None: ...
 
 class AnalyzeGameResponse(_message.Message):
-    __slots__ = ("decisions", "players", "key_moments", "result", "total_decisions", "forced_decisions", "options", "cut_short", "elapsed_ms")
+    __slots__ = ("decisions", "players", "key_moments", "result", "total_decisions", "forced_decisions", "options", "cut_short", "elapsed_ms", "score_split_text", "seat")
     DECISIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     KEY_MOMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -470,6 +476,8 @@ class AnalyzeGameResponse(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     CUT_SHORT_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_SPLIT_TEXT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     decisions: _containers.RepeatedCompositeFieldContainer[DecisionReview]
     players: _containers.RepeatedCompositeFieldContainer[PlayerReview]
     key_moments: _containers.RepeatedCompositeFieldContainer[DecisionReview]
@@ -479,4 +487,6 @@ class AnalyzeGameResponse(_message.Message):
     options: _types_pb2.EffectiveOptions
     cut_short: bool
     elapsed_ms: float
-    def __init__(self, decisions: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[PlayerReview, _Mapping]]] = ..., key_moments: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., result: _Optional[_Union[_types_pb2.GameResult, _Mapping]] = ..., total_decisions: _Optional[int] = ..., forced_decisions: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.EffectiveOptions, _Mapping]] = ..., cut_short: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    score_split_text: str
+    seat: int
+    def __init__(self, decisions: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[PlayerReview, _Mapping]]] = ..., key_moments: _Optional[_Iterable[_Union[DecisionReview, _Mapping]]] = ..., result: _Optional[_Union[_types_pb2.GameResult, _Mapping]] = ..., total_decisions: _Optional[int] = ..., forced_decisions: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.EffectiveOptions, _Mapping]] = ..., cut_short: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ..., score_split_text: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...

@@ -396,12 +396,14 @@ class RecordEvent(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[str] = ..., zone: _Optional[str] = ..., to: _Optional[int] = ...) -> None: ...
 
 class GameResult(_message.Message):
-    __slots__ = ("scores", "winners")
+    __slots__ = ("scores", "winners", "resigned")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    resigned: int
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., resigned: _Optional[int] = ...) -> None: ...
 
 class GameRecord(_message.Message):
     __slots__ = ("format", "version", "game", "session_id", "players", "variants", "seed", "seats", "status", "events", "result", "view")

@@ -1,0 +1,162 @@
+"""One coach behind every client (issue 42, docs/decisions.md D130): the hint search and the review options
+that the terminal, the review command line, the analysis engine and the server (GetHints, AnalyzeGame) all
+use, so that the same position and seed give the same hints, and the same record and budget the same
+review classes, wherever a player asks.
+
+- Hints: `hint_options(game, seed)` is what GetHints searches with when a request names no level and no
+  options (the server's default level of the game's table, with the shipped model when the game has one,
+  the whole budget spent: no `stop_early`); `hint_search()` grows it as GetHints does (search/hints.py
+  `grow`: doubled until the best move is separated, within the server's default caps); `hint_seed()` is
+  the seed a terminal gives a position (from what the seat to move sees, so a hint never depends on what
+  it cannot see). A client that asks GetHints with `seed=hint_seed(...)` gets the terminal's hint.
+- Reviews: `review_options(game, iterations, seed)` turns a budget (iterations a decision; None: the
+  default level's) into the review search's options; `review_record()` reviews a finished (or resigned)
+  record with them: the command line, the terminal's end-of-game review and AnalyzeGame call it.
+
+The caps below are the server's defaults (server/service.py ServiceConfig; tests/test_coach.py checks
+they agree).
+"""
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import replace
+from typing import Any
+
+from search.hints import Grown, grow
+from search.levels import default_level, level_options
+from search.search import CancelToken, SearchOptions, ismcts
+
+MAX_ITERATIONS = 200_000          # ServiceConfig.max_iterations: a hint's growth stops there
+MAX_TIME_MS = 10_000.0            # ServiceConfig.max_time_ms: a search's and a hint's growth's time cap
+MAX_NODES = 2_000_000             # ServiceConfig.max_nodes
+REVIEW_SEED = 0                   # the review's seed when none is given (CLI, terminal, AnalyzeGame alike)
+KEY_MOMENTS = 5
+
+# What a review's three parts of a score mean, in one sentence (the CLI, the terminal, GetRules, the docs).
+SCORE_SPLIT_TEXT = ("Each player's final score = what they could expect at the start + luck ({luck}: what "
+                    "chance gave or took) + own decisions (points their own choices won or lost against the "
+                    "best moves) + the others' decisions (points the other players' choices gave them or took "
+                    "from them).")
+
+
+def score_split_text(luck: str = "the draws") -> str:
+    """SCORE_SPLIT_TEXT with what luck is made of in the game (text.LUCK: SpellBook's Pouch draws...)."""
+    return SCORE_SPLIT_TEXT.format(luck=luck)
+
+
+# ----------------------------------------------------------------------------------------------
+# Hints
+# ----------------------------------------------------------------------------------------------
+def hint_seed(seed: int, state: Any) -> int:
+    """The seed of a terminal's hint at `state` in a game of seed `seed`: from what the seat to move
+    observes (its observation text), so two states it cannot tell apart get the same hint."""
+    seat = state.current_player
+    seen = state.observation(seat) if hasattr(state, "observation") and seat >= 0 else state.to_text()
+    return (seed * 31 + zlib.crc32(seen.encode())) % 2**63
+
+
+def hint_options(game: Any, seed: int, level: int = 0, iterations: int | None = None) -> SearchOptions:
+    """The options GetHints searches with for a request with this seed and level (0: the server's default
+    level) and no options: the level's search, its whole budget (no stop_early), the server's caps.
+    `iterations` replaces the level's first budget (as the request's limits.iterations)."""
+    opts = level_options(level or default_level(game), seed, game=game)
+    if iterations:
+        opts.iterations = int(iterations)
+    opts.stop_early = False                       # hints report every move: the whole budget
+    opts.time_ms = min(opts.time_ms or MAX_TIME_MS, MAX_TIME_MS)
+    opts.max_nodes = min(opts.max_nodes, MAX_NODES)
+    opts.iterations = min(opts.iterations, MAX_ITERATIONS)
+    return opts
+
+
+def hint_search(game: Any, state: Any, opts: SearchOptions, cap: float = MAX_ITERATIONS,
+                max_time_ms: float = MAX_TIME_MS, deadline: float | None = None,
+                cancel: CancelToken | None = None) -> Grown:
+    """A hint's search as GetHints runs it: `opts`' budget, doubled until the best move is separated from
+    the second (search/hints.py grow), never beyond `cap` iterations nor `max_time_ms` for the whole growth
+    (nor `deadline`)."""
+    end = time.monotonic() + max_time_ms / 1000.0
+    deadline = min(deadline, end) if deadline else end
+
+    def run(budget: float):
+        return ismcts(game, state, replace(opts, deadline=deadline, iterations=int(budget)), cancel)
+
+    return grow(run, opts.iterations, cap=cap, deadline=deadline)
+
+
+# ----------------------------------------------------------------------------------------------
+# Reviews
+# ----------------------------------------------------------------------------------------------
+def review_options(game: Any, iterations: int | None = None, seed: int = REVIEW_SEED, level: int = 0,
+                   max_time_ms: float = MAX_TIME_MS, max_nodes: int = MAX_NODES) -> SearchOptions:
+    """The review search's options for a budget of `iterations` a decision (None or 0: the level's own),
+    at `level` (0: the default level): what `spellbook-ai review`, the terminal's end-of-game review and
+    AnalyzeGame (a request with no options) search with. The estimator that judges is search/review.py's,
+    of fixed size."""
+    opts = level_options(level or default_level(game), seed, game=game)
+    if iterations:
+        opts.iterations = int(iterations)
+    opts.stop_early = False                       # a review compares every decision's moves: full statistics
+    opts.time_ms = min(opts.time_ms or max_time_ms, max_time_ms)
+    opts.max_nodes = min(opts.max_nodes, max_nodes)
+    return opts
+
+
+def review_record(rec: dict, iterations: int | None = None, seed: int = REVIEW_SEED, key_moments: int = KEY_MOMENTS,
+                  estimator_iterations: int | None = None, options: SearchOptions | None = None,
+                  cancel: CancelToken | None = None, seat: int | None = None):
+    """(GameReview, Replayed) of a finished or resigned record of any game, reviewed with
+    review_options(game, iterations, seed) (or `options`). `seat`: the review is for that seat (its
+    decisions are the ones listed, counted and picked as key moments; the luck split covers every seat).
+    ValueError (a records.RecordError naming the field, when the record does not replay) says why a record
+    cannot be reviewed."""
+    rp = replayed(rec)
+    opts = options if options is not None else review_options(rp.game.adapter, iterations, seed)
+    return review_replayed(rp, opts, key_moments, estimator_iterations, cancel, seat), rp
+
+
+def review_replayed(rp: "Replayed", opts: SearchOptions, key_moments: int = KEY_MOMENTS,
+                    estimator_iterations: int | None = None, cancel: CancelToken | None = None,
+                    seat: int | None = None):
+    """review_record's review of an already replayed record with the review options `opts`."""
+    from search.review import ESTIMATE_ITERATIONS, review_game
+
+    if seat is not None and not 0 <= seat < rp.players:
+        raise ValueError(f"seat must be 0 to {rp.players - 1}, got {seat}")
+    return review_game(rp.game.adapter, rp.steps, rp.final_scores, opts, key_moments, cancel,
+                       estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS,
+                       end_state=rp.final if rp.resigned is not None else None, seat=seat)
+
+
+class Replayed:
+    """A record replayed for a review: its game, the final state (the position at a resignation), the
+    decisions (state before, move, seat), each decision's event index, the final scores (the scores at a
+    resignation), who resigned (None: nobody) and where each decision was (round, label)."""
+
+    def __init__(self, rec: dict):
+        from engine_c import records
+        from engine_c.registry import get_game
+
+        self.rec = rec
+        self.game = get_game(rec.get("game", "spellbook"))
+        self.final, self.steps, self.events = records.replay_indexed(rec)     # RecordError names the field
+        self.resigned = records.resigned(rec)
+        if not self.final.is_terminal() and self.resigned is None:
+            raise records.RecordError("events", f"the game is not over after its {len(rec.get('events') or [])} "
+                                                "events: a review needs a finished (or resigned) game")
+        self.players = rec["players"]
+        self.final_scores = [float(x) for x in records.totals(self.final)]
+        self.forced = sum(1 for st, _, _ in self.steps if len(st.legal_moves()) == 1)
+
+    def round_of(self, index: int) -> int:
+        """The round of decision `index` (SpellBook: the round; Abracada…What?: the round)."""
+        return self.game.text.round_of(self.steps[index][0])
+
+    def label(self, index: int) -> str:
+        """Where decision `index` was, in a player's words: 'Round 2 · Day of seat 1 · Evening'."""
+        return self.game.text.label(self.steps[index][0])
+
+
+def replayed(rec: dict) -> Replayed:
+    return Replayed(rec)
