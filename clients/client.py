@@ -925,11 +925,12 @@ class AbracadaWhatClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _call(self, method: Callable, request, timeout: float | None):
-        """One call (the channel's retry policy retries it where that is safe); ServiceError on failure."""
+    def _call(self, method: Callable, request, timeout: float | None, token: str | None = None):
+        """One call (the channel's retry policy retries it where that is safe); ServiceError on failure.
+        `token`: a session's seat or spectator token (server/auth.py)."""
         try:
             return method(request, timeout=self.timeout if timeout is None else timeout,
-                          metadata=self._metadata + _request_id())
+                          metadata=_session_metadata(self._metadata, token) + _request_id())
         except grpc.RpcError as e:
             raise _error_from(e) from None
 
@@ -997,3 +998,40 @@ class AbracadaWhatClient:
                                                               options, seed))
         resp = self._call(self.stub.GetHints, req, timeout)
         return AwHints(list(resp.hints), resp.stats, resp.insight)
+
+    # -------------------------------------------------------------- sessions
+    def create_session(self, seats: Sequence[str], *, variants: Sequence[str] = (), seed: int | None = None,
+                       timeout: float | None = None) -> CreatedSession:
+        """A new session; `seats` in seat order: "client" or "bot:LEVEL". `seed` None: the server draws a
+        secret one (every hand depends on it). Returns its id with its tokens. Not retried."""
+        seats_pb = []
+        for s in seats:
+            kind, _, level = str(s).partition(":")
+            if kind not in ("client", "bot") or (kind == "bot" and not level.isdigit()):
+                raise ValueError(f"a seat is 'client' or 'bot:LEVEL', got {s!r}")
+            seats_pb.append(self._pb.SessionSeat(kind=self._pb.SEAT_KIND_CLIENT if kind == "client"
+                                                 else self._pb.SEAT_KIND_BOT, level=int(level or 0)))
+        req = self._spb.CreateSessionRequest(players=len(seats_pb), variants=list(variants), seats=seats_pb)
+        if seed is not None:
+            req.seed = seed
+        return _created(self._call(self.stub.CreateSession, req, timeout))
+
+    def submit_move(self, session_id: str, seat: int, move, token: str, expected_seq: int | None = None,
+                    timeout: float | None = None):
+        """A client seat's move (`cast 5`, `end` or `resign`) with that seat's token; with `expected_seq` a
+        retry is answered from the history, never applied twice."""
+        req = self._spb.SubmitMoveRequest(session_id=session_id, seat=seat, move=self._pb.Move(text=str(move)))
+        if expected_seq is not None:
+            req.expected_seq = expected_seq
+        return self._call(self.stub.SubmitMove, req, timeout, token=token)
+
+    def get_session(self, session_id: str, token: str, timeout: float | None = None):
+        """The session as the token's seat sees it (GetSessionResponse: never its own hand)."""
+        return self._call(self.stub.GetSession, self._spb.GetSessionRequest(session_id=session_id), timeout,
+                          token=token)
+
+    def export_session(self, session_id: str, token: str, timeout: float | None = None) -> dict:
+        """The session's record as the token's seat may see it (docs/records.md; hidden stones "stone ?")."""
+        resp = self._call(self.stub.ExportSession, self._spb.ExportSessionRequest(session_id=session_id), timeout,
+                          token=token)
+        return json.loads(resp.record_json)

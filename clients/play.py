@@ -401,7 +401,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
-    p.add_argument("--server", default=None, metavar="HOST:PORT", help="play against a SpellBook server")
+    p.add_argument("--server", default=None, metavar="HOST:PORT", help="play in a session on a server (either game)")
     p.add_argument("--hint-iterations", type=int, default=None,
                    help="a hint's first search budget (default: the server's default level's, as GetHints; "
                         "it doubles, up to 16x, until the best move is clear)")

@@ -163,3 +163,127 @@ class RemoteGameSession:
             if on_event and seat != self.seat:
                 on_event(Event(seat, e["move"]))
         flush()
+
+
+class RemoteAbracadaSession:
+    """An Abracada…What? server session seen from one client seat, with the interface
+    clients/play_abracadawhat.py's terminal drives: the server deals, rolls and plays the bot seats; this side
+    holds the seat's token and its view (every hand but its own, XI2). `state` is a full state sampled from
+    that view for display and hints (the search determinizes for the seat anyway: a hint never uses the
+    hand the seat cannot see)."""
+
+    practice = False
+
+    def __init__(self, client, created, seat: int, seed: int | None, poll_s: float = 0.05):
+        self.seed = seed if seed is not None else random.randrange(2**31)
+        self.seed_fixed, self.seed_is_deal = seed is not None, seed is not None
+        self.client, self.session_id, self.seat, self.poll_s = client, str(created), seat, poll_s
+        self.token = created.seat_tokens[seat]
+        self.events: list[dict] = []
+        self._seen = 0
+        self.resigned: int | None = None
+        self._refresh()
+        self.players = self.view.state.view.players
+        self.seats = [HUMAN if i == seat else f"server level {s.level}" if s.kind == 2 else "client"
+                      for i, s in enumerate(self.view.seats)]
+        self.variants = self.state.variants
+
+    @classmethod
+    def create(cls, client, bots: list[str], seat: int, seed: int | None, variants: str = "") -> "RemoteAbracadaSession":
+        """A new server session with this seat as its client (2-5 players); `seed` None: a secret deal."""
+        if not 1 <= len(bots) <= 4:
+            raise ValueError(f"play Abracada…What? against 1 to 4 bots (2-5 players), got {len(bots)}")
+        if not 0 <= seat <= len(bots):
+            raise ValueError(f"--seat must be 0 to {len(bots)}, got {seat}")
+        seats = [f"bot:{server_level(b)}" for b in bots]
+        seats.insert(seat, "client")
+        names = [v for v in variants.replace(" ", ",").split(",") if v]
+        return cls(client, client.create_session(seats, variants=names, seed=seed), seat, seed)
+
+    # ------------------------------------------------------------------ the interface the terminal uses
+    @property
+    def names(self) -> list[str]:
+        from clients.play import seat_label
+
+        return [seat_label(self, p) for p in range(self.players)]
+
+    @property
+    def human(self) -> int:
+        return self.seat
+
+    @property
+    def over(self) -> bool:
+        return self.view.over
+
+    @property
+    def moves(self) -> list[dict]:
+        return self.events
+
+    def advance(self, on_event: Callable | None = None) -> None:
+        """Waits for the server (the bots, the dealing and the dice) until this seat decides or the game
+        ends, reporting the other seats' announcements as they happen."""
+        while True:
+            self._refresh()
+            self._report(on_event)
+            if self.view.over or self.view.state.view.to_move == self.seat:
+                return
+            time.sleep(self.poll_s)
+
+    def play_human(self, move) -> list[str]:
+        """Submits the seat's move; returns what the table saw (the outcome, life, the round's end)."""
+        from engine_c.abracadawhat import text as T
+
+        before = self.state
+        self._submit(str(move))
+        return T.describe_changes(before, move, self.state, self.names)
+
+    def resign(self, seat: int) -> None:
+        """This seat resigns the server game (SubmitMove "resign", D130): it ends there."""
+        self._submit("resign")
+        self.resigned = seat
+
+    def undo(self) -> None:
+        raise ValueError("Abracada…What? has no undo: every announcement is final")
+
+    def to_record(self) -> dict:
+        """The server's record as this seat may see it (its own stones hidden until the end), this seat marked
+        human and the bots by their level."""
+        from engine_c import records
+
+        rec = self.client.export_session(self.session_id, self.token)
+        rec["seats"] = [records.seat("human") if i == self.seat or s["kind"] != "bot"
+                        else records.seat("bot", f"ismcts:level={s['level']}", s["level"])
+                        for i, s in enumerate(rec["seats"])]
+        return rec
+
+    def save(self, path: str) -> None:
+        from clients.play import write_record
+
+        write_record(path, self.to_record())
+
+    # ------------------------------------------------------------------ internals
+    def _refresh(self) -> None:
+        from engine_c.abracadawhat import State as AwState
+
+        self.view = self.client.get_session(self.session_id, self.token)
+        text = self.view.state.text          # the seat's observation; the whole state once the game is over
+        self.state = AwState.from_observation(text, seed=self.seed) if " observer=" in text else AwState.from_text(text)
+
+    def _submit(self, move: str) -> None:
+        self.client.submit_move(self.session_id, self.seat, move, self.token, expected_seq=self.view.seq)
+        self._seen = max(self._seen, self.view.seq + 1)      # our own move: said by the terminal itself
+        self._refresh()
+
+    def _report(self, on_event: Callable | None) -> None:
+        """The other seats' decisions since the last report, in order (a stone drawn is never reported)."""
+        from clients.play import Event
+
+        if self.view.seq <= self._seen:
+            return
+        for e in self.client.export_session(self.session_id, self.token)["events"]:
+            if not e.get("seq") or e["seq"] <= self._seen:
+                continue
+            self._seen = e["seq"]
+            self.events.append(e)
+            if e["kind"] in ("move", "resign") and e["seat"] != self.seat and on_event:
+                on_event(Event(e["seat"], e["move"]))

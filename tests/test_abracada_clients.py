@@ -298,3 +298,23 @@ def test_what_an_announcement_gains_and_risks_follows_the_rules(variants, ko, la
         if seen == {"last", "ko", "self"}:
             break
     assert seen == {"last", "ko", "self"}
+
+
+def test_a_whole_game_in_a_server_session_from_the_terminal(tmp_path):
+    """`play --game abracadawhat --server HOST:PORT`: the server deals and plays the bots, the terminal sees
+    what its seat may see (its own hand as a count only), hints and `hold` work, the game runs to its end,
+    and the saved record is the server's, reviewable."""
+    from server.main import ServerConfig, ServerThread
+
+    with ServerThread(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "s.db"))) as srv:
+        saved = tmp_path / "remote.json"
+        code, out, client = play(["hold", "hint 3", "chances"], answers=["n", "y", str(saved)],
+                                 server=f"127.0.0.1:{srv.port}", bots=["ismcts:level=1", "ismcts:level=1"],
+                                 seat=1, seed=9)
+    assert code == 0, out[-2000:]
+    assert "hidden from you" in out and "What you probably hold" in out and "Hint 3: play" in out
+    assert "server level 1" in out and client.sess.over
+    record = json.loads(saved.read_text())
+    assert record["game"] == "abracadawhat" and record["status"] == "finished" and record["seed"] == 9
+    assert record["seats"][1] == {"kind": "human"} and record["seats"][0]["level"] == 1
+    assert cli_main(["review", str(saved), "--iterations", "30"]) == 0
