@@ -429,6 +429,29 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     return importlib.import_module(game.terminal).run(args, inp, out)    # the game's terminal (D64, registry)
 
 
+def run_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO, service_client_class, client_class,
+                  new_session: Callable[[object], object]) -> int:
+    """A game in a session on `--server` (clients/remote_play.py): `new_session(service_client)` creates it
+    (the server runs the bots and the chance), played by `client_class` (a PlayClient). Exit status 2 with
+    a message for bad input or a server that refuses."""
+    from clients.client import ServiceError
+
+    if args.load:
+        print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
+        return 2
+    try:
+        with service_client_class(args.server, timeout=60) as service:
+            client = client_class(new_session(service), inp, out, hint_iterations=args.hint_iterations,
+                                  prompt=getattr(inp, "isatty", lambda: False)())
+            return client.run()
+    except (ValueError, ServiceError) as e:
+        print(f"spellbook-ai play: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nLeaving the game (the session stays on the server).", file=out)
+        return 1
+
+
 def run_local(args: argparse.Namespace, inp: TextIO, out: TextIO, session_class, client_class,
               new_session: Callable[[int], object]) -> int:
     """A game here: continued from `--load`, or `new_session(seed)` (`--seed`, else a random deal), played

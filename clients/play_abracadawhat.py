@@ -31,7 +31,7 @@ from engine_c import records
 from engine_c.abracadawhat import text as T
 from engine_c.abracadawhat.state import SPELLS, IllegalMoveError, Move, NotationError, State
 from clients.play import (HUMAN, Event, Hinter, PlayClient, seat_spec, load_record, ranked_lines, run_local,
-                          seat_label, write_record)
+                          run_on_server, seat_label, write_record)
 
 GAME = "abracadawhat"
 COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "resign", "quit")
@@ -335,34 +335,14 @@ def _spell_help(word: str) -> str:
 
 def run(args, inp: TextIO, out: TextIO) -> int:
     """`play --game abracadawhat` (clients/play.py routes here): a local game; exit status 2 for bad input."""
-    if args.server:
-        return _play_on_server(args, inp, out)
+    if args.server:     # AbracadaWhatService deals, rolls and plays the bots; this side sees its seat's view
+        from clients.client import AbracadaWhatClient
+        from clients.remote_play import RemoteAbracadaSession
+
+        return run_on_server(args, inp, out, AbracadaWhatClient, AbracadaPlayClient, lambda service: RemoteAbracadaSession
+                             .create(service, args.bots, args.seat, args.seed, getattr(args, "variants", "") or ""))
     return run_local(args, inp, out, AbracadaSession, AbracadaPlayClient,
                      lambda seed: AbracadaSession.new(args.bots, args.seat, seed, getattr(args, "variants", "") or ""))
-
-
-def _play_on_server(args, inp: TextIO, out: TextIO) -> int:
-    """The same game in a server session (AbracadaWhatService): the server deals, rolls and plays the bots;
-    this terminal sees what its seat may see."""
-    from clients.client import AbracadaWhatClient, ServiceError
-    from clients.remote_play import RemoteAbracadaSession
-
-    if args.load:
-        print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
-        return 2
-    try:
-        with AbracadaWhatClient(args.server, timeout=60) as client:
-            sess = RemoteAbracadaSession.create(client, args.bots, args.seat, args.seed,
-                                                getattr(args, "variants", "") or "")
-            ui = AbracadaPlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
-                                    prompt=getattr(inp, "isatty", lambda: False)())
-            return ui.run()
-    except (ValueError, ServiceError) as e:
-        print(f"spellbook-ai play: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nLeaving the game (the session stays on the server).", file=out)
-        return 1
 
 
 def demo_abracadawhat(players: int = 3, seed: int = 0, variants: str = "", out=None):

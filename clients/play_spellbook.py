@@ -36,8 +36,8 @@ from engine_c import records
 from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
 from engine_c.spellbook import _engine as _E
 from engine_c.spellbook.state import COLOR_NAMES, COLORS, RUNES, format_counts
-from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_label,
-                          seat_spec, write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, run_on_server,
+                          seat_label, seat_spec, write_record)
 from clients.spell_text import describe, find_spell, points, spell_title
 
 MAX_LISTED = 30
@@ -632,33 +632,14 @@ class SpellBookPlayClient(PlayClient):
 # ----------------------------------------------------------------------------------------------
 def run(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     """`play` for SpellBook (clients/play.py routes here): local, or in a server session (--server)."""
-    if args.server:
-        return _play_on_server(args, inp, out)
+    if args.server:     # the server runs the bots and the Pouch; without --seed it draws a secret seed
+        from clients.client import SpellBookClient
+        from clients.remote_play import RemoteGameSession
+
+        return run_on_server(args, inp, out, SpellBookClient, SpellBookPlayClient, lambda service: RemoteGameSession
+                             .create(service, args.bots, args.seat, args.seed, args.spells))
     return run_local(args, inp, out, GameSession, SpellBookPlayClient,
                      lambda seed: GameSession.new(args.bots, args.seat, seed, args.spells, args.practice))
-
-
-def _play_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    """The same game in a server session (clients/remote_play.py): the server runs the bots and the Pouch."""
-    from clients.client import ServiceError, SpellBookClient
-    from clients.remote_play import RemoteGameSession
-
-    if args.load:
-        print("spellbook-ai play: --load continues a game locally; leave out --server", file=sys.stderr)
-        return 2
-    seed = args.seed     # None: the server draws a secret seed; --seed fixes it (replay mode)
-    try:
-        with SpellBookClient(args.server, timeout=60) as client:
-            sess = RemoteGameSession.create(client, args.bots, args.seat, seed, args.spells)
-            client_ui = SpellBookPlayClient(sess, inp, out, hint_iterations=args.hint_iterations,
-                                            prompt=getattr(inp, "isatty", lambda: False)())
-            return client_ui.run()
-    except (ValueError, ServiceError) as e:
-        print(f"spellbook-ai play: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\nLeaving the game (the session stays on the server).", file=out)
-        return 1
 
 
 def demo_game(players: int = 2, spells: str = "set1", seed: int = 0, out=None) -> State:

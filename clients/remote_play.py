@@ -29,6 +29,17 @@ def server_level(spec: str) -> int:
     return int(text)
 
 
+def session_seats(bots: list[str], seat: int, max_bots: int) -> list[str]:
+    """The seats of a new session: the server's bots by level (`bot:N`) with this client at `seat`."""
+    if not 1 <= len(bots) <= max_bots:
+        raise ValueError(f"play against 1 to {max_bots} bots, got {len(bots)}")
+    if not 0 <= seat <= len(bots):
+        raise ValueError(f"--seat must be 0 to {len(bots)}, got {seat}")
+    seats = [f"bot:{server_level(b)}" for b in bots]
+    seats.insert(seat, "client")
+    return seats
+
+
 class RemoteGameSession:
     """A server session seen from one client seat, with the interface clients/play.py drives."""
 
@@ -52,12 +63,7 @@ class RemoteGameSession:
     @classmethod
     def create(cls, client, bots: list[str], seat: int, seed: int | None, spells: str) -> "RemoteGameSession":
         """A new server session with this seat as its client; `seed` None lets the server draw a secret one."""
-        if not 1 <= len(bots) <= 3:
-            raise ValueError(f"play against 1 to 3 bots, got {len(bots)}")
-        if not 0 <= seat <= len(bots):
-            raise ValueError(f"--seat must be 0 to {len(bots)}, got {seat}")
-        seats = [f"bot:{server_level(b)}" for b in bots]
-        seats.insert(seat, "client")
+        seats = session_seats(bots, seat, 3)
         sid = client.create_session(seats, players=len(seats), spells=spells, seed=seed)
         return cls(client, sid, seat, seed)
 
@@ -191,12 +197,7 @@ class RemoteAbracadaSession:
     @classmethod
     def create(cls, client, bots: list[str], seat: int, seed: int | None, variants: str = "") -> "RemoteAbracadaSession":
         """A new server session with this seat as its client (2-5 players); `seed` None: a secret deal."""
-        if not 1 <= len(bots) <= 4:
-            raise ValueError(f"play Abracada…What? against 1 to 4 bots (2-5 players), got {len(bots)}")
-        if not 0 <= seat <= len(bots):
-            raise ValueError(f"--seat must be 0 to {len(bots)}, got {seat}")
-        seats = [f"bot:{server_level(b)}" for b in bots]
-        seats.insert(seat, "client")
+        seats = session_seats(bots, seat, 4)
         names = [v for v in variants.replace(" ", ",").split(",") if v]
         return cls(client, client.create_session(seats, variants=names, seed=seed), seat, seed)
 
