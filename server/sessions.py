@@ -374,13 +374,7 @@ class SessionManager:
                 result = {"scores": scores, "winners": records.resign_winners(scores, seat), "resigned": seat}
                 return Advance([(seq + 1, records.RESIGN, seat, records.RESIGN, text)], result, False, value=state)
 
-            try:
-                out = self.store.advance(session.id, step)
-            except KeyError:
-                raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
-            except Expired:
-                self.sessions.pop(session.id, None)
-                raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
+            out = self._store_advance(session, step)
             session.state, session.seq, session.resigned = out.value, out.events[-1][0], seat
             ev = self._event_from_row(_Row(*out.events[-1]), session.game)
             self._publish(session, ev)
@@ -581,12 +575,7 @@ class SessionManager:
             return Advance(rows, result, bot_turn, value=state)
 
         try:
-            out = self.store.advance(session.id, step)
-        except KeyError:
-            raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
-        except Expired:
-            self.sessions.pop(session.id, None)
-            raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
+            out = self._store_advance(session, step)
         finally:
             if behind:
                 self._catch_up(session)
@@ -613,6 +602,16 @@ class SessionManager:
         if session.resigned is not None:
             return records.resign_winners(records.totals(session.state), session.resigned)
         return session.state.winners()
+
+    def _store_advance(self, session: _Session, step):
+        """store.advance(step) for `session`, its refusals as the RPCs' errors."""
+        try:
+            return self.store.advance(session.id, step)
+        except KeyError:
+            raise SessionError("NOT_FOUND", "session_id", f"no session {session.id!r}") from None
+        except Expired:
+            self.sessions.pop(session.id, None)
+            raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
 
     def _event_from_row(self, row, game: Game) -> Event:
         st = game.State.from_text(row.state_after)
