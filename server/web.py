@@ -220,6 +220,8 @@ class WebGateway:
         app.router.add_get("/spells.json", self._spells)
         app.router.add_get("/games.json", self._games)
         app.router.add_get("/static/{name:.+}", self._asset)
+        for info in games_info(tuple(self.static)):     # /spellbook, /abracadawhat: the page with that game chosen
+            app.router.add_get(f"/{info['name']}", self._index)
         for name in self.routes:
             app.router.add_post(f"/{name}/{{method}}", functools.partial(self._call, route=self.routes[name]))
         # no access log: the @rpc line is the call's log; handler_cancellation: a closed tab cancels its search

@@ -527,3 +527,12 @@ def test_a_player_in_another_browser(game_name, server, browser):
     assert a.errors == [] and b.errors == []
     for tab in (a, b):
         tab.page.close()
+
+
+def test_a_link_to_a_game_opens_the_page_with_that_game_chosen(server, browser):
+    """/abracadawhat and /spellbook are links a player can share: the page with that game chosen."""
+    for name in ("abracadawhat", "spellbook"):
+        tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/{name}")
+        tab.page.wait_for_selector(f"body[data-ready={name}]", state="attached")
+        assert tab.page.input_value("#game-choice") == name and tab.errors == []
+        tab.page.close()

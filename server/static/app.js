@@ -73,9 +73,12 @@ async function init() {
     syncWatch();
     return;
   }
-  await chooseGame(sessionStorage.getItem(GAME_STORE) || $("game-choice").value);
+  await chooseGame(gameInPath() || sessionStorage.getItem(GAME_STORE) || $("game-choice").value);
   status(READY);
 }
+
+/** The game a link names (/abracadawhat), if this server offers it. */
+const gameInPath = () => { const name = location.pathname.replace(/^\/+|\/+$/g, ""); return games.has(name) ? name : ""; };
 
 /** The games this server offers (one folder each under static/games/), each loaded as its module. */
 async function loadGames() {
@@ -93,6 +96,7 @@ async function chooseGame(name) {
   delete document.body.dataset.ready;
   $("game-choice").value = G.name;
   sessionStorage.setItem(GAME_STORE, G.name);
+  if (location.pathname !== `/${G.name}` && location.pathname !== "/") history.replaceState(null, "", `/${G.name}`);
   setService(G.service);
   document.body.dataset.game = G.name;
   $("game-name").textContent = chosen.info.title;
