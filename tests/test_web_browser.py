@@ -322,7 +322,7 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     assert c.errors == []
 
 
-def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
+def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser, tmp_path):
     tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
     page = tab.page
     tab.start(players=3, level=2, practice=True)
@@ -347,6 +347,17 @@ def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
     play_one(page, rng)
     page.wait_for_selector("#move-list button.move:not([disabled])")
     tab.shot("8-practice")
+    page.click("#resign")                                              # resigning ends the page's game too
+    page.click("#resign")
+    page.wait_for_selector("#log li.resign", state="attached")
+    assert page.is_visible("#review-button") and "you resigned" in page.inner_text("#turn")
+    record = save_record(page, tmp_path / "practice.json")
+    assert record["events"][-1]["kind"] == "resign" and record["result"]["resigned"] == 0
+    answer = page.evaluate("""async (text) => { const r = await fetch('/spellbook.v1.SpellBookService/AnalyzeGame', {
+        method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({recordJson: text, seat: 0, limits: {iterations: '1'}, keyMoments: 1})});
+      return [r.status, (await r.json()).result]; }""", (tmp_path / "practice.json").read_text())
+    assert answer[0] == 200 and answer[1]["resigned"] == 0, answer          # the server takes its record
     assert tab.errors == []
 
 

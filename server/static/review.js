@@ -155,7 +155,13 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
     : [el("li", { text: "None of your decisions changed much." })]));
   const extra = document.getElementById("review-extra");
   extra.hidden = !game.reviewExtras;
-  if (game.reviewExtras) await game.reviewExtras(extra, { record, review, me: seat, names, where: (d) => where(d, names), stateBefore: (i) => stateBefore(record, i, game) });
+  if (game.reviewExtras) {
+    // the game's own part, in a box of this review's: a newer review removes it, so nothing late lands in its place
+    const box = el("div");
+    extra.replaceChildren(box);
+    status.textContent = "Reviewed; replaying the game for the rest…";
+    await game.reviewExtras(box, { record, review, me: seat, names, where: (d) => where(d, names), stateBefore: (i) => stateBefore(record, i, game) });
+  }
   if (!mine()) return null;
   section.dataset.state = "done";
   status.textContent = `Review done in ${((review.elapsedMs || 0) / 1000).toFixed(1)} s.`;
@@ -206,15 +212,17 @@ function drawGraph(record, decisions, keyed, onPick, names) {
   }
   nodes.push(svg("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis title", transform: `rotate(-90 16 ${(T + H - B) / 2})` }, "Win probability (%)"));
   nodes.push(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "axis title" }, "Round"));
-  let lastTick = -Infinity, lastRound = 0;
-  for (const d of decisions) {              // a tick where each round's first reviewed decision is
+  // a tick where each round's first reviewed decision is; labels every round, or every 2nd, 5th... as they fit
+  const rounds = decisions.length ? decisions[decisions.length - 1].round || 1 : 1;
+  const perRound = (W - L - R) * (decisions.length ? (decisions[decisions.length - 1].eventIndex - first) / Math.max(events - first, 1) : 1) / rounds;
+  const step = [1, 2, 5, 10, 20, 50].find((k) => k * perRound >= 26) || 100;
+  let lastRound = 0;
+  for (const d of decisions) {
     if (!d.round || d.round === lastRound) continue;
     lastRound = d.round;
     const at = x(d.eventIndex);
     nodes.push(svg("line", { x1: at, x2: at, y1: H - B, y2: H - B + 4, class: "grid" }));
-    if (at - lastTick < 24) continue;
-    lastTick = at;
-    nodes.push(svg("text", { x: at, y: H - B + 16, "text-anchor": "middle", class: "axis" }, String(d.round)));
+    if (d.round === 1 || d.round % step === 0) nodes.push(svg("text", { x: at, y: H - B + 18, "text-anchor": "middle", class: "axis" }, String(d.round)));
   }
   if (decisions.length) {
     nodes.push(svg("polyline", { class: "line", points: decisions.map((d) => `${x(d.eventIndex)},${y(d.winAfter || 0)}`).join(" ") }));
