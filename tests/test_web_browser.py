@@ -598,6 +598,19 @@ def test_resign_ends_the_game_on_the_server_and_the_review_works(game_name, serv
     assert "You resigned" in page.inner_text("#review-summary")
     tab.shot(f"{game_name}-resigned-review")
     assert page.evaluate(CONTRAST_JS) == []
+    if game_name == "spellbook":                # a record two people played: the page asks whose decisions
+        record["seats"] = [{"kind": "client"}, {"kind": "client"}]
+        (tmp_path / "two.json").write_text(json.dumps(record))
+        page.click("#review-back")
+        page.click("#new")
+        page.locator("#setup details summary").click()
+        page.set_input_files("#load-file", str(tmp_path / "two.json"))
+        page.wait_for_selector("#review-status:has-text('choose whose decisions')")
+        assert page.is_hidden("#review-body") and page.input_value("#review-seat") == ""
+        page.select_option("#review-seat", "1")
+        wait_review(page)
+        check_review(page, "your Day")
+        assert page.inner_text("#split tr.mine th") == "You" and "Player 1" in page.inner_text("#split")
     assert tab.errors == []
 
 

@@ -44,7 +44,7 @@ function firstPart(record, cut, seat) {
   return seed ? text.replace(/"seed":0(?=[,}])/, `"seed":${seed}`) : text;
 }
 
-/** Where the first part ends: the move events of the game, up to about 1.2 s of the server's review
+/** Where the first part ends: the move events of the game, up to about 0.9 s of the server's review
  *  (measured on 2 cores: ~0.09 ms an iteration of the seat's own searches, ~50 ms a decision for the
  *  estimator that judges every seat's), and at least two of the seat's decisions; 0 when the whole
  *  review is about that quick anyway. */
@@ -56,7 +56,7 @@ function firstCut(record, seat, iterations) {
   if (total < 2500) return 0;
   let spent = 0, mine = 0;
   for (const [e, i] of moves) {
-    if (spent + cost(e) > 1200 && mine >= 2) return i;
+    if (spent + cost(e) > 900 && mine >= 2) return i;
     spent += cost(e);
     if (own(e)) mine++;
   }
@@ -87,7 +87,7 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   clearReview(seat === null);
   const choice = document.getElementById("review-seat");
   choice.replaceChildren(...(seat === null ? [el("option", { value: "", selected: true, disabled: true, text: "Choose a seat…" })] : []),
-    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${n}` })));
+    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${names[i]}` })));
   choice.onchange = () => showReview(record, Number(choice.value), game, { iterations, names: baseNames, onStatus }).catch((e) => {
     if (e.name !== "AbortError") { document.getElementById("review-status").textContent = `The review failed: ${e.message}`; console.info(e.message); }
   });
