@@ -176,6 +176,9 @@ function clearReview(asking) {
   document.getElementById("position").hidden = true;
   document.getElementById("decisions-count").textContent = "";
   document.getElementById("review-body").hidden = asking;
+  const later = "With the whole review, in a few seconds.";
+  document.getElementById("split").replaceChildren(el("p", { class: "pending", text: later }));
+  document.getElementById("moments").replaceChildren(el("li", { class: "pending", text: later }));
   drawGraph(null, [], new Set(), () => {}, []);
 }
 
