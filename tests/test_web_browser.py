@@ -244,7 +244,7 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     marked = page.locator("#graph circle.dot").count()
     assert marked >= 1 and marked >= page.locator("button.mistake").count()
     page.locator("button.mistake, button.moment").first.click()       # a mistake opens its position
-    page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
+    page.wait_for_selector("#position-note:has-text(' played ')", timeout=60000)
     assert page.locator("#position-seats article").count() == 2
     page.click("#analyze")                                              # Analyze's stream, live in the page
     page.wait_for_selector("#analysis:has-text('Done')", timeout=30000)
@@ -322,7 +322,7 @@ def test_a_seat_token_stays_in_its_tab_and_out_of_urls_and_logs(server, browser,
     assert c.errors == []
 
 
-def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
+def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser, tmp_path):
     tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
     page = tab.page
     tab.start(players=3, level=2, practice=True)
@@ -347,6 +347,17 @@ def test_practice_takes_moves_back_and_reshuffles_the_pouch(server, browser):
     play_one(page, rng)
     page.wait_for_selector("#move-list button.move:not([disabled])")
     tab.shot("8-practice")
+    page.click("#resign")                                              # resigning ends the page's game too
+    page.click("#resign")
+    page.wait_for_selector("#log li.resign", state="attached")
+    assert page.is_visible("#review-button") and "you resigned" in page.inner_text("#turn")
+    record = save_record(page, tmp_path / "practice.json")
+    assert record["events"][-1]["kind"] == "resign" and record["result"]["resigned"] == 0
+    answer = page.evaluate("""async (text) => { const r = await fetch('/spellbook.v1.SpellBookService/AnalyzeGame', {
+        method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({recordJson: text, seat: 0, limits: {iterations: '1'}, keyMoments: 1})});
+      return [r.status, (await r.json()).result]; }""", (tmp_path / "practice.json").read_text())
+    assert answer[0] == 200 and answer[1]["resigned"] == 0, answer          # the server takes its record
     assert tab.errors == []
 
 
@@ -448,7 +459,7 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     tab.shot("aw-5-review")
     assert page.evaluate(CONTRAST_JS) == []
     page.locator("button.mistake, button.moment").first.click()       # a decision opens its position
-    page.wait_for_selector("#position-note:has-text('the better move was')", timeout=60000)
+    page.wait_for_selector("#position-note:has-text(' played ')", timeout=60000)
     assert page.locator("#position-seats article").count() == 3 and page.is_hidden("#analyze")
     tab.shot("aw-5-review-position")
     assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))
@@ -536,3 +547,137 @@ def test_a_link_to_a_game_opens_the_page_with_that_game_chosen(server, browser):
         tab.page.wait_for_selector(f"body[data-ready={name}]", state="attached")
         assert tab.page.input_value("#game-choice") == name and tab.errors == []
         tab.page.close()
+
+
+# ------------------------------------------------------------------------------------ resign and the review
+WATCH_REVIEW_JS = """() => { const states = window.reviewStates = []; const t0 = performance.now();
+  new MutationObserver(() => { const s = document.getElementById('review').dataset.state;
+    if (s && states[states.length - 1]?.[0] !== s) states.push([s, Math.round(performance.now() - t0),
+      document.querySelectorAll('#decisions li').length]); })
+    .observe(document.getElementById('review'), { attributes: true, attributeFilter: ['data-state'] }); }"""
+
+
+def wait_review(page, timeout=120000) -> list:
+    """The review done; the states it went through ([state, ms after the click, entries shown], in order)."""
+    page.wait_for_selector("#review[data-state=done]", state="attached", timeout=timeout)
+    return page.evaluate("window.reviewStates || []")
+
+
+def check_review(page, you: str) -> None:
+    """A finished review as a player reads it: every entry labelled by round and `you` (your Day / your
+    turn), never "Decision N"; the sentence on luck and decisions; the graph's axes labelled."""
+    entries = page.locator("#decisions li").all_text_contents()
+    assert entries and all(e.startswith("Round ") and you in e for e in entries), entries
+    assert "Decision " not in page.inner_text("#review")
+    text = page.inner_text("#split .split-text")
+    assert "luck" in text and "own decisions" in text and "others' decisions" in text, text
+    axes = page.locator("#graph text.axis.title").all_text_contents()
+    assert "Round" in axes and "Win probability (%)" in axes
+
+
+@pytest.mark.parametrize("game_name", ["spellbook", "abracadawhat"])
+def test_resign_ends_the_game_on_the_server_and_the_review_works(game_name, server, browser, tmp_path):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    page = tab.page
+    tab.choose(game_name)
+    tab.start(players=2, level=1, hint_iterations=50, review_iterations=100)
+    rng = random.Random(11)
+    for _ in range(4 if game_name == "spellbook" else 2):             # a few of our decisions, then resign
+        before = page.locator("#log li").count()
+        play_one(page, rng)
+        page.wait_for_selector(f"#log li:nth-child({before + 1})", state="attached", timeout=30000)
+    page.wait_for_selector("#move-list button[data-move]:not([disabled])", timeout=30000)
+    page.click("#resign")                                                # a first click asks again
+    assert page.inner_text("#resign") == "Resign? Click again" and page.is_hidden("#review-button")
+    page.click("#resign")
+    page.wait_for_selector("#log li.resign", state="attached", timeout=30000)
+    page.wait_for_selector("#log li.end", state="attached", timeout=30000)
+    assert "You resigned" in page.inner_text("#log") and "you resigned" in page.inner_text("#turn")
+    assert page.is_visible("#review-button") and page.is_disabled("#resign") and page.is_hidden("#moves")
+    record = save_record(page, tmp_path / "resigned.json")                 # the record says who resigned
+    assert record["status"] == "finished" and record["result"]["resigned"] == 0
+    assert record["events"][-1]["kind"] == "resign" and record["events"][-1]["seat"] == 0
+    tab.shot(f"{game_name}-resigned")
+    page.evaluate(WATCH_REVIEW_JS)
+    page.click("#review-button")
+    states = wait_review(page)
+    assert states[0][0] == "reviewing", states
+    check_review(page, "your Day" if game_name == "spellbook" else "your turn")
+    assert page.locator("#split tbody tr").count() == 2
+    assert "You resigned" in page.inner_text("#review-summary")
+    tab.shot(f"{game_name}-resigned-review")
+    assert page.evaluate(CONTRAST_JS) == []
+    if game_name == "spellbook":                # a record two people played: the page asks whose decisions
+        record["seats"] = [{"kind": "client"}, {"kind": "client"}]
+        (tmp_path / "two.json").write_text(json.dumps(record))
+        page.click("#review-back")
+        page.click("#new")
+        page.locator("#setup details summary").click()
+        page.set_input_files("#load-file", str(tmp_path / "two.json"))
+        page.wait_for_selector("#review-status:has-text('choose whose decisions')")
+        assert page.is_hidden("#review-body") and page.input_value("#review-seat") == ""
+        page.select_option("#review-seat", "1")
+        wait_review(page)
+        check_review(page, "your Day")
+        assert page.inner_text("#split tr.mine th") == "You" and "Player 1" in page.inner_text("#split")
+    assert tab.errors == []
+
+
+def test_a_saved_record_in_a_fresh_tab_reviews_its_own_seat(server, browser, tmp_path, capsys):
+    """A record played from the second seat, loaded in a tab that last played the first seat: its own seat
+    is reviewed, filled in progressively (the first part of the game first), labelled by round, Day and
+    phase; a new review (another seat, picked in the select) clears the previous one at once."""
+    url = f"http://127.0.0.1:{server.web_port}/"
+    a = Tab(browser, url)
+    a.page.select_option("#players", "2")
+    a.page.select_option("#seat", "1")                                 # the second seat
+    a.start(players=2, level=1, review_iterations=100)
+    rng, started = random.Random(12), time.monotonic()
+    while not a.page.locator("#review-button").is_visible():          # a whole game (for a long review)
+        assert time.monotonic() - started < 150, "the game did not end"
+        if not click_a_legal_move(a.page, rng):
+            a.page.wait_for_timeout(15)
+    saved = tmp_path / "second-seat.json"
+    record = save_record(a.page, saved)
+    assert [s["kind"] for s in record["seats"]] == ["bot", "client"]
+    a.page.close()
+
+    b = Tab(browser, url)                                              # a fresh tab that played the first seat
+    b.start(players=2, level=1)
+    play_one(b.page, random.Random(1))
+    b.page.click("#new")
+    b.page.locator("#setup details summary").click()
+    b.page.fill("#review-iterations", "100")
+    b.page.evaluate(WATCH_REVIEW_JS)
+    b.page.set_input_files("#load-file", str(saved))
+    b.page.wait_for_selector("#review[data-state=partial], #review[data-state=done]", state="attached", timeout=60000)
+    b.shot("9-loaded-record-first-part")                               # the first entries, the rest coming
+    states = wait_review(b.page)
+    page = b.page
+    with capsys.disabled():
+        print(f"\n[review of a loaded record: {states}]")
+    assert [s for s, _, _ in states][:1] == ["reviewing"] and states[-1][0] == "done"
+    assert "partial" in [s for s, _, _ in states], states                # the first entries before the whole
+    first = next(t for s, t, _ in states if s == "partial")
+    assert first < next(t for s, t, _ in states if s == "done")
+    assert page.input_value("#review-seat") == "1"                     # the record's own seat
+    check_review(page, "your Day")
+    assert "Player 2" not in page.inner_text("#split") and "You" in page.inner_text("#split tr.mine")
+    assert page.locator("#graph polyline").count() == 1
+    page.locator("#all-decisions summary").click()
+    b.shot("9-loaded-record-own-seat")
+    page.set_viewport_size({"width": 390, "height": 844})               # the sentence and the table fit a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("document.querySelector('#split table').getBoundingClientRect().right") <= 390
+    b.shot("9-loaded-record-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
+    # another seat: the previous review is cleared at once, and a reviewing state shows
+    cleared = page.evaluate("""() => { const s = document.getElementById('review-seat'); s.value = '0';
+      s.dispatchEvent(new Event('change'));
+      return [document.querySelectorAll('#decisions li, #mistakes li, #moments li:not(.pending), #split tr').length,
+              document.getElementById('review-status').textContent]; }""")
+    assert cleared[0] == 0 and cleared[1].startswith("Reviewing"), cleared
+    wait_review(page)
+    check_review(page, "your Day")
+    assert "Bot 1" not in page.inner_text("#split tr.mine")
+    assert b.errors == []

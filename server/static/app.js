@@ -8,7 +8,7 @@
 import { call, RpcError, setApiKey, setService, stream } from "./rpc.js";
 import { el } from "./dom.js";
 import { renderHint } from "./hints.js";
-import { parseRecord, showReview } from "./review.js";
+import { ownSeats, parseRecord, showReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "spellbook.game";
@@ -17,7 +17,7 @@ const GAME_STORE = "spellbook.chosenGame";
 const game = {
   kind: "", sessionId: "", seat: 0, token: "", spectatorToken: "", spectator: false, players: 2, level: 3,
   names: [], view: null, seq: 0, lastEvent: 0, watching: null, busy: false, hint: null, hintLevel: 0,
-  finished: false, resigned: false, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0, idleTimer: 0,
+  finished: false, resigned: -1, refreshing: null, dirty: false, submittedSeq: -1, practice: null, boardTimer: 0, idleTimer: 0,
 };
 const games = new Map();     // name -> { info (from /games.json), module (its game.js) }
 let G = null;                // the chosen game's module
@@ -51,7 +51,7 @@ async function init() {
   $("join").addEventListener("submit", (e) => { e.preventDefault(); join().catch(failure); });
   $("load-file").addEventListener("change", () => loadRecord().catch(failure));
   $("hint").addEventListener("click", () => hint().catch(failure));
-  $("resign").addEventListener("click", resign);
+  $("resign").addEventListener("click", () => resign().catch(failure));
   $("undo").addEventListener("click", () => undo().catch(failure));
   $("save").addEventListener("click", () => saveRecord().catch(failure));
   $("review-button").addEventListener("click", () => review().catch(failure));
@@ -144,7 +144,7 @@ async function startGame() {
   Object.assign(game, {
     sessionId: created.sessionId, seat, token: created.seatTokens.find((t) => (t.seat || 0) === seat).token,
     spectatorToken: created.spectatorToken, spectator: false, players, level, seq: 0, lastEvent: 0,
-    names, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0, practice: null,
+    names, submittedSeq: -1, finished: false, resigned: -1, hint: null, hintLevel: 0, practice: null,
     invites: created.seatTokens.filter((t) => (t.seat || 0) !== seat).map((t) => ({ seat: t.seat || 0, token: t.token })),
   });
   remember();
@@ -158,7 +158,7 @@ async function startPractice(players, seat, level, names) {
   stopWatching();
   sessionStorage.removeItem(STORE_KEY);
   Object.assign(game, { sessionId: "", token: "", spectatorToken: "", spectator: false, seat, players, level, names,
-    seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, hint: null, hintLevel: 0,
+    seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: -1, hint: null, hintLevel: 0,
     practice: new G.Practice({ players, seat, level }) });
   $("log").replaceChildren();
   showGame();
@@ -180,7 +180,7 @@ async function undo() {
   game.practice.undo();
   const kept = game.practice.events.length;
   for (const li of [...$("log").children]) if (Number(li.dataset.seq) > kept) li.remove();
-  game.finished = false; game.resigned = false; game.submittedSeq = -1; game.hint = null; $("hint-box").hidden = true;
+  game.finished = false; game.resigned = -1; game.submittedSeq = -1; game.hint = null; $("hint-box").hidden = true;
   await refresh();
   status("Move taken back: your last choice again. The Pouch was shuffled, so the draws will differ.");
 }
@@ -247,8 +247,9 @@ function syncWatch() {
   if (game.practice || !game.sessionId || !v) return;
   const ourDecision = !game.spectator && v.toMove === game.seat && game.seq > game.submittedSeq;
   const caughtUp = game.lastEvent >= game.seq;
-  // nothing to follow at all (the game is over, or no one is looking): close the stream at once
-  const closeNow = v.over || game.finished || game.resigned || document.hidden;
+  // nothing to follow at all (the game's end is logged, or no one is looking): close the stream at once;
+  // a game just over keeps it for its last events (a resignation, the end)
+  const closeNow = game.finished || document.hidden;
   const needed = !closeNow && !(ourDecision && caughtUp);
   clearTimeout(game.idleTimer);
   game.idleTimer = 0;
@@ -275,6 +276,7 @@ async function onEvent(message) {
   const ev = message.event;
   game.lastEvent = Math.max(game.lastEvent, Number(ev.seq));
   logEvent(ev);
+  if (ev.kind === "resign") game.resigned = ev.seat;
   if (ev.kind === "end") { game.finished = true; stopWatching(); }
   // Our decision (or the end) is drawn at once; the board follows the others' moves at most every 200 ms
   // (the log shows each one as it comes), so a bot's quick turn costs one GetSession, not one per event.
@@ -288,6 +290,9 @@ function logEvent(ev) {
   let item;
   if (ev.kind === "end") {
     item = el("li", { class: "end" }, `Game over. Scores: ${(ev.scores || []).map((s, i) => `${seatName(i)} ${s}`).join(", ")}.`);
+  } else if (ev.kind === "resign") {         // the same in every game (SubmitMove "resign", D130)
+    const you = ev.seat === game.seat && !game.spectator;
+    item = el("li", { class: `end resign ${you ? "own" : "bot"}` }, `${you ? "You" : seatName(ev.seat)} resigned.`);
   } else {
     const { cls, nodes, merge, more } = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
     const top = $("log").firstElementChild;
@@ -309,16 +314,17 @@ function render() {
   if (!v) return;
   const me = game.spectator ? -1 : game.seat;
   G.renderBoard(v.view, $("table"), $("seats"), { me, names: game.names, toMove: v.toMove });
-  const mine = !game.spectator && v.toMove === game.seat && !v.over && !game.resigned;
+  const mine = !game.spectator && v.toMove === game.seat && !v.over;
   const result = winnersText(v);
-  $("turn").textContent = v.over ? `Game over — ${result}${result.startsWith("You win") ? "!" : "."}` : game.resigned ? "You resigned."
+  const quit = game.resigned < 0 ? "" : game.resigned === game.seat && !game.spectator ? "you resigned; " : `${seatName(game.resigned)} resigned; `;
+  $("turn").textContent = v.over ? `Game over — ${quit}${result}${result.startsWith("You win") ? "!" : "."}`
     : mine ? "Your decision." : v.toMove === -1 ? G.chanceText
       : game.spectator && v.toMove === undefined ? "" : `${seatName(v.toMove)} is thinking…`;
   $("review-button").hidden = !v.over;
-  $("resign").disabled = v.over || game.resigned;
+  $("resign").disabled = v.over;
   $("hint").disabled = !mine;
   $("undo").disabled = !game.practice || game.practice.history.length === 0 || game.busy;
-  $("moves").hidden = game.spectator || v.over || game.resigned;
+  $("moves").hidden = game.spectator || v.over;
   if (v.over) status(`Game over — ${result}. Review it or save the record.`);
   else if (mine) status("Your move.");
   if ((mine && v.legalMoves.length > 1) || v.over) performance.mark("spellbook:turn");
@@ -396,19 +402,35 @@ async function hint() {
   status(`Hint ${game.hintLevel} of 3.`);
 }
 
-function resign() {
-  if (!confirmResign()) return;
-  game.resigned = true;
-  stopWatching();
-  render();
-  status("You resigned. The game stays unfinished on the server (a review needs a finished game); save the record to keep it.");
+/** Resigns (after a second click to confirm): SubmitMove "resign" ends the game on the server (D130); the
+ *  stream brings the resignation and the end to the log, and the review and the record take the game as
+ *  it stood. In practice the page's own game ends the same way. */
+async function resign() {
+  if (!confirmResign() || !game.view || game.view.over || game.spectator) return;
+  disarm($("resign"));
+  $("resign").disabled = true;
+  try {
+    if (game.practice) {
+      while (game.busy) await new Promise((resolve) => setTimeout(resolve, 20));
+      await game.practice.resign(onPracticeEvent);
+    } else {
+      await call("SubmitMove", { sessionId: game.sessionId, seat: game.seat, move: { text: "resign" } }, opts());
+    }
+    game.resigned = game.seat;
+    await refresh();
+  } catch (e) {
+    $("resign").disabled = false;
+    throw e;
+  }
 }
 
 function confirmResign() { return $("resign").dataset.armed === "1" || (arm($("resign")), false); }
 function arm(button) {
   button.dataset.armed = "1"; button.textContent = "Resign? Click again";
-  setTimeout(() => { button.dataset.armed = ""; button.textContent = "Resign"; }, 4000);
+  clearTimeout(button.armTimer);
+  button.armTimer = setTimeout(() => disarm(button), 4000);
 }
+function disarm(button) { clearTimeout(button.armTimer); button.dataset.armed = ""; button.textContent = "Resign"; }
 
 // ------------------------------------------------------------------------------------ records, review, watching
 async function exportRecord() {
@@ -427,14 +449,21 @@ async function saveRecord() {
   status(`Record saved as ${file}: load it here again to review the game.`);
 }
 
+/** The review of `record` (this tab's game when none is given) for one seat: this tab's seat for its own
+ *  game; for a loaded record (or a watched game) the record's own seat, the one client or human seat, and
+ *  when it has several (or none) the page asks which. */
 async function review(record) {
+  const own = !record && !game.spectator && !!(game.sessionId || game.practice);
   record = record || await exportRecord();
   $("game").hidden = true; $("setup").hidden = true;
-  const me = game.spectator ? 0 : game.seat;
-  const names = record.seats.map((s, i) => ((game.sessionId || game.practice) && !game.spectator && i === game.seat ? "You"
-    : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Seat ${i + 1}`));
-  await showReview(record, me, G, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
+  const people = ownSeats(record);
+  const seat = own ? game.seat : people.length === 1 ? people[0] : null;
+  const names = Array.from({ length: record.players || (record.seats || []).length }, (_, i) => {
+    const s = (record.seats || [])[i] || {};
+    return own && i === game.seat ? "You" : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Player ${i + 1}`;
+  });
   $("review-title").focus?.();
+  await showReview(record, seat, G, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
 }
 
 async function loadRecord() {
@@ -449,7 +478,7 @@ async function loadRecord() {
   await chooseGame(owner.info.name);
   status(`Loaded ${file.name}; reviewing it…`);
   $("load-file").value = "";
-  Object.assign(game, { sessionId: "", practice: null, spectator: false, seat: 0 });
+  Object.assign(game, { sessionId: "", practice: null, spectator: false, seat: -1 });
   await review(record);
 }
 
@@ -458,7 +487,7 @@ async function join() {
   const sessionId = $("join-id").value.trim(), token = $("join-token").value.trim(), seat = Number($("join-seat").value) - 1;
   if (!sessionId || !token || !(seat >= 0)) { status("Give the session id, your seat and its token."); return; }
   Object.assign(game, { sessionId, token, spectatorToken: "", spectator: false, seat, seq: 0, lastEvent: 0, submittedSeq: -1,
-    finished: false, resigned: false, practice: null, invites: [], hint: null, hintLevel: 0 });
+    finished: false, resigned: -1, practice: null, invites: [], hint: null, hintLevel: 0 });
   $("join-token").value = "";
   await follow({ sessionId, seat }, seat);
 }
@@ -478,7 +507,7 @@ async function follow(request, mine) {
 async function spectate() {
   const sessionId = $("spectate-id").value.trim(), token = $("spectate-token").value.trim();
   if (!sessionId || !token) { status("Give the session id and the spectator token."); return; }
-  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: false, practice: null, invites: [] });
+  Object.assign(game, { sessionId, token: "", spectatorToken: token, spectator: true, seat: 0, seq: 0, lastEvent: 0, submittedSeq: -1, finished: false, resigned: -1, practice: null, invites: [] });
   $("spectate-token").value = "";
   await follow(G.spectatorRequest ? G.spectatorRequest(sessionId) : { sessionId, seat: 0 }, -1);
   status("Watching (read-only).");

@@ -1,6 +1,9 @@
-// After the game: AnalyzeGame on the record (the server's review), drawn as a win-probability graph with
-// the mistakes marked, each player's luck / skill split, and the mistakes as a list; a mistake opens its
-// position (replayed from the record with ApplyMove) with the move played and the better one. The same
+// After the game: AnalyzeGame on the record (the server's review) for one seat (the record's own, or the
+// one the player picks), drawn as a win-probability graph by round with the mistakes marked, each
+// player's luck / skill split with the sentence saying what it means, and the seat's decisions labelled
+// by round, Day/turn and phase; a decision opens its position (replayed from the record with ApplyMove)
+// with the move played and the better one. The first part of the game is reviewed first, so entries
+// show within a couple of seconds, then the whole review replaces them. The same
 // for every game: the game's folder gives its move labels, its board, its NewGame/ApplyMove requests and
 // what only it reviews (`game.reviewExtras`: Abracada…What?'s belief against the hand held).
 import { call, stream } from "./rpc.js";
@@ -25,83 +28,218 @@ export function parseRecord(text) {
   return record;
 }
 
-/** Reviews `record` (parseRecord's) for seat `me` with `game`'s labels and board; fills the review section. */
-export async function showReview(record, me, game, { level = 0, iterations = 1500, names = [], onStatus = () => {} } = {}) {
-  const moveLabel = game.moveLabel;
+/** The seats a record was played from by people (the client or human seats, docs/records.md): the seats a
+ *  loaded record is reviewed for. */
+export function ownSeats(record) {
+  return (record.seats || []).map((s, i) => (s.kind === "client" || s.kind === "human" ? i : -1)).filter((i) => i >= 0);
+}
+
+/** The first part of `record` (its events before index `cut`), ending with a resignation of `seat`: a
+ *  record the server reviews as far as it goes. Each decision's searches are seeded by its place in the
+ *  game (search/review.py), so the entries of this part are the whole review's, sooner. */
+function firstPart(record, cut, seat) {
+  const events = record.events.slice(0, cut).concat([{ kind: "resign", seat, move: "resign" }]);
+  const seed = record.seedText;
+  const text = JSON.stringify({ ...record, events, status: "finished", result: null, review: undefined, seed: seed ? 0 : undefined });
+  return seed ? text.replace(/"seed":0(?=[,}])/, `"seed":${seed}`) : text;
+}
+
+/** Where the first part ends: the move events of the game, up to about 0.9 s of the server's review
+ *  (measured on 2 cores: ~0.09 ms an iteration of the seat's own searches, ~50 ms a decision for the
+ *  estimator that judges every seat's), and at least two of the seat's decisions; 0 when the whole
+ *  review is about that quick anyway. */
+function firstCut(record, seat, iterations) {
+  const moves = record.events.map((e, i) => [e, i]).filter(([e]) => e.kind === "move");
+  const own = (e) => e.seat === seat;
+  const cost = (e) => 50 + (own(e) ? iterations * 0.09 : 0);
+  const total = moves.reduce((t, [e]) => t + cost(e), 0);
+  if (total < 2500) return 0;
+  let spent = 0, mine = 0;
+  for (const [e, i] of moves) {
+    if (spent + cost(e) > 900 && mine >= 2) return i;
+    spent += cost(e);
+    if (own(e)) mine++;
+  }
+  return 0;
+}
+
+let current = null;        // the review under way: { controller }
+
+/** Where a decision was, in the page's names: "Round 2 · your Day · Evening" (AnalyzeGame's `label`
+ *  says "Day of seat 1", counted from 0; the page says "Bot 2"). */
+export function where(d, names) {
+  const text = d.label || (d.round ? `Round ${d.round}` : `Decision ${d.decision + 1}`);
+  return text.replace(/\b(Day|turn) of seat (\d+)/, (_, what, s) => (names[Number(s)] === "You" ? `your ${what}` : `${what} of ${names[Number(s)] || `seat ${Number(s) + 1}`}`));
+}
+
+/** Reviews `record` (parseRecord's) for `seat` with `game`'s labels and board; fills the review section
+ *  as the answers come: the first part of the game's decisions within a couple of seconds, then the
+ *  whole review (the graph, every decision, the luck split, key moments). `seat` null: the record has
+ *  several people's seats (or none), and the page asks whose decisions to review. */
+export async function showReview(record, seat, game, { iterations = 1500, names: baseNames = [], onStatus = () => {} } = {}) {
   const section = document.getElementById("review");
   section.hidden = false;
+  if (current) current.controller.abort();       // a review that was under way: its answers are dropped
+  const controller = new AbortController();
+  current = { controller };
+  const mine = () => current && current.controller === controller;
+  const names = baseNames.map((n, i) => (i === seat ? "You" : n));
+  clearReview(seat === null);
+  const choice = document.getElementById("review-seat");
+  choice.replaceChildren(...(seat === null ? [el("option", { value: "", selected: true, disabled: true, text: "Choose a seat…" })] : []),
+    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${names[i]}` })));
+  choice.onchange = () => showReview(record, Number(choice.value), game, { iterations, names: baseNames, onStatus }).catch((e) => {
+    if (e.name !== "AbortError") { document.getElementById("review-status").textContent = `The review failed: ${e.message}`; console.info(e.message); }
+  });
+  document.getElementById("review-seat-box").hidden = baseNames.length < 2;
   const status = document.getElementById("review-status");
-  status.textContent = "The server is reviewing the game…";
-  document.getElementById("position").hidden = true;
-  const request = { recordJson: record.text, keyMoments: 5 };
-  if (level) request.level = level;
-  if (iterations) request.limits = { iterations: String(iterations) };
-  const review = await call("AnalyzeGame", request, { timeoutMs: 120000 });
-  const label = (s) => names[s] || `seat ${s}`;
+  if (seat === null) {
+    status.textContent = "Several people played this game: choose whose decisions to review.";
+    onStatus("Choose the seat to review.");
+    choice.focus();
+    return null;
+  }
+  status.textContent = "Reviewing… the first decisions in a moment.";
+  section.dataset.state = "reviewing";
+  const request = (recordJson) => {
+    const r = { recordJson, keyMoments: 5, seat };
+    if (iterations) r.limits = { iterations: String(iterations) };
+    return r;
+  };
+  const cut = firstCut(record, seat, iterations || 1500);
+  const partial = cut ? call("AnalyzeGame", request(firstPart(record, cut, seat)), { timeoutMs: 60000, signal: controller.signal }) : null;
+  const whole = call("AnalyzeGame", request(record.text), { timeoutMs: 120000, signal: controller.signal });
+  let done = false;
+  if (partial) {
+    partial.then((first) => {
+      if (done || !mine()) return;
+      const ds = (first.decisions || []).filter((d) => d.eventIndex < cut && d.seat === seat);
+      drawDecisions(record, ds, new Set(), seat, names, game, true);
+      const round = ds.length ? ds[ds.length - 1].round : 1;
+      status.textContent = `Reviewing… ${ds.length} of your decisions so far (up to round ${round}); the rest of the game is being reviewed.`;
+      section.dataset.state = "partial";
+    }).catch(() => {});        // the whole review answers for both
+  }
+  const review = await whole;
+  done = true;
+  if (!mine()) return null;
+  const label = (s) => names[s] || `seat ${s + 1}`;
   const result = review.result || { scores: [], winners: [] };
+  const resigned = result.resigned === undefined || result.resigned === null ? null : result.resigned;
   document.getElementById("review-summary").replaceChildren(
     el("p", { text: `Final scores: ${result.scores.map((s, i) => `${label(i)} ${s}`).join(", ")}. ` +
-      `Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map(label).join(", ")}.` }),
-    el("p", { text: `${review.totalDecisions} decisions (${review.forcedDecisions} forced), each searched with ` +
-      `${iterations || "the level's"} iterations` +
+      `Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map(label).join(", ")}.` +
+      (resigned === null ? "" : ` ${resigned === seat ? "You" : label(resigned)} resigned: the review goes up to there.`) }),
+    el("p", { text: `${label(seat) === "You" ? "Your" : `${label(seat)}'s`} ${review.totalDecisions} decisions, ${review.forcedDecisions} of them forced (not reviewed); ` +
+      `each searched with ${iterations || "the level's"} iterations` +
       `${review.cutShort ? " (some searches were cut short by the time limit)" : ""}.` }));
-  const mine = (review.decisions || []).filter((d) => d.seat === me);
-  const moments = (review.keyMoments || []).filter((d) => d.seat === me);
-  const keyed = new Set(moments.map((d) => d.decision));
-  drawGraph(mine, keyed, (d) => openPosition(record, d, me, names, game));
-  document.getElementById("split").replaceChildren(el("table", { class: "split" },
-    el("caption", { text: "Final score = expected at the start + luck + own decisions + the others' decisions" }),
-    el("thead", {}, el("tr", {}, ["Player", "Final", "Expected", "Luck", "Own decisions", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
-    el("tbody", {}, (review.players || []).map((p) => el("tr", { class: p.seat === me ? "mine" : "" },
-      el("th", { scope: "row", text: label(p.seat) }), el("td", { text: (p.finalScore || 0).toFixed(0) }),
-      el("td", { text: (p.expectedStart || 0).toFixed(1) }), el("td", { text: signed(p.luck || 0) }),
-      el("td", { text: signed(p.decisions || 0) }), el("td", { text: signed(p.others || 0) }))))));
-  const list = document.getElementById("mistakes");
-  const errs = mine.filter((d) => MISTAKES.has(d.mistakeClass));
-  list.replaceChildren(...(errs.length ? errs.map((d) => el("li", {}, el("button", { type: "button", class: `mistake ${className(d.mistakeClass)}`,
-    onclick: () => openPosition(record, d, me, names, game) },
-  `Decision ${d.decision + 1}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
-  `, better `, el("span", { class: "mv" }, moveLabel(d.best.text)), ` (−${pct(d.loss)} win probability)`)))
-    : [el("li", { text: "No inaccuracy, mistake or blunder clear beyond the search's noise." })]));
+  const ds = (review.decisions || []).filter((d) => d.seat === seat);
+  const moments = (review.keyMoments || []).filter((d) => d.seat === seat);
+  drawDecisions(record, ds, new Set(moments.map((d) => d.decision)), seat, names, game, false);
+  document.getElementById("split").replaceChildren(
+    el("p", { class: "split-text", text: review.scoreSplitText || "" }),
+    el("table", { class: "split" },
+      el("caption", { text: "Final = expected at the start + luck + own decisions + others' decisions (points)" }),
+      el("thead", {}, el("tr", {}, ["Player", "Final", "Expected", "Luck", "Own", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
+      el("tbody", {}, (review.players || []).map((p) => el("tr", { class: p.seat === seat ? "mine" : "" },
+        el("th", { scope: "row", text: label(p.seat) }), el("td", { text: (p.finalScore || 0).toFixed(0) }),
+        el("td", { text: (p.expectedStart || 0).toFixed(1) }), el("td", { text: signed(p.luck || 0) }),
+        el("td", { text: signed(p.decisions || 0) }), el("td", { text: signed(p.others || 0) }))))));
+  const moveLabel = game.moveLabel;
   document.getElementById("moments").replaceChildren(...(moments.length ? moments.map((d) => el("li", {}, el("button", {
-    type: "button", class: "moment", onclick: () => openPosition(record, d, me, names, game) },
-  `Decision ${d.decision + 1}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
-  d.played.text === d.best.text ? " (the best move)" : [", the search prefers ", el("span", { class: "mv" }, moveLabel(d.best.text))],
-  ` — win probability ${pct(d.winBefore)} with the best, ${pct(d.winAfter)} after yours`)))
+    type: "button", class: "moment", onclick: () => openPosition(record, d, seat, names, game) },
+  `${where(d, names)}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
+  MISTAKES.has(d.mistakeClass) ? [` — ${className(d.mistakeClass)}, better `, el("span", { class: "mv" }, moveLabel(d.best.text))]
+    : d.played.text === d.best.text ? " — the best move" : ` — ${className(d.mistakeClass) || "good"} (as good as the search's choice, within its noise)`,
+  `: your win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} after`)))
     : [el("li", { text: "None of your decisions changed much." })]));
   const extra = document.getElementById("review-extra");
-  extra.replaceChildren();
   extra.hidden = !game.reviewExtras;
-  if (game.reviewExtras) await game.reviewExtras(extra, { record, review, me, names, stateBefore: (i) => stateBefore(record, i, game) });
+  if (game.reviewExtras) {
+    // the game's own part, in a box of this review's: a newer review removes it, so nothing late lands in its place
+    const box = el("div");
+    extra.replaceChildren(box);
+    status.textContent = "Reviewed; replaying the game for the rest…";
+    await game.reviewExtras(box, { record, review, me: seat, names, where: (d) => where(d, names), stateBefore: (i) => stateBefore(record, i, game) });
+  }
+  if (!mine()) return null;
+  section.dataset.state = "done";
   status.textContent = `Review done in ${((review.elapsedMs || 0) / 1000).toFixed(1)} s.`;
   onStatus("Review ready.");
   return review;
 }
 
-function drawGraph(decisions, keyed, onPick) {
+/** The review section emptied at once (a new review starts): nothing of the previous one stays. */
+function clearReview(asking) {
+  for (const id of ["review-summary", "split", "mistakes", "moments", "decisions", "review-extra"]) document.getElementById(id).replaceChildren();
+  document.getElementById("review-extra").hidden = true;
+  document.getElementById("position").hidden = true;
+  document.getElementById("decisions-count").textContent = "";
+  document.getElementById("review-body").hidden = asking;
+  const later = "With the whole review, in a few seconds.";
+  document.getElementById("split").replaceChildren(el("p", { class: "pending", text: later }));
+  document.getElementById("moments").replaceChildren(el("li", { class: "pending", text: later }));
+  drawGraph(null, [], new Set(), () => {}, []);
+}
+
+/** The graph, the mistakes and every decision of the seat (the first part's, or the whole review's). */
+function drawDecisions(record, ds, keyed, seat, names, game, partial) {
+  const moveLabel = game.moveLabel;
+  const open = (d) => openPosition(record, d, seat, names, game);
+  drawGraph(record, ds, keyed, open, names);
+  const errs = ds.filter((d) => MISTAKES.has(d.mistakeClass));
+  const list = document.getElementById("mistakes");
+  list.replaceChildren(...(errs.length ? errs.map((d) => el("li", {}, el("button", { type: "button", class: `mistake ${className(d.mistakeClass)}`, onclick: () => open(d) },
+    `${where(d, names)}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
+    `, better `, el("span", { class: "mv" }, moveLabel(d.best.text)), ` (−${pct(d.loss)} win probability)`)))
+    : [el("li", { text: partial ? "None so far." : "No inaccuracy, mistake or blunder clear beyond the search's noise." })]));
+  document.getElementById("decisions-count").textContent = ` (${ds.length}${partial ? " so far" : ""})`;
+  document.getElementById("decisions").replaceChildren(...ds.map((d) => el("li", { class: className(d.mistakeClass) },
+    el("button", { type: "button", class: "decision-entry", onclick: () => open(d) }, `${where(d, names)}: `, el("span", { class: "mv" }, moveLabel(d.played.text)),
+      ` — ${className(d.mistakeClass) || "?"}, win probability ${pct(d.winAfter)}`))));
+}
+
+/** Win probability (y, %) after each of the seat's decisions against the game's course (x, by round:
+ *  each decision at its place among the record's events, so a first part already sits where it belongs). */
+function drawGraph(record, decisions, keyed, onPick, names) {
   const graph = document.getElementById("graph");
-  const W = 600, H = 220, L = 40, R = 10, T = 10, B = 30;
-  const x = (i) => L + (decisions.length > 1 ? (i * (W - L - R)) / (decisions.length - 1) : (W - L - R) / 2);
+  const W = 600, H = 230, L = 66, R = 10, T = 10, B = 46;
+  const events = record ? record.events.length : 1;
+  const first = record ? Math.max(record.events.findIndex((e) => e.kind === "move"), 0) : 0;
+  const x = (i) => L + ((i - first) / Math.max(events - first, 1)) * (W - L - R);
   const y = (p) => T + (1 - p) * (H - T - B);
   const nodes = [svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "plot" })];
-  for (const p of [0, 0.5, 1]) {
-    nodes.push(svg("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: "grid" }));
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    nodes.push(svg("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? "grid mid" : "grid" }));
     nodes.push(svg("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", class: "axis" }, pct(p)));
   }
-  nodes.push(svg("text", { x: (L + W) / 2, y: H - 6, "text-anchor": "middle", class: "axis" }, "your decisions, in order"));
+  nodes.push(svg("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", class: "axis title", transform: `rotate(-90 16 ${(T + H - B) / 2})` }, "Win probability (%)"));
+  nodes.push(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "axis title" }, "Round"));
+  // a tick where each round's first reviewed decision is; labels every round, or every 2nd, 5th... as they fit
+  const rounds = decisions.length ? decisions[decisions.length - 1].round || 1 : 1;
+  const perRound = (W - L - R) * (decisions.length ? (decisions[decisions.length - 1].eventIndex - first) / Math.max(events - first, 1) : 1) / rounds;
+  const step = [1, 2, 5, 10, 20, 50].find((k) => k * perRound >= 26) || 100;
+  let lastRound = 0;
+  for (const d of decisions) {
+    if (!d.round || d.round === lastRound) continue;
+    lastRound = d.round;
+    const at = x(d.eventIndex);
+    nodes.push(svg("line", { x1: at, x2: at, y1: H - B, y2: H - B + 4, class: "grid" }));
+    if (d.round === 1 || d.round % step === 0) nodes.push(svg("text", { x: at, y: H - B + 18, "text-anchor": "middle", class: "axis" }, String(d.round)));
+  }
   if (decisions.length) {
-    nodes.push(svg("polyline", { class: "line", points: decisions.map((d, i) => `${x(i)},${y(d.winAfter || 0)}`).join(" ") }));
-    decisions.forEach((d, i) => {
+    nodes.push(svg("polyline", { class: "line", points: decisions.map((d) => `${x(d.eventIndex)},${y(d.winAfter || 0)}`).join(" ") }));
+    for (const d of decisions) {
       const mistake = MISTAKES.has(d.mistakeClass);
-      if (!mistake && !keyed.has(d.decision)) return;
+      if (!mistake && !keyed.has(d.decision)) continue;
       const kind = mistake ? className(d.mistakeClass) : "key moment";
-      const dot = svg("circle", { cx: x(i), cy: y(d.winAfter || 0), r: 6, class: `dot ${mistake ? kind : "key"}`, tabindex: 0, role: "button",
-        "aria-label": `decision ${d.decision + 1}: ${kind}` });
-      dot.append(svg("title", {}, `Decision ${d.decision + 1}: ${kind}, played ${d.played.text}, better ${d.best.text}`));
+      const dot = svg("circle", { cx: x(d.eventIndex), cy: y(d.winAfter || 0), r: 6, class: `dot ${mistake ? kind : "key"}`, tabindex: 0, role: "button",
+        "aria-label": `${where(d, names)}: ${kind}` });
+      dot.append(svg("title", {}, `${where(d, names)}: ${kind}, played ${d.played.text}, the search's choice ${d.best.text}`));
       dot.addEventListener("click", () => onPick(d));
       dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(d); } });
       nodes.push(dot);
-    });
+    }
   }
   graph.replaceChildren(...nodes);
 }
@@ -136,10 +274,15 @@ async function openPosition(record, decision, me, names, game) {
   const state = await stateBefore(record, decision.eventIndex, game);
   game.renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
     { me, names, toMove: decision.seat, full: true });
-  note.replaceChildren(`Decision ${decision.decision + 1} (${className(decision.mistakeClass)}): ${names[decision.seat] === "You" ? "you" : names[decision.seat]} played `,
-    el("span", { class: "mv" }, moveLabel(decision.played.text)), "; the better move was ",
-    el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
-    ` — the mover's win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`);
+  const who = names[decision.seat] === "You" ? "you" : names[decision.seat];
+  const better = MISTAKES.has(decision.mistakeClass);
+  note.replaceChildren(`${where(decision, names)} (${className(decision.mistakeClass)}): ${who} played `,
+    el("span", { class: "mv" }, moveLabel(decision.played.text)),
+    ...(better ? ["; the better move was ", el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
+      ` — the win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`]
+      : decision.played.text === decision.best.text ? [` — the search's choice too; the win probability after it ${pct(decision.winAfter)}.`]
+        : ["; the search's choice was ", el("span", { class: "mv" }, moveLabel(decision.best.text)),
+          `, as good within the search's noise; the win probability after the move played ${pct(decision.winAfter)}.`]));
   const analysis = document.getElementById("analysis");
   analysis.hidden = true;
   const analyzeState = game.analyzeState && game.analyzeState(state, decision.seat);

@@ -176,7 +176,7 @@ const game = {
 
   /** What the seat believed it held at each of its decisions (the insight, from what it could see then),
    *  against what it held (the finished record shows every stone). */
-  async reviewExtras(box, { record, review, me, stateBefore }) {
+  async reviewExtras(box, { review, me, stateBefore, where }) {
     const mine = (review.decisions || []).filter((d) => d.seat === me).slice(0, 60);
     box.replaceChildren(el("h3", { text: "What you believed you held, against what you held" }), el("p", { text: "Replaying the game…" }));
     const rows = [];
@@ -198,8 +198,7 @@ const game = {
       }
       const likeliest = [...probs.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 3);
       rows.push(el("tr", {},
-        el("td", { text: String(d.decision + 1) }),
-        el("td", { text: `round ${v.round || 1}` }),
+        el("td", { text: where ? where(d) : `Round ${v.round || 1}` }),
         el("td", { class: "mv" }, label(d.played.text)),
         el("td", { text: kind === "cast" ? pct(probs.get(k)) : "—" }),
         el("td", { class: kind === "cast" ? (held.includes(k) ? "ok" : "fail") : "", text: verdict }),
@@ -211,7 +210,7 @@ const game = {
         : "You made no announcement." }),
       el("div", { class: "scroll" }, el("table", { class: "aw-belief" },
         el("caption", { text: "At each of your decisions: what you did, the chance you gave it, what you held, and the spells you thought likeliest" }),
-        el("thead", {}, el("tr", {}, ["#", "When", "You", "Your chance", "Outcome", "You held", "Likeliest, to you"].map((t) => el("th", { scope: "col", text: t })))),
+        el("thead", {}, el("tr", {}, ["When", "You", "Your chance", "Outcome", "You held", "Likeliest, to you"].map((t) => el("th", { scope: "col", text: t })))),
         el("tbody", {}, rows))));
   },
 

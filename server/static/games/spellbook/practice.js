@@ -12,7 +12,7 @@ const expand = (counts) => (counts || []).flatMap((tc) => Array(tc.count).fill(t
 export class PracticeGame {
   constructor({ players, seat, level }) {
     Object.assign(this, { players, seat, level, seed: random64(), state: null, legal: [], events: [], history: [],
-      reshuffle: false, winners: null });
+      reshuffle: false, winners: null, resigned: null });
   }
 
   /** Deals (NewGame) and lets the bots move until the player decides. */
@@ -23,11 +23,11 @@ export class PracticeGame {
     await this.advance(onEvent);
   }
 
-  get over() { return this.state.view.over; }
+  get over() { return this.state.view.over || this.resigned !== null; }
 
   /** The game as GetSession would show it to the player (the page renders both alike). */
   view() {
-    const v = this.state.view, over = v.over;
+    const v = this.state.view, over = this.over;
     const scores = v.seats.map((s) => (s.score ? s.score.total : 0));
     return { seq: this.events.length, seat: this.seat, observation: { view: v }, toMove: over ? -2 : v.currentPlayer,
       phase: v.phase, decision: v.decision, legalMoves: v.currentPlayer === this.seat && !over ? this.legal : [],
@@ -82,6 +82,17 @@ export class PracticeGame {
     return review.result.winners;
   }
 
+  /** The player resigns (D130): the game ends as it stands, the other seats with the most points win. */
+  async resign(onEvent) {
+    if (this.over) return;
+    const scores = this.view().scores;
+    const best = Math.max(...scores.filter((_, i) => i !== this.seat));
+    this.resigned = this.seat;
+    this.winners = scores.map((s, i) => (i !== this.seat && s === best ? i : -1)).filter((i) => i >= 0);
+    this.push({ kind: "resign", seat: this.seat, move: "resign" }, onEvent);
+    onEvent({ seq: this.events.length, kind: "end", seat: -1, scores, winners: this.winners });
+  }
+
   async submit(text, onEvent) {
     this.history.push({ state: this.state, legal: this.legal, events: this.events.length });
     await this.apply(text, this.seat, onEvent);
@@ -93,7 +104,7 @@ export class PracticeGame {
     let last = this.history.pop();
     while (last && last.legal.length === 1 && this.history.length) last = this.history.pop();
     if (!last) throw new Error("nothing to undo yet");
-    Object.assign(this, { state: last.state, legal: last.legal, reshuffle: true, winners: null });
+    Object.assign(this, { state: last.state, legal: last.legal, reshuffle: true, winners: null, resigned: null });
     this.events.length = last.events;
   }
 
@@ -103,7 +114,7 @@ export class PracticeGame {
     const rec = { format: "spellbook-record", version: 2, players: this.players, spells: this.state.view.spells,
       seats: Array.from({ length: this.players }, (_, i) => (i === this.seat ? { kind: "human" } : { kind: "bot", spec: `ismcts:level=${this.level}`, level: this.level })),
       status: v.over ? "finished" : "active", practice: true, events: this.events,
-      result: v.over ? { scores: v.scores, winners: v.winners } : null };
+      result: v.over ? { scores: v.scores, winners: v.winners, ...(this.resigned === null ? {} : { resigned: this.resigned }) } : null };
     return JSON.stringify({ ...rec, seed: 0 }, null, 1).replace('"seed": 0', `"seed": ${this.seed}`);
   }
 }
