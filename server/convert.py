@@ -355,6 +355,8 @@ def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False) -> pb.Hint:
                            for r in reasons])
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
+        out.variants.extend(move_pb(m) for m in h.variants)
+        out.note = h.note
     return out
 
 
