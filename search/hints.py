@@ -42,13 +42,16 @@ that is the search's choice), its value is that member's, and its other members 
 `variants`. "About equal" and the separation compare families only, so two forms of one decision never
 make the top "about equal", and the growth stops once the top family is separated.
 
-Measured noise. `merge_halves(a, b)` merges two independent searches of half the budget (other seeds)
-and measures the variance of one visit's win value from how far the halves' estimates of the same
-moves differ: for moves with visits n1, n2 in the halves, (w1 - w2)^2 / (1/n1 + 1/n2) estimates it; the
-mean over the moves is `SearchResult.noise_variance`. Where it is measured (at least MIN_NOISE_MOVES
-moves with MIN_NOISE_VISITS visits in both halves), margins use it (never above the Bhatia-Davis bound
-above): a network's leaf values vary far less than m(1 - m), which called nearly every pair "about
-equal" (issue 42: 26 of 30 first hints).
+Measured noise. `merge_runs(runs)` merges independent searches of one position (other seeds; a hint's
+search is made of such searches of half the asked budget each, and grows by adding more) and measures the
+variance of one visit's win value from how far the searches' estimates of the same move differ: if a
+move's mean over n_j visits in search j varies as sigma^2 / n_j, then sum_j n_j (w_j - w)^2 has expectation
+(k - 1) sigma^2; pooled over the moves (those with MIN_NOISE_VISITS visits in a search) it is
+`SearchResult.noise_variance`. Where it is measured (at least MIN_NOISE_MOVES degrees of freedom), margins
+use it (never above the Bhatia-Davis bound above): a network's leaf values vary far less than m(1 - m),
+which called nearly every pair "about equal" (issue 42: 26 of 30 first hints). The searches are not
+independent draws of single visits, so this measures the estimator's real spread between searches,
+including what tree search adds, rather than assuming it.
 
 Notes. A hint whose figures could look out of order says why in `note`: a lower rank with a higher win
 probability (only within the noise: about equal) or more expected points (hints rank by the chance to
@@ -71,8 +74,8 @@ SEVERITY = {name: i for i, name in enumerate(MISTAKE_CLASSES)}
 Z = 1.96                 # ~95% two-sided
 MAX_DOUBLINGS = 3        # a hint's search grows to at most 8x its budget (and the caller's cap and time)
 EXAMINED_SHARE = 0.1     # a move with this share of the most visited move's visits counts as examined
-MIN_NOISE_MOVES = 3      # moves compared between two halves before their measured variance is used
-MIN_NOISE_VISITS = 20    # visits a move needs in each half to be compared
+MIN_NOISE_MOVES = 3      # degrees of freedom (moves x searches) before a measured variance is used
+MIN_NOISE_VISITS = 8     # visits a move needs in one search to count in the measurement
 MIN_VARIANCE = 1e-4      # the measured variance's floor (halves that agree exactly measure no noise)
 SCORE_NOTE_POINTS = 0.05  # expected points a lower rank must score above the first before a note says why
 
@@ -106,20 +109,31 @@ def difference_margin(mean_a: float, n_a: int, mean_b: float, n_b: int, z: float
     return z * math.sqrt(va / n_a + vb / n_b)
 
 
-def measured_variance(a: SearchResult, b: SearchResult, player: int | None = None) -> float | None:
-    """The variance of one visit's win value for the seat to move, measured from two independent searches
-    of one position (see the module's docstring); None when too few moves were visited in both."""
-    p = a.player if player is None else player
-    other = {_key(s.move): s for s in b.moves}
-    samples = []
-    for s in a.moves:
-        t = other.get(_key(s.move))
-        if t is not None and s.visits >= MIN_NOISE_VISITS and t.visits >= MIN_NOISE_VISITS:
-            d = s.win_probability[p] - t.win_probability[p]
-            samples.append(d * d / (1.0 / s.visits + 1.0 / t.visits))
-    if len(samples) < MIN_NOISE_MOVES:
+def measured_variance(runs: list[SearchResult], player: int | None = None, score: bool = False) -> float | None:
+    """The variance of one visit's win value for the seat to move, measured from independent searches of
+    one position (see the module's docstring): for each move, the visit-weighted spread of its per-search
+    means around their weighted mean (runs where it has at least MIN_NOISE_VISITS visits), pooled over the
+    moves by degrees of freedom; None below MIN_NOISE_MOVES degrees of freedom."""
+    if not runs:
         return None
-    return max(sum(samples) / len(samples), MIN_VARIANCE)
+    p = runs[0].player if player is None else player
+    per_move: dict[Any, list[tuple[int, float]]] = {}
+    for r in runs:
+        for s in r.moves:
+            if s.visits >= MIN_NOISE_VISITS:
+                value = s.expected_score[p] if score else s.win_probability[p]
+                per_move.setdefault(_key(s.move), []).append((s.visits, value))
+    total, dof = 0.0, 0
+    for obs in per_move.values():
+        if len(obs) < 2:
+            continue
+        n = sum(v for v, _ in obs)
+        mean = sum(v * w for v, w in obs) / n
+        total += sum(v * (w - mean) ** 2 for v, w in obs)
+        dof += len(obs) - 1
+    if dof < MIN_NOISE_MOVES:
+        return None
+    return max(total / dof, MIN_VARIANCE * (400.0 if score else 1.0))
 
 
 def _key(move: Any) -> Any:
@@ -128,24 +142,31 @@ def _key(move: Any) -> Any:
 
 
 def merge_halves(a: SearchResult, b: SearchResult) -> SearchResult:
-    """One result from two independent searches of one position (visits summed, estimates weighted by
-    visits, score spreads pooled), its `noise_variance` measured from their differences, its move the
-    most visited (what a bot plays at temperature 0)."""
-    p, n = a.player, len(a.moves[0].win_probability) if a.moves else 0
-    by_b = {_key(s.move): s for s in b.moves}
-    moves = []
-    for s in a.moves:
-        t = by_b.pop(_key(s.move), None)
-        moves.append(s if t is None else _merge_stats(s, t, n))
-    moves += list(by_b.values())
-    moves.sort(key=lambda s: (-s.visits, -s.mean_reward))
+    """merge_runs([a, b])."""
+    return merge_runs([a, b])
+
+
+def merge_runs(runs: list[SearchResult]) -> SearchResult:
+    """One result from independent searches of one position (other seeds; root-parallel): visits summed,
+    estimates weighted by visits, score spreads pooled; its `noise_variance` measured from how the
+    searches differ; its move the most visited (what a bot plays at temperature 0)."""
+    a = runs[0]
+    n = len(a.moves[0].win_probability) if a.moves else 0
+    merged: dict[Any, MoveStats] = {}
+    for r in runs:
+        for s in r.moves:
+            k = _key(s.move)
+            merged[k] = s if k not in merged else _merge_stats(merged[k], s, n)
+    moves = sorted(merged.values(), key=lambda s: (-s.visits, -s.mean_reward))
     best = moves[0] if moves else None
     return SearchResult(move=best.move if best else a.move, moves=moves,
-                        principal_variation=[best.move] if best else [], iterations=a.iterations + b.iterations,
-                        elapsed_s=a.elapsed_s + b.elapsed_s, seed=a.seed, player=p, threads=a.threads,
-                        nodes=a.nodes + b.nodes, mean_decisions=(a.mean_decisions + b.mean_decisions) / 2,
-                        cut_short=a.cut_short or b.cut_short, stopped_early=a.stopped_early and b.stopped_early,
-                        evaluator=a.evaluator, model=a.model, noise_variance=measured_variance(a, b))
+                        principal_variation=[best.move] if best else [],
+                        iterations=sum(r.iterations for r in runs), elapsed_s=sum(r.elapsed_s for r in runs),
+                        seed=a.seed, player=a.player, threads=a.threads, nodes=sum(r.nodes for r in runs),
+                        mean_decisions=sum(r.mean_decisions for r in runs) / len(runs),
+                        cut_short=any(r.cut_short for r in runs), stopped_early=all(r.stopped_early for r in runs),
+                        evaluator=a.evaluator, model=a.model, noise_variance=measured_variance(runs),
+                        score_noise_variance=measured_variance(runs, score=True))
 
 
 def _merge_stats(s: MoveStats, t: MoveStats, n: int) -> MoveStats:
@@ -174,9 +195,13 @@ class Separation:
     separated: bool
     gap: float             # win probability of the choice minus the next move's (0 with a single move)
     margin: float          # half-width of the gap's ~95% interval
+    by_points: bool = False  # separated only on points: about equal in the chance to win
 
     @property
     def text(self) -> str:
+        if self.by_points:
+            return ("the best move is about equal to the next in the chance to win, but clearly ahead on points "
+                    "(beyond the search's noise)")
         if self.separated:
             return "the best move is clearly ahead of the others (beyond the search's noise)"
         return "the top moves are about equal: the search cannot tell them apart at this budget"
@@ -247,7 +272,8 @@ def _label(result: SearchResult, groups: list[tuple[MoveStats, list[MoveStats], 
         clear = loss - margin
         own = classify(max(clear, 0.0))
         worst = own if SEVERITY[own] > SEVERITY[worst] else worst
-        equal_run = equal_run and clear <= 0.0 and worst == GOOD
+        behind_on_points = points_behind(result, lead, s)
+        equal_run = equal_run and clear <= 0.0 and worst == GOOD and not behind_on_points
         hints.append(Hint(move=s.move, rank=rank, win_probability=s.win_probability[p],
                           expected_score=s.expected_score[p], loss=loss,
                           loss_points=lead.expected_score[p] - s.expected_score[p], mistake_class=worst,
@@ -264,13 +290,40 @@ def _label(result: SearchResult, groups: list[tuple[MoveStats, list[MoveStats], 
     return out
 
 
+def points_behind(result: SearchResult, lead: MoveStats, s: MoveStats) -> bool:
+    """Whether `s` scores fewer points than `lead` beyond the noise of the final score: measured between
+    the searches (SearchResult.score_noise_variance), else each move's spread of final scores within the
+    search (score_std); never when either has no visits. Two families about equal in the chance to win
+    (e.g. in a game already lost or won) are not about equal when one clearly scores more."""
+    p = result.player
+    if lead.visits <= 0 or s.visits <= 0:
+        return False
+    if result.score_noise_variance is not None:
+        va = vb = result.score_noise_variance
+    elif lead.score_std and s.score_std:
+        va, vb = lead.score_std[p] ** 2, s.score_std[p] ** 2
+    else:
+        return False
+    gap = lead.expected_score[p] - s.expected_score[p]
+    return gap > Z * math.sqrt(va / lead.visits + vb / s.visits) and gap > SCORE_NOTE_POINTS
+
+
 def _notes(hints: list[Hint]) -> None:
-    """Say why where a lower rank shows a higher win probability or more points than the first."""
+    """Say why where a lower rank shows a higher win probability or more points than the first, or where
+    a lower rank is about equal in the chance to win but not on points."""
     if len(hints) < 2:
         return
     first = hints[0]
     above: list[str] = []
     for h in hints[1:]:
+        if not h.about_equal and h.mistake_class == GOOD and h.loss <= h.loss_margin \
+                and first.expected_score - h.expected_score > SCORE_NOTE_POINTS:
+            h.note = (f"about equal in the chance to win, but it scores fewer points "
+                      f"({h.expected_score:.1f} against {first.expected_score:.1f}, beyond the search's noise)")
+            if h.rank == 2:
+                above.append("ahead of #2 on points beyond the search's noise, though about equal in the chance "
+                             "to win")
+            continue
         if h.win_probability > first.win_probability + 1e-12:
             h.note = ("its estimate is higher than the first move's, but within the search's noise: the two are "
                       "about equal and the search chose the first by its visits")
@@ -294,7 +347,9 @@ def separation(result: SearchResult, family: Family = None) -> Separation:
     if len(groups) < 2:
         return Separation(True, 0.0, 0.0)
     first, second = _label(result, groups[:2])
-    return Separation(not second.about_equal, first.win_probability - second.win_probability, second.loss_margin)
+    gap = first.win_probability - second.win_probability
+    return Separation(not second.about_equal, gap, second.loss_margin,
+                      by_points=not second.about_equal and gap <= second.loss_margin)
 
 
 def hint_best(result: SearchResult) -> MoveStats:

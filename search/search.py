@@ -230,6 +230,7 @@ class SearchResult:
     # The measured variance of one visit's win value for the seat to move (search/hints.py `merge_halves`:
     # from two independent halves of the budget); None when not measured (hints then bound it).
     noise_variance: float | None = None
+    score_noise_variance: float | None = None   # the same for the final score (points^2), from the same searches
 
     def stats_for(self, move: Any) -> MoveStats | None:
         for s in self.moves:

@@ -182,7 +182,8 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             hide = hide_best and h.rank == 1
             versus = (ranked[1].move if len(ranked) > 1 else None) if h.rank == 1 else ranked[0].move
             why = aw_reasons(state, h.move, versus=versus)
-            hints.append(conv.hint_pb(h, ins, hide_move=hide, reasons=aw_veiled(why) if hide else why))
+            hidden = aw_veiled(why)
+            hints.append(conv.hint_pb(h, ins, hide_move=hide, reasons=hidden if hide else why, veiled_reasons=hidden))
         return hints, conv.insight_pb(ins)
 
     @rpc

@@ -13,7 +13,7 @@ from typing import Any
 from engine_c.spellbook.game import SPELLBOOK, final_score_spread
 from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
 from engine_c.spellbook.reasons import reasons as move_reasons, veiled
-from search.hints import Grown, grow, hint_best, merge_halves, separation, top_hints
+from search.hints import Grown, grow, hint_best, merge_runs, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions, pause_point
@@ -66,6 +66,9 @@ def _quantile(sorted_values: list[float], q: float) -> float:
 # seconds of its start (issue 42: a hint within about 1 s at the default level, queueing and the answer
 # included); the first search always runs with the budget asked.
 HINT_TIME_S = 0.7
+# Within that time a hint may double more often than search/hints.py's MAX_DOUBLINGS allows callers
+# without a time bound: its searches add up (merge_runs), so a doubling costs what was spent so far.
+HINT_MAX_DOUBLINGS = 5
 
 
 class SearchRpcs(RpcBase):
@@ -150,7 +153,8 @@ class SearchRpcs(RpcBase):
             hide = hide_best and h.rank == 1
             versus = (hints[1].move if len(hints) > 1 else None) if h.rank == 1 else hints[0].move
             why = move_reasons(state, h.move, versus=versus)
-            out.append(convert.hint_pb(h, veiled(why) if hide else why, hide_move=hide))
+            hidden = veiled(why)
+            out.append(convert.hint_pb(h, hidden if hide else why, hide_move=hide, veiled_reasons=hidden))
         return out
 
     # ------------------------------------------------------------------ insight
@@ -239,28 +243,32 @@ class SearchRpcs(RpcBase):
         last: dict = {}
         family = self._family(state)
 
-        def half(budget: float, seed: int):
-            changes = {"time_ms": budget / 2} if by_time else {"iterations": max(int(budget) // 2, 1)}
-            last["opts"] = o = replace(opts, deadline=deadline, seed=seed % 2**64, **changes)
-            result, cut = self._run_search(state, o, token)
-            last["cut"] = last.get("cut", False) or cut
-            return result
-
-        def run(budget: float):
-            # two independent halves (other seeds): their differences measure the search's noise
-            last["cut"] = False
-            merged = merge_halves(half(budget, opts.seed), half(budget, opts.seed + 1))
-            last["opts"] = replace(last["opts"], seed=opts.seed,
-                                   **({"time_ms": budget} if by_time else {"iterations": int(budget)}))
-            return merged
-
         budget = opts.time_ms if by_time else opts.iterations
+        unit = budget / 2
+        runs: list = []
+
+        def run(total: float):
+            # independent searches of half the asked budget (seeds opts.seed, +1, ...), added until they hold
+            # `total`: how far they differ measures the search's noise, and growing wastes nothing
+            while unit * len(runs) < total - 1e-9:
+                changes = {"time_ms": unit} if by_time else {"iterations": max(int(unit), 1)}
+                o = replace(opts, deadline=deadline, seed=(opts.seed + len(runs)) % 2**64, **changes)
+                result, cut = self._run_search(state, o, token)
+                runs.append(result)
+                last["cut"] = last.get("cut", False) or cut
+                if cut:
+                    break
+            last["opts"] = replace(opts, deadline=deadline,
+                                   **({"time_ms": total} if by_time else {"iterations": int(total)}))
+            return merge_runs(runs)
+
         if fixed:
             result = run(budget)
             grown = Grown(result, separation(result, family), [budget], "fixed")
         else:
             grown = grow(run, budget, cap=caps.max_time_ms if by_time else caps.max_iterations,
-                         deadline=min(deadline, start + HINT_TIME_S), family=family)
+                         deadline=min(deadline, start + HINT_TIME_S), max_doublings=HINT_MAX_DOUBLINGS,
+                         family=family)
         return grown, last["cut"], last["opts"]
 
     @rpc
