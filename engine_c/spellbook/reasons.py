@@ -191,12 +191,13 @@ def _measures(state: State, after: State, player: int) -> dict:
     raw, before = after._to_raw(), state._to_raw()
     q = (player + 1) % before["players"]
     reach = _learnable(raw, player)           # with the pool it leaves, at an Evening (learned ones excluded)
-    gifts = _altar_gifts(raw, q) if before["players"] > 1 and not _refill_discards(raw, player) else {}
+    known = before["players"] > 1 and not _refill_discards(raw, player) and not _refilled(before, raw, player)
+    gifts = _altar_gifts(raw, q) if known else None        # None: what the next player finds is not known
     return {"points": after.scores()[player].total, "pool": sum(raw["pool"][player]),
             "familiar": sum(raw["fam"][player]), "spells": sum(1 for lv in raw["level"][player] if lv),
             "learned": {raw["spell"][c] for c, lv in enumerate(raw["level"][player]) if lv},
             "reach": reach, "end": bool(raw["end_triggered"]),
-            "next": set().union(*gifts.values()) if gifts else set()}
+            "next": None if gifts is None else set().union(*gifts.values()) if gifts else set()}
 
 
 def _versus(state: State, after: State, other: State, player: int) -> list[Reason]:
@@ -235,7 +236,7 @@ def _versus(state: State, after: State, other: State, player: int) -> list[Reaso
                           "it starts the last round, which the best other choice would not" if m["end"]
                           else "the best other choice would start the last round; this keeps the game going",
                           ENABLES if m["end"] else GIVES_UP))
-    d = len(m["next"]) - len(o["next"])
+    d = len(m["next"]) - len(o["next"]) if m["next"] is not None and o["next"] is not None else 0
     if d:
         out.append(Reason("versus_next", d, (),
                           f"the Altar would complete {_plain(abs(d), 'spell', 'spells')} "
@@ -313,7 +314,7 @@ def _altar(b: dict, a: dict, player: int) -> list[Reason]:
     n = b["players"]
     changed = list(a["altar"]) != list(b["altar"])
     morning = b["active"] == player and b["phase"] == 1
-    if n < 2 or b["over"] or not (changed or morning):
+    if n < 2 or b["over"] or not (changed or morning) or _refilled(b, a, player):
         return []
     q = (player + 1) % n
     who = "the next player"
@@ -351,6 +352,14 @@ def _taken(b: dict, a: dict, player: int) -> list[int]:
         got = a["pool"][player][t] + a["fam"][player][t] - b["pool"][player][t] - b["fam"][player][t]
         out.append(max(0, min(left, got)))
     return out
+
+
+def _refilled(b: dict, a: dict, player: int) -> bool:
+    """Whether the mover's refill (A1) ran between `b` and `a`: what the next player finds then depends
+    on Pouch draws not made yet, so no Altar claim is made."""
+    def pending(raw):
+        return any(_E.FRAME_NAMES[f[0]] == "resupply" and f[1] == player for f in raw["stack"])
+    return pending(b) and not pending(a)
 
 
 def _refill_discards(raw: dict, player: int) -> bool:
@@ -537,6 +546,8 @@ def audit(state: State, move: Move | str, found: list[Reason], versus: Move | st
             others = [x for x in range(n) if x != p]
             d = (max(after.scores()[x].total for x in others) - max(state.scores()[x].total for x in others))
             claim(d == r.value and abs(d) in _count_words(r.text), r, f"the best opponent changes by {d}")
+        elif k in ("altar_denied", "altar_left", "altar_discarded") and _refilled(b, a, p):
+            bad.append(f"{k} {r.text!r}: the refill ran, what the next player finds is not known yet")
         elif k in ("altar_denied", "altar_left"):
             raw_k = b if k == "altar_denied" else a
             every = set().union(*(_names(v) for v in _altar_gifts(raw_k, q).values()))
@@ -578,7 +589,8 @@ def audit(state: State, move: Move | str, found: list[Reason], versus: Move | st
             elif k == "versus_end":
                 claim(m["end"] != o["end"] and (r.value > 0) == m["end"], r, "no such difference of the end")
             elif k == "versus_next":
-                d = len(m["next"]) - len(o["next"])
+                claim(m["next"] is not None and o["next"] is not None, r, "the next player's Altar is not known")
+                d = len(m["next"] or ()) - len(o["next"] or ())
                 claim(d == r.value and d != 0, r, f"the difference is {d}")
         elif k == "opponent_can_learn":
             pass
