@@ -99,15 +99,16 @@ class Server:
     def __init__(self, port: int):
         self.address = f"127.0.0.1:{port}"
         self.log = tempfile.NamedTemporaryFile("w+", prefix="coach_", suffix=".jsonl", delete=False)
-        self.proc = subprocess.Popen([sys.executable, "-m", "server.main", "--address", self.address],
+        self.proc = subprocess.Popen([sys.executable, "-m", "server.main", "--address", self.address, "--db", ":memory:"],
                                      cwd=ROOT, stderr=self.log, stdout=subprocess.DEVNULL,
                                      env=dict(os.environ, PYTHONPATH=str(ROOT)))
         channel = grpc.insecure_channel(self.address)
         try:
             grpc.channel_ready_future(channel).result(timeout=90)
         except grpc.FutureTimeoutError:
+            tail = Path(self.log.name).read_text()[-2000:]
             self.stop()
-            raise RuntimeError(f"the server did not start on {self.address}") from None
+            raise RuntimeError(f"the server did not start on {self.address}: {tail}") from None
         finally:
             channel.close()
 
@@ -158,7 +159,7 @@ def run_game(game: str, positions: list, address: str, budget_s: float) -> dict:
     channel = grpc.insecure_channel(address)
     stub = stub_cls(channel)
     times, iters, first_equal, same_family, contra = [], [], 0, 0, 0
-    claims, false_claims, named, families, variants = 0, [], [], [], 0
+    claims, false_claims, named, families, variants, contra_examples = 0, [], [], [], 0, []
     start = time.monotonic()
     for i, st in enumerate(positions):
         if time.monotonic() - start > budget_s:
@@ -178,8 +179,10 @@ def run_game(game: str, positions: list, address: str, budget_s: float) -> dict:
             if len(hints) > 1 and adapter.move_family(st, st.parse_move(hints[0].move.text)) == \
                     adapter.move_family(st, st.parse_move(hints[1].move.text)):
                 same_family += 1
-        if contradictions(_hints_of(answer, st, game)):
+        found = contradictions(_hints_of(answer, st, game))
+        if found:
             contra += 1
+            contra_examples.append(found[0])
         for h in hints:
             move = st.parse_move(h.move.text)
             versus = (st.parse_move(hints[1].move.text) if len(hints) > 1 else None) if h.rank == 1 \
@@ -200,7 +203,8 @@ def run_game(game: str, positions: list, address: str, budget_s: float) -> dict:
             "contradictions": contra, "reason_claims": claims, "reason_false_claims": len(false_claims),
             "reason_names_move": len(named), "families_per_position": round(statistics.mean(families), 2),
             "variants_shown": variants, "iterations_p50": statistics.median(iters),
-            "false_claim_examples": false_claims[:3], "names_move_examples": named[:3]}
+            "false_claim_examples": false_claims[:3], "names_move_examples": named[:3],
+            "contradiction_examples": contra_examples[:3]}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -399,7 +399,8 @@ def contradictions(hints: list[Hint]) -> list[str]:
         first, second = hints[0], hints[1]
         if first.about_equal != second.about_equal:
             out.append("the header's 'about equal' disagrees with rank 2")
-        if second.win_probability > first.win_probability + 1e-12 and not first.about_equal:
+        if second.win_probability > first.win_probability + 1e-12 and not first.about_equal \
+                and not (first.note and second.note):        # D122: apart on points, and the notes say so
             out.append("rank 2 wins more often than rank 1, which is not called about equal")
         for h in hints[1:]:
             if h.family is not None and h.family == first.family:

@@ -153,7 +153,7 @@ class SearchRpcs(RpcBase):
             hide = hide_best and h.rank == 1
             versus = (hints[1].move if len(hints) > 1 else None) if h.rank == 1 else hints[0].move
             why = move_reasons(state, h.move, versus=versus)
-            hidden = veiled(why)
+            hidden = veiled(why, h.move)
             out.append(convert.hint_pb(h, hidden if hide else why, hide_move=hide, veiled_reasons=hidden))
         return out
 

@@ -164,7 +164,7 @@ def test_every_claim_of_every_reason_is_true_and_level_two_never_names_the_move(
         for move in rng.sample(legal, min(3, len(legal))):
             versus = rng.choice([m for m in legal if m != move])
             found = mod.reasons(st, move, versus=versus)
-            hidden = mod.veiled(found)
+            hidden = mod.veiled(found, move)
             claims += len(found) + len(hidden)
             assert mod.audit(st, move, found, versus=versus) == [], (st.to_text(), str(move))
             assert mod.audit(st, move, hidden, versus=versus) == [], (st.to_text(), str(move))

@@ -95,8 +95,9 @@ def reasons(state: State, move: Move | str, versus: Move | str | None = None) ->
     return out
 
 
-def veiled(found: list[Reason]) -> list[Reason]:
-    """`found` without naming the move: no spell, chances in bands, no exact expected losses."""
+def veiled(found: list[Reason], move: Move | None = None) -> list[Reason]:
+    """`found` without naming the move: no spell, chances in bands, no exact expected losses (`move`: for
+    the same interface as SpellBook's; nothing here depends on it)."""
     out = []
     for r in found:
         if r.kind == "success_chance":

@@ -258,10 +258,11 @@ def _gains(state: State, after: State, b: dict, a: dict, player: int) -> list[Re
             out.append(Reason("spell_learned", lvl, (name,), f"you learn {name} at level {lvl}"
                               if not b["level"][player][c] else f"{name} goes to level {lvl}", GAINS))
     fam = [max(0, a["fam"][player][t] - b["fam"][player][t]) for t in range(NTYPE)]
-    if sum(fam):
+    stored = sum(a["fam"][player]) - sum(b["fam"][player])     # net: a swap (Growth 3) stores nothing
+    if stored > 0:
         worth = after.scores()[player].familiar
-        out.append(Reason("familiar_tokens", sum(fam), _tokens(fam),
-                          f"you store {sum(fam)} on your familiar (then worth {_points(worth)})", GAINS))
+        out.append(Reason("familiar_tokens", stored, _tokens(fam),
+                          f"you store {stored} on your familiar (then worth {_points(worth)})", GAINS))
     pool_b, pool_a = b["pool"][player], a["pool"][player]
     net = sum(pool_a) - sum(pool_b)
     if net > 0:
@@ -439,17 +440,49 @@ def _veiled_text(r: Reason) -> str | None:
     return None
 
 
-def veiled(found: list[Reason]) -> list[Reason]:
+_SPELL_LISTS = ("learn_tonight", "spells_enabled", "learn_broken", "learn_lost", "versus_reach")
+
+
+def move_spells(move: Move) -> set[str]:
+    """The spells a move names: the one it learns, or the one whose action it is (also copied by Clone)."""
+    kind, _level, _x, _a, b, _items = _E.decode_move(move.code)
+    if kind in (K.LEARN, K.TRANSMUTE):
+        return {spell_title(SPELL_NAMES[b])}
+    words = str(move).split()
+    first = spell_title(words[0]) if words else ""
+    return {first} if first and first in {spell_title(n) for n in SPELL_NAMES} else set()
+
+
+def veiled(found: list[Reason], move: Move | None = None) -> list[Reason]:
     """`reasons(...)` with texts and items that neither name nor restate the move (no token of it, not its
-    kind): what it gains, gives up and leaves, for a hint that must not give the move away."""
+    kind): what it gains, gives up and leaves, for a hint that must not give the move away. With `move`,
+    the spell it learns or whose action it is is left out of every list too (a reason left with no
+    spell is dropped)."""
+    hide = move_spells(move) if move is not None else set()
     out = []
     for r in found:
+        if r.kind in ("altar_denied", "altar_left") and r.items:
+            kept = tuple(x for x in _spells_only(r.items) if x not in hide)
+            if not kept:
+                continue
+            r = Reason(r.kind, r.value, tuple(f"?:{x}" for x in kept), r.text, r.aspect)
+        elif r.kind in _SPELL_LISTS and hide & set(r.items):
+            kept = tuple(x for x in r.items if x not in hide)
+            if not kept:
+                continue
+            value = len(kept) if r.value >= 0 else -len(kept)
+            text = r.text
+            if r.kind == "versus_reach":
+                text = (f"the pool it leaves you could pay for {_and(kept)}, which the pool after the best other "
+                        f"choice could not" if value > 0 else
+                        f"the pool after the best other choice could pay for {_and(kept)}, which the pool it "
+                        f"leaves you could not")
+            r = Reason(r.kind, value, kept, text, r.aspect)
         text = _veiled_text(r)
         if text is None:
             continue
         items = _spells_only(r.items) if r.kind in ("altar_denied", "altar_left") else (
-            r.items if r.kind in ("learn_tonight", "spells_enabled", "learn_broken", "learn_lost",
-                                  "versus_reach") else ())
+            r.items if r.kind in _SPELL_LISTS else ())
         out.append(Reason(r.kind, r.value, items, text, r.aspect))
     return out
 
