@@ -65,7 +65,10 @@ def _quantile(sorted_values: list[float], q: float) -> float:
 # A hint's search grows (search/hints.py `grow`) only while the whole growth should end within this many
 # seconds of its start (issue 42: a hint within about 1 s at the default level, queueing and the answer
 # included); the first search always runs with the budget asked.
-HINT_TIME_S = 0.7
+HINT_TIME_S = 0.6
+# A search added by the growth stops by this many seconds after the hint's start whatever the prediction
+# said (a busy machine can slow one step twice over); the answer then says it was cut short.
+HINT_HARD_S = 0.85
 # Within that time a hint may double more often than search/hints.py's MAX_DOUBLINGS allows callers
 # without a time bound: its searches add up (merge_runs), so a doubling costs what was spent so far.
 HINT_MAX_DOUBLINGS = 5
@@ -252,7 +255,8 @@ class SearchRpcs(RpcBase):
             # `total`: how far they differ measures the search's noise, and growing wastes nothing
             while unit * len(runs) < total - 1e-9:
                 changes = {"time_ms": unit} if by_time else {"iterations": max(int(unit), 1)}
-                o = replace(opts, deadline=deadline, seed=(opts.seed + len(runs)) % 2**64, **changes)
+                end = deadline if len(runs) < 2 or fixed else min(deadline, start + HINT_HARD_S)
+                o = replace(opts, deadline=end, seed=(opts.seed + len(runs)) % 2**64, **changes)
                 result, cut = self._run_search(state, o, token)
                 runs.append(result)
                 last["cut"] = last.get("cut", False) or cut
