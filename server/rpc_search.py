@@ -71,7 +71,7 @@ HINT_TIME_S = 0.6
 HINT_HARD_S = 0.85
 # Within that time a hint may double more often than search/hints.py's MAX_DOUBLINGS allows callers
 # without a time bound: its searches add up (merge_runs), so a doubling costs what was spent so far.
-HINT_MAX_DOUBLINGS = 5
+HINT_MAX_DOUBLINGS = 7
 
 
 class SearchRpcs(RpcBase):
