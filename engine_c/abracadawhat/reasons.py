@@ -73,7 +73,8 @@ def reasons(state: State, move: Move | str, versus: Move | str | None = None) ->
                           f"the chance you hold a {name}, from what you can see: {_pct(p)}", GAINS))
         if loss > 0:
             out.append(Reason("failure_cost", loss, (),
-                              f"expected life lost if it fails, weighed by that chance: {loss:.2f} of your {life}",
+                              f"what a failure costs, counting its chance: {loss:.2f} life on average (you have "
+                              f"{life})",
                               GIVES_UP))
         if ko > 0:
             out.append(Reason("knockout_risk", ko, (), f"chance that a failure takes your last life: {_pct(ko)}",
