@@ -70,7 +70,7 @@ def reasons(state: State, move: Move | str, versus: Move | str | None = None) ->
     if move.kind == "cast":
         name = SPELLS[move.value - 1]
         out.append(Reason("success_chance", p, (name,),
-                          f"the chance you hold a {name}, from what you can see: {_pct(p)}", GAINS))
+                          f"the chance you hold at least one {name}, from what you can see: {_pct(p)}", GAINS))
         if loss > 0:
             out.append(Reason("failure_cost", loss, (),
                               f"what a failure costs, counting its chance: {loss:.2f} life on average (you have "
