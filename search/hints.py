@@ -33,13 +33,36 @@ loss's lower bound (loss - half-width; inclusive upper bounds; lichess-like, in 
 
 `grow(run, budget, ...)` reruns a search with double the budget until its top move is separated, its
 deadline would be passed, or its cap is reached; then the result says whether the moves were settled.
+
+Families (issue 42). Moves that are the same decision for the player (SpellBook: one learning of one
+spell at one level whatever pays for it, one Store 1 whatever token; the game adapter's
+`move_family(state, move)`) form a family. With `family` given, hints rank families, not moves: a family
+is represented by its most visited member (the search's own preference inside it: for the first family
+that is the search's choice), its value is that member's, and its other members are the hint's
+`variants`. "About equal" and the separation compare families only, so two forms of one decision never
+make the top "about equal", and the growth stops once the top family is separated.
+
+Measured noise. `merge_runs(runs)` merges independent searches of one position (other seeds; a hint's
+search is made of such searches of half the asked budget each, and grows by adding more) and measures the
+variance of one visit's win value from how far the searches' estimates of the same move differ: if a
+move's mean over n_j visits in search j varies as sigma^2 / n_j, then sum_j n_j (w_j - w)^2 has expectation
+(k - 1) sigma^2; pooled over the moves (those with MIN_NOISE_VISITS visits in a search) it is
+`SearchResult.noise_variance`. Where it is measured (at least MIN_NOISE_MOVES degrees of freedom), margins
+use it (never above the Bhatia-Davis bound above): a network's leaf values vary far less than m(1 - m),
+which called nearly every pair "about equal" (issue 42: 26 of 30 first hints). The searches are not
+independent draws of single visits, so this measures the estimator's real spread between searches,
+including what tree search adds, rather than assuming it.
+
+Notes. A hint whose figures could look out of order says why in `note`: a lower rank with a higher win
+probability (only within the noise: about equal) or more expected points (hints rank by the chance to
+win, not by points); the first hint says so too.
 """
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Hashable, Optional
 
 from search.search import MoveStats, SearchResult
 
@@ -49,8 +72,12 @@ MISTAKE_CLASSES = (BEST, GOOD, INACCURACY, MISTAKE, BLUNDER)
 MISTAKE_THRESHOLDS: dict[str, float] = {BEST: 0.0, GOOD: 0.05, INACCURACY: 0.10, MISTAKE: 0.20, BLUNDER: math.inf}
 SEVERITY = {name: i for i, name in enumerate(MISTAKE_CLASSES)}
 Z = 1.96                 # ~95% two-sided
-MAX_DOUBLINGS = 4        # a hint's search grows to at most 16x its budget (and the caller's cap)
+MAX_DOUBLINGS = 3        # a hint's search grows to at most 8x its budget (and the caller's cap and time)
 EXAMINED_SHARE = 0.1     # a move with this share of the most visited move's visits counts as examined
+MIN_NOISE_MOVES = 3      # degrees of freedom (moves x searches) before a measured variance is used
+MIN_NOISE_VISITS = 8     # visits a move needs in one search to count in the measurement
+MIN_VARIANCE = 1e-4      # the measured variance's floor (halves that agree exactly measure no noise)
+SCORE_NOTE_POINTS = 0.05  # expected points a lower rank must score above the first before a note says why
 
 
 def classify(loss: float, is_best: bool = False) -> str:
@@ -69,11 +96,95 @@ def _variance_bound(mean: float, n: int) -> float:
     return m * (1.0 - m)
 
 
-def difference_margin(mean_a: float, n_a: int, mean_b: float, n_b: int, z: float = Z) -> float:
-    """Half-width of the ~95% interval of mean_a - mean_b (values in [0, 1]); inf when one has no visits."""
+def difference_margin(mean_a: float, n_a: int, mean_b: float, n_b: int, z: float = Z,
+                      variance: float | None = None) -> float:
+    """Half-width of the ~95% interval of mean_a - mean_b (values in [0, 1]); inf when one has no visits.
+    `variance`: the measured variance of one visit's value (merge_halves), else the bound m(1 - m); never
+    above the bound."""
     if n_a <= 0 or n_b <= 0:
         return math.inf
-    return z * math.sqrt(_variance_bound(mean_a, n_a) / n_a + _variance_bound(mean_b, n_b) / n_b)
+    va, vb = _variance_bound(mean_a, n_a), _variance_bound(mean_b, n_b)
+    if variance is not None:
+        va, vb = min(va, variance), min(vb, variance)
+    return z * math.sqrt(va / n_a + vb / n_b)
+
+
+def measured_variance(runs: list[SearchResult], player: int | None = None, score: bool = False) -> float | None:
+    """The variance of one visit's win value for the seat to move, measured from independent searches of
+    one position (see the module's docstring): for each move, the visit-weighted spread of its per-search
+    means around their weighted mean (runs where it has at least MIN_NOISE_VISITS visits), pooled over the
+    moves by degrees of freedom; None below MIN_NOISE_MOVES degrees of freedom."""
+    if not runs:
+        return None
+    p = runs[0].player if player is None else player
+    per_move: dict[Any, list[tuple[int, float]]] = {}
+    for r in runs:
+        for s in r.moves:
+            if s.visits >= MIN_NOISE_VISITS:
+                value = s.expected_score[p] if score else s.win_probability[p]
+                per_move.setdefault(_key(s.move), []).append((s.visits, value))
+    total, dof = 0.0, 0
+    for obs in per_move.values():
+        if len(obs) < 2:
+            continue
+        n = sum(v for v, _ in obs)
+        mean = sum(v * w for v, w in obs) / n
+        total += sum(v * (w - mean) ** 2 for v, w in obs)
+        dof += len(obs) - 1
+    if dof < MIN_NOISE_MOVES:
+        return None
+    return max(total / dof, MIN_VARIANCE * (400.0 if score else 1.0))
+
+
+def _key(move: Any) -> Any:
+    code = getattr(move, "code", None)
+    return code if code is not None else move
+
+
+def merge_halves(a: SearchResult, b: SearchResult) -> SearchResult:
+    """merge_runs([a, b])."""
+    return merge_runs([a, b])
+
+
+def merge_runs(runs: list[SearchResult]) -> SearchResult:
+    """One result from independent searches of one position (other seeds; root-parallel): visits summed,
+    estimates weighted by visits, score spreads pooled; its `noise_variance` measured from how the
+    searches differ; its move the most visited (what a bot plays at temperature 0)."""
+    a = runs[0]
+    n = len(a.moves[0].win_probability) if a.moves else 0
+    merged: dict[Any, MoveStats] = {}
+    for r in runs:
+        for s in r.moves:
+            k = _key(s.move)
+            merged[k] = s if k not in merged else _merge_stats(merged[k], s, n)
+    moves = sorted(merged.values(), key=lambda s: (-s.visits, -s.mean_reward))
+    best = moves[0] if moves else None
+    return SearchResult(move=best.move if best else a.move, moves=moves,
+                        principal_variation=[best.move] if best else [],
+                        iterations=sum(r.iterations for r in runs), elapsed_s=sum(r.elapsed_s for r in runs),
+                        seed=a.seed, player=a.player, threads=a.threads, nodes=sum(r.nodes for r in runs),
+                        mean_decisions=sum(r.mean_decisions for r in runs) / len(runs),
+                        cut_short=any(r.cut_short for r in runs), stopped_early=all(r.stopped_early for r in runs),
+                        evaluator=a.evaluator, model=a.model, noise_variance=measured_variance(runs),
+                        score_noise_variance=measured_variance(runs, score=True))
+
+
+def _merge_stats(s: MoveStats, t: MoveStats, n: int) -> MoveStats:
+    v = s.visits + t.visits
+    if v == 0:
+        return s
+
+    def mix(x: float, y: float) -> float:
+        return (x * s.visits + y * t.visits) / v
+
+    mean = [mix(s.expected_score[q], t.expected_score[q]) for q in range(n)]
+    std = [math.sqrt(max(mix(s.score_std[q] ** 2 + s.expected_score[q] ** 2,
+                             t.score_std[q] ** 2 + t.expected_score[q] ** 2) - mean[q] ** 2, 0.0))
+           for q in range(n)] if s.score_std and t.score_std else []
+    return MoveStats(move=s.move, visits=v, availability=s.availability + t.availability,
+                     mean_reward=mix(s.mean_reward, t.mean_reward),
+                     win_probability=[mix(s.win_probability[q], t.win_probability[q]) for q in range(n)],
+                     expected_score=mean, score_std=std, prior=(s.prior + t.prior) / 2)
 
 
 @dataclass
@@ -84,9 +195,13 @@ class Separation:
     separated: bool
     gap: float             # win probability of the choice minus the next move's (0 with a single move)
     margin: float          # half-width of the gap's ~95% interval
+    by_points: bool = False  # separated only on points: about equal in the chance to win
 
     @property
     def text(self) -> str:
+        if self.by_points:
+            return ("the best move is about equal to the next in the chance to win, but clearly ahead on points "
+                    "(beyond the search's noise)")
         if self.separated:
             return "the best move is clearly ahead of the others (beyond the search's noise)"
         return "the top moves are about equal: the search cannot tell them apart at this budget"
@@ -108,58 +223,133 @@ class Hint:
     loss_margin: float = 0.0       # half-width of the loss's ~95% interval (the search's noise)
     about_equal: bool = False      # rank 1: not separated from rank 2; others: loss within the noise
     score_spread: float = 0.0      # standard deviation of the final score across the simulated games
+    variants: list = field(default_factory=list)   # the family's other moves (most visited first)
+    note: str = ""                 # why the figures may look out of order (see the module's docstring)
+    family: Any = None             # the family's key (the move itself without families)
 
 
-def examined(result: SearchResult) -> list[MoveStats]:
-    """The search's choice (SearchResult.chosen: most visited, or proven better by its lower confidence
-    bound), then the other moves it examined (the runner-up by visits, and any with at least
-    EXAMINED_SHARE of the choice's visits) by win probability for the seat to move, best first (ties:
-    more visits)."""
+Family = Optional[Callable[[Any], Hashable]]
+
+
+def _grouped(result: SearchResult, family: Family) -> list[tuple[MoveStats, list[MoveStats], Any]]:
+    """(representative, other members, key) per family: the first family is the search's choice's (it is
+    the representative), then the others the search examined (see `examined`)."""
     if not result.moves:
         return []
     lead, p = result.chosen, result.player
-    rest = [s for s in result.moves if s is not lead]
-    others = [s for i, s in enumerate(rest) if s.visits > 0 and
-              (i == 0 or s.visits >= EXAMINED_SHARE * lead.visits)]
-    others.sort(key=lambda s: (-s.win_probability[p], -s.visits))
-    return [lead] + others
+    keyf = family if family is not None else (lambda m: ("move", _key(m)))
+    groups: dict[Any, list[MoveStats]] = {}
+    for s in result.moves:                       # by visits: a family's first member is its most visited
+        groups.setdefault(keyf(s.move), []).append(s)
+    lead_key = keyf(lead.move)
+    out = [(lead, [s for s in groups[lead_key] if s is not lead], lead_key)]
+    rest = [(members[0], members[1:], k) for k, members in groups.items() if k != lead_key]
+    rest.sort(key=lambda g: -g[0].visits)
+    others = [g for i, g in enumerate(rest) if g[0].visits > 0 and
+              (i == 0 or g[0].visits >= EXAMINED_SHARE * lead.visits)]
+    others.sort(key=lambda g: (-g[0].win_probability[p], -g[0].visits))
+    return out + others
 
 
-def _label(result: SearchResult, ordered: list[MoveStats], spread_floor: float = 0.0) -> list[Hint]:
-    """Every move of `ordered` as a Hint against the first, labels monotone down the list (see above)."""
-    p, lead = result.player, ordered[0]
+def examined(result: SearchResult, family: Family = None) -> list[MoveStats]:
+    """The search's choice (SearchResult.chosen: most visited, or proven better by its lower confidence
+    bound), then the other moves it examined (the runner-up by visits, and any with at least
+    EXAMINED_SHARE of the choice's visits) by win probability for the seat to move, best first (ties:
+    more visits). With `family` (move -> key), one move per family: its most visited member."""
+    return [rep for rep, _members, _k in _grouped(result, family)]
+
+
+def _label(result: SearchResult, groups: list[tuple[MoveStats, list[MoveStats], Any]],
+           spread_floor: float = 0.0) -> list[Hint]:
+    """Every family of `groups` as a Hint against the first, labels monotone down the list (see above)."""
+    p, lead = result.player, groups[0][0]
+    var = result.noise_variance
     hints, worst, equal_run = [], GOOD, True
-    for rank, s in enumerate(ordered[1:], start=2):
+    for rank, (s, members, key) in enumerate(groups[1:], start=2):
         loss = max(0.0, lead.win_probability[p] - s.win_probability[p])
-        margin = min(difference_margin(lead.win_probability[p], lead.visits, s.win_probability[p], s.visits), 1.0)
+        margin = min(difference_margin(lead.win_probability[p], lead.visits, s.win_probability[p], s.visits,
+                                       variance=var), 1.0)
         clear = loss - margin
         own = classify(max(clear, 0.0))
         worst = own if SEVERITY[own] > SEVERITY[worst] else worst
-        equal_run = equal_run and clear <= 0.0 and worst == GOOD
+        behind_on_points = points_behind(result, lead, s)
+        equal_run = equal_run and clear <= 0.0 and worst == GOOD and not behind_on_points
         hints.append(Hint(move=s.move, rank=rank, win_probability=s.win_probability[p],
                           expected_score=s.expected_score[p], loss=loss,
                           loss_points=lead.expected_score[p] - s.expected_score[p], mistake_class=worst,
                           visits=s.visits, stats=s, loss_margin=margin, about_equal=equal_run,
-                          score_spread=max(_spread(s, p), spread_floor)))
+                          score_spread=max(_spread(s, p), spread_floor), variants=[m.move for m in members],
+                          family=key))
     first = Hint(move=lead.move, rank=1, win_probability=lead.win_probability[p],
                  expected_score=lead.expected_score[p], loss=0.0, loss_points=0.0, mistake_class=BEST,
                  visits=lead.visits, stats=lead, about_equal=bool(hints) and hints[0].about_equal,
-                 score_spread=max(_spread(lead, p), spread_floor))
-    return [first] + hints
+                 score_spread=max(_spread(lead, p), spread_floor), variants=[m.move for m in groups[0][1]],
+                 family=groups[0][2])
+    out = [first] + hints
+    _notes(out)
+    return out
+
+
+def points_behind(result: SearchResult, lead: MoveStats, s: MoveStats) -> bool:
+    """Whether `s` scores fewer points than `lead` beyond the noise of the final score: measured between
+    the searches (SearchResult.score_noise_variance), else each move's spread of final scores within the
+    search (score_std); never when either has no visits. Two families about equal in the chance to win
+    (e.g. in a game already lost or won) are not about equal when one clearly scores more."""
+    p = result.player
+    if lead.visits <= 0 or s.visits <= 0:
+        return False
+    if result.score_noise_variance is not None:
+        va = vb = result.score_noise_variance
+    elif lead.score_std and s.score_std:
+        va, vb = lead.score_std[p] ** 2, s.score_std[p] ** 2
+    else:
+        return False
+    gap = lead.expected_score[p] - s.expected_score[p]
+    return gap > Z * math.sqrt(va / lead.visits + vb / s.visits) and gap > SCORE_NOTE_POINTS
+
+
+def _notes(hints: list[Hint]) -> None:
+    """Say why where a lower rank shows a higher win probability or more points than the first, or where
+    a lower rank is about equal in the chance to win but not on points."""
+    if len(hints) < 2:
+        return
+    first = hints[0]
+    above: list[str] = []
+    for h in hints[1:]:
+        if not h.about_equal and h.mistake_class == GOOD and h.loss <= h.loss_margin \
+                and first.expected_score - h.expected_score > SCORE_NOTE_POINTS:
+            h.note = (f"about equal in the chance to win, but it scores fewer points "
+                      f"({h.expected_score:.1f} against {first.expected_score:.1f}, beyond the search's noise)")
+            if h.rank == 2:
+                above.append("ahead of #2 on points beyond the search's noise, though about equal in the chance "
+                             "to win")
+            continue
+        if h.win_probability > first.win_probability + 1e-12:
+            h.note = ("its estimate is higher than the first move's, but within the search's noise: the two are "
+                      "about equal and the search chose the first by its visits")
+            above.append(f"#{h.rank} shows a higher chance to win, within the search's noise")
+        elif h.expected_score > first.expected_score + SCORE_NOTE_POINTS:
+            h.note = ("it scores more points on average, but its chance to win is lower: hints rank by the "
+                      "chance to win")
+            above.append(f"#{h.rank} scores more points on average but wins less often")
+    if above:
+        first.note = "; ".join(above) + " (hints rank by the chance to win)"
 
 
 def _spread(s: MoveStats, p: int) -> float:
     return s.score_std[p] if s.score_std else 0.0
 
 
-def separation(result: SearchResult) -> Separation:
-    """Whether the search's choice is ahead of the next examined move beyond the noise (the first hint's
-    `about_equal`, negated); a choice with no examined rival is separated."""
-    ordered = examined(result)
-    if len(ordered) < 2:
+def separation(result: SearchResult, family: Family = None) -> Separation:
+    """Whether the search's choice (its family) is ahead of the next examined family beyond the noise (the
+    first hint's `about_equal`, negated); a choice with no examined rival is separated."""
+    groups = _grouped(result, family)
+    if len(groups) < 2:
         return Separation(True, 0.0, 0.0)
-    first, second = _label(result, ordered[:2])
-    return Separation(not second.about_equal, first.win_probability - second.win_probability, second.loss_margin)
+    first, second = _label(result, groups[:2])
+    gap = first.win_probability - second.win_probability
+    return Separation(not second.about_equal, gap, second.loss_margin,
+                      by_points=not second.about_equal and gap <= second.loss_margin)
 
 
 def hint_best(result: SearchResult) -> MoveStats:
@@ -167,21 +357,20 @@ def hint_best(result: SearchResult) -> MoveStats:
     return result.chosen
 
 
-def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0) -> list[Hint]:
-    """The search's choice, then up to top_k - 1 other examined moves by win probability (see above);
-    fewer when the search examined fewer. `spread_floor`: the least score spread to report (the game's
-    measured spread of final scores around the estimate: the search's simulated games, ending in a
-    learned value's expected scores, vary less than real games do)."""
+def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0, family: Family = None) -> list[Hint]:
+    """The search's choice, then up to top_k - 1 other examined moves (families, with `family`) by win
+    probability (see above); fewer when the search examined fewer. `spread_floor`: the least score spread
+    to report (the game's measured spread of final scores around the estimate: the search's simulated
+    games, ending in a learned value's expected scores, vary less than real games do)."""
     if top_k < 1 or not result.moves:
         return []
-    ordered = examined(result)
-    return _label(result, ordered, spread_floor)[:top_k]
+    return _label(result, _grouped(result, family), spread_floor)[:top_k]
 
 
-def assess(result: SearchResult, move: Any) -> Hint | None:
+def assess(result: SearchResult, move: Any, family: Family = None) -> Hint | None:
     """The hint for one given move (e.g. the move a player made) among the examined ones, or None if the
-    search did not examine it."""
-    for h in _label(result, examined(result)) if result.moves else []:
+    search did not examine it (with `family`: the hint of its family, when it is that family's shown move)."""
+    for h in _label(result, _grouped(result, family)) if result.moves else []:
         if h.move == move:
             return h
     return None
@@ -210,8 +399,15 @@ def contradictions(hints: list[Hint]) -> list[str]:
         first, second = hints[0], hints[1]
         if first.about_equal != second.about_equal:
             out.append("the header's 'about equal' disagrees with rank 2")
-        if second.win_probability > first.win_probability + 1e-12 and not first.about_equal:
+        if second.win_probability > first.win_probability + 1e-12 and not first.about_equal \
+                and not (first.note and second.note):        # D122: apart on points, and the notes say so
             out.append("rank 2 wins more often than rank 1, which is not called about equal")
+        for h in hints[1:]:
+            if h.family is not None and h.family == first.family:
+                out.append(f"rank {h.rank} is of the first move's family")
+            if (h.win_probability > first.win_probability + 1e-12
+                    or h.expected_score > first.expected_score + SCORE_NOTE_POINTS) and not (h.note and first.note):
+                out.append(f"rank {h.rank} shows more than rank 1 and no note says why")
     return out
 
 
@@ -229,19 +425,19 @@ class Grown:
 
 
 def grow(run: Callable[[float], SearchResult], budget: float, cap: float | None = None,
-         deadline: float | None = None, max_doublings: int = MAX_DOUBLINGS) -> Grown:
+         deadline: float | None = None, max_doublings: int = MAX_DOUBLINGS, family: Family = None) -> Grown:
     """Run `run(budget)` (a fresh search with that budget: iterations or milliseconds), doubling the budget
-    (never beyond `cap`) until the top move is separated from the second, the budget reached `cap`, the next run would
-    probably end after `deadline` (time.monotonic() seconds; a run is assumed to take about twice the
-    last one), or `max_doublings` doublings were run. Returns the last search: deterministic for a
-    deterministic `run`, except where the deadline decides how far it grows."""
+    (never beyond `cap`) until the top move (family, with `family`) is separated from the second, the
+    budget reached `cap`, the next run would probably end after `deadline` (time.monotonic() seconds; a run
+    is assumed to take about twice the last one), or `max_doublings` doublings were run. Returns the last
+    search: deterministic for a deterministic `run`, except where the deadline decides how far it grows."""
     budgets: list[float] = []
     while True:
         start = time.monotonic()
         result = run(budget)
         took = time.monotonic() - start
         budgets.append(budget)
-        sep = separation(result)
+        sep = separation(result, family)
         if sep.separated:
             return Grown(result, sep, budgets, "separated")
         if result.cut_short:

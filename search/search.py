@@ -227,6 +227,10 @@ class SearchResult:
     model: str = ""                    # the learned model's version ("" for rollouts)
     opponent_tree_moves: int = 0       # other seats' decisions inside the tree that could fail (casts; not rollouts)
     opponent_tree_fails: int = 0       # of which failed (games with GameVTable.move_fails; 0 otherwise)
+    # The measured variance of one visit's win value for the seat to move (search/hints.py `merge_halves`:
+    # from two independent halves of the budget); None when not measured (hints then bound it).
+    noise_variance: float | None = None
+    score_noise_variance: float | None = None   # the same for the final score (points^2), from the same searches
 
     def stats_for(self, move: Any) -> MoveStats | None:
         for s in self.moves:

@@ -101,14 +101,22 @@ def insight_pb(ins: HandInsight) -> apb.HandInsight:
                        for a in ins.announcements])
 
 
-def hint_pb(h, ins: HandInsight, hide_move: bool = False) -> apb.Hint:
+def _reasons_pb(reasons) -> list:
+    return [apb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text, aspect=r.aspect) for r in reasons]
+
+
+def hint_pb(h, ins: HandInsight, hide_move: bool = False, reasons=(), veiled_reasons=()) -> apb.Hint:
     """A ranked move. `hide_move` (hide_best's hidden best move): neither the move nor its chance of
-    success, which the insight's announcements would match to one or two casts."""
+    success, which the insight's announcements would match to one or two casts. `reasons`: its measured
+    reasons (engine_c/abracadawhat/reasons.py; veiled by the caller for a hidden move)."""
     out = apb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
-                   mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal)
+                   mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal,
+                   reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons))
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
         out.success_probability = ins.holding[h.move.value] if h.move.kind == "cast" else 1.0
+        out.variants.extend(move_pb(m) for m in h.variants)
+        out.note = h.note
     return out
 
 

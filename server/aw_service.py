@@ -11,6 +11,7 @@ import secrets
 
 from engine_c import records
 from engine_c.abracadawhat.insight import EFFECTS, hand_insight
+from engine_c.abracadawhat.reasons import reasons as aw_reasons, veiled as aw_veiled
 from engine_c.abracadawhat.state import SPELLS, VARIANTS
 from engine_c.registry import get_game
 from search.hints import top_hints
@@ -172,8 +173,17 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
                                         stats=conv.search_stats(result, opts, level, cut))
 
     def _aw_hints(self, state, result, top_k: int, hide_best: bool):
+        """Hints by family (every announcement its own, search/hints.py), each with reasons measured from the
+        insight against the best other family's move; a hidden best move's reasons are veiled."""
         ins = hand_insight(state, state.current_player)
-        hints = [conv.hint_pb(h, ins, hide_move=hide_best and h.rank == 1) for h in top_hints(result, top_k)]
+        ranked = top_hints(result, top_k, family=self._family(state))
+        hints = []
+        for h in ranked:
+            hide = hide_best and h.rank == 1
+            versus = (ranked[1].move if len(ranked) > 1 else None) if h.rank == 1 else ranked[0].move
+            why = aw_reasons(state, h.move, versus=versus)
+            hidden = aw_veiled(why)
+            hints.append(conv.hint_pb(h, ins, hide_move=hide, reasons=hidden if hide else why, veiled_reasons=hidden))
         return hints, conv.insight_pb(ins)
 
     @rpc

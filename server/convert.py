@@ -347,14 +347,19 @@ def mistake_class(name: str) -> int:
     return _CLASS[name]
 
 
-def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False) -> pb.Hint:
+def _reasons_pb(reasons) -> list[pb.Reason]:
+    return [pb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text, aspect=r.aspect) for r in reasons]
+
+
+def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False, veiled_reasons=()) -> pb.Hint:
     out = pb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
                   loss_points=h.loss_points, mistake_class=_CLASS[h.mistake_class], visits=h.visits,
                   about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread,
-                  reasons=[pb.Reason(kind=r.kind, value=r.value, items=r.items, text=r.text, aspect=r.aspect)
-                           for r in reasons])
+                  reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons))
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
+        out.variants.extend(move_pb(m) for m in h.variants)
+        out.note = h.note
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from engine_c.spellbook.game import SPELLBOOK, final_score_spread
 from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
 from engine_c.spellbook.reasons import reasons as move_reasons, veiled
-from search.hints import Grown, grow, hint_best, separation, top_hints
+from search.hints import Grown, grow, hint_best, merge_runs, separation, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions, pause_point
@@ -60,6 +60,18 @@ def _quantile(sorted_values: list[float], q: float) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(sorted_values) - 1)
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+# A hint's search grows (search/hints.py `grow`) only while the whole growth should end within this many
+# seconds of its start (issue 42: a hint within about 1 s at the default level, queueing and the answer
+# included); the first search always runs with the budget asked.
+HINT_TIME_S = 0.6
+# A search added by the growth stops by this many seconds after the hint's start whatever the prediction
+# said (a busy machine can slow one step twice over); the answer then says it was cut short.
+HINT_HARD_S = 0.85
+# Within that time a hint may double more often than search/hints.py's MAX_DOUBLINGS allows callers
+# without a time bound: its searches add up (merge_runs), so a doubling costs what was spent so far.
+HINT_MAX_DOUBLINGS = 7
 
 
 class SearchRpcs(RpcBase):
@@ -127,14 +139,25 @@ class SearchRpcs(RpcBase):
             raise FieldError("top_k", f"must be 0 to {self.config.max_top_k} (0: {default}), got {value}")
         return value or default
 
+    def _family(self, state):
+        """The game adapter's move families at `state` (moves that are one decision, search/hints.py)."""
+        fam = getattr(self.game.adapter, "move_family", None)
+        return None if fam is None else (lambda move: fam(state, move))
+
     @staticmethod
     def _hints(state, result, top_k: int, hide_best: bool) -> list[pb.Hint]:
-        """The hints (search/hints.py); a hidden best move's reasons are veiled: they must not restate it."""
+        """The hints by family (search/hints.py); each one's reasons are measured against the best other
+        family's shown move (the first hint's against the second's; the others' against the first's); a
+        hidden best move's reasons are veiled: they must not name or restate it."""
         out = []
-        for h in top_hints(result, top_k, spread_floor=final_score_spread(state)):
+        hints = top_hints(result, top_k, spread_floor=final_score_spread(state),
+                          family=lambda move: SPELLBOOK.move_family(state, move))
+        for h in hints:
             hide = hide_best and h.rank == 1
-            why = move_reasons(state, h.move)
-            out.append(convert.hint_pb(h, veiled(why) if hide else why, hide_move=hide))
+            versus = (hints[1].move if len(hints) > 1 else None) if h.rank == 1 else hints[0].move
+            why = move_reasons(state, h.move, versus=versus)
+            hidden = veiled(why, h.move)
+            out.append(convert.hint_pb(h, hidden if hide else why, hide_move=hide, veiled_reasons=hidden))
         return out
 
     # ------------------------------------------------------------------ insight
@@ -217,22 +240,39 @@ class SearchRpcs(RpcBase):
         the whole growth). Returns the growth, whether the last search was cut short, and its options."""
         caps = self.config.caps()
         by_time = not opts.iterations
-        end = time.monotonic() + caps.max_time_ms / 1000.0
+        start = time.monotonic()
+        end = start + caps.max_time_ms / 1000.0
         deadline = min(opts.deadline, end) if opts.deadline else end
         last: dict = {}
-
-        def run(budget: float):
-            changes = {"time_ms": budget} if by_time else {"iterations": int(budget)}
-            last["opts"] = o = replace(opts, deadline=deadline, **changes)
-            result, last["cut"] = self._run_search(state, o, token)
-            return result
+        family = self._family(state)
 
         budget = opts.time_ms if by_time else opts.iterations
+        unit = budget / 2
+        runs: list = []
+
+        def run(total: float):
+            # independent searches of half the asked budget (seeds opts.seed, +1, ...), added until they hold
+            # `total`: how far they differ measures the search's noise, and growing wastes nothing
+            while unit * len(runs) < total - 1e-9:
+                changes = {"time_ms": unit} if by_time else {"iterations": max(int(unit), 1)}
+                end = deadline if len(runs) < 2 or fixed else min(deadline, start + HINT_HARD_S)
+                o = replace(opts, deadline=end, seed=(opts.seed + len(runs)) % 2**64, **changes)
+                result, cut = self._run_search(state, o, token)
+                runs.append(result)
+                last["cut"] = last.get("cut", False) or cut
+                if cut:
+                    break
+            last["opts"] = replace(opts, deadline=deadline,
+                                   **({"time_ms": total} if by_time else {"iterations": int(total)}))
+            return merge_runs(runs)
+
         if fixed:
             result = run(budget)
-            grown = Grown(result, separation(result), [budget], "fixed")
+            grown = Grown(result, separation(result, family), [budget], "fixed")
         else:
-            grown = grow(run, budget, cap=caps.max_time_ms if by_time else caps.max_iterations, deadline=deadline)
+            grown = grow(run, budget, cap=caps.max_time_ms if by_time else caps.max_iterations,
+                         deadline=min(deadline, start + HINT_TIME_S), max_doublings=HINT_MAX_DOUBLINGS,
+                         family=family)
         return grown, last["cut"], last["opts"]
 
     @rpc

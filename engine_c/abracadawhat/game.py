@@ -65,6 +65,11 @@ class AbracadaWhatGame(CompiledGameAdapter):
         return move_values(state, moves)
 
     @staticmethod
+    def move_family(state: State, move: Move) -> tuple:
+        """For hints (search/hints.py): every announcement is its own decision, and so is `end`."""
+        return ("move", move.code)
+
+    @staticmethod
     def new_belief(seat: int):
         """A fresh belief of `seat` over its own hand (belief.py), for searches with options.belief."""
         from engine_c.abracadawhat.belief import Belief

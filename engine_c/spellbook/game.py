@@ -31,6 +31,40 @@ class SpellBookGame(CompiledGameAdapter):
 
         return move_values(state, moves, seed)
 
+    @staticmethod
+    def move_family(state: State, move: Move):
+        """The decision `move` is one form of, for hints (search/hints.py): moves with the same key are the
+        same choice for the player, told apart only by what pays for it. See `move_family`."""
+        return move_family(state, move)
+
+
+# Phase decisions (T2, T3) where some moves are one choice in several forms; in a sub-decision (which
+# token a take, a store or a discard moves) the token is the whole choice, so every move is its own family.
+_PHASE_DECISIONS = ("morning", "midday", "evening")
+
+
+def move_family(state: State, move: Move) -> tuple:
+    """A hashable key: one learning of one spell at one level whatever pays for it (L1, L2, L4: the
+    placed token and the spent ones, by wilds or by Transmutation); one Store 1 whatever token (T3); one
+    Sacrifice whatever token it discards (its levels differ only in which runes may be discarded, §7 Red);
+    one Time Travel raise of one spell whatever token it discards. Every other move is its own family
+    (a take of one Altar token, Draw 2, an action spell at one effect level, pass), as is every move of
+    a sub-decision."""
+    from engine_c.spellbook._engine import decode_move
+    from engine_c.spellbook.state import K
+
+    kind, level, _x, _a, b, _items = decode_move(move.code)
+    if state.decision in _PHASE_DECISIONS:
+        if kind in (K.LEARN, K.TRANSMUTE):
+            return ("learn", b, level)
+        if kind == K.STORE:
+            return ("store",)
+        if kind == K.SACRIFICE:
+            return ("Sacrifice",)
+        if kind == K.TIMETRAVEL:
+            return ("TimeTravel", b)
+    return ("move", move.code)
+
 
 SPELLBOOK = SpellBookGame()
 

@@ -316,7 +316,7 @@ class HandInsight(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., holding: _Optional[_Iterable[_Union[SpellChance, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., hands_considered: _Optional[int] = ...) -> None: ...
 
 class Hint(_message.Message):
-    __slots__ = ("rank", "move", "win_probability", "expected_score", "loss", "mistake_class", "visits", "about_equal", "success_probability")
+    __slots__ = ("rank", "move", "win_probability", "expected_score", "loss", "mistake_class", "visits", "about_equal", "success_probability", "variants", "note", "reasons", "veiled_reasons")
     RANK_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -326,6 +326,10 @@ class Hint(_message.Message):
     VISITS_FIELD_NUMBER: _ClassVar[int]
     ABOUT_EQUAL_FIELD_NUMBER: _ClassVar[int]
     SUCCESS_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    VEILED_REASONS_FIELD_NUMBER: _ClassVar[int]
     rank: int
     move: Move
     win_probability: float
@@ -335,7 +339,25 @@ class Hint(_message.Message):
     visits: int
     about_equal: bool
     success_probability: float
-    def __init__(self, rank: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., success_probability: _Optional[float] = ...) -> None: ...
+    variants: _containers.RepeatedCompositeFieldContainer[Move]
+    note: str
+    reasons: _containers.RepeatedCompositeFieldContainer[Reason]
+    veiled_reasons: _containers.RepeatedCompositeFieldContainer[Reason]
+    def __init__(self, rank: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., success_probability: _Optional[float] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., note: _Optional[str] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., veiled_reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ...) -> None: ...
+
+class Reason(_message.Message):
+    __slots__ = ("kind", "value", "items", "text", "aspect")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    ASPECT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    value: float
+    items: _containers.RepeatedScalarFieldContainer[str]
+    text: str
+    aspect: str
+    def __init__(self, kind: _Optional[str] = ..., value: _Optional[float] = ..., items: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., aspect: _Optional[str] = ...) -> None: ...
 
 class SessionSeat(_message.Message):
     __slots__ = ("kind", "level")
