@@ -223,6 +223,7 @@ def _insight(job: Job) -> dict:
 
 def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: dict | None) -> dict:
     """One response (partial or final) from a search result."""
+    from search.coach import hint_family
     from search.hints import separation, top_hints
 
     state = job.state
@@ -236,7 +237,7 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
     p = res.player
     total = sum(s.visits for s in res.moves) or 1
     infos = []
-    hints = top_hints(res, job.top_k, spread_floor=floor)
+    hints = top_hints(res, job.top_k, spread_floor=floor, family=hint_family(job.game.adapter, state))
     # the principal variation follows the most visited moves; the choice (order 0) may be another move
     # (the learned search's lower confidence bound), whose line is then the move alone
     pv = [str(m) for m in res.principal_variation]

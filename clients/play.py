@@ -100,7 +100,7 @@ class Hinter:
 
         key = state.to_text()
         if key != self._key:
-            self._grown = hint_search(self.adapter(), state, self.options(state))
+            self._grown = hint_search(self.adapter(), state, self.options(state))[0]
             self._key, self.level = key, 0
         return self._grown
 

@@ -211,13 +211,14 @@ class AbracadaHinter(Hinter):
         return get_game(GAME).adapter
 
     def hint(self, state: State, level: int | None) -> str:
+        from search.coach import hint_family
         from search.hints import top_hints
 
         g = self.grown(state)                  # first: a new position starts the ladder again
         level = min(self.level + 1, 3) if level is None else level
         self.level = max(self.level, level)
         seat = state.current_player
-        hints = top_hints(g.result, 3)
+        hints = top_hints(g.result, 3, family=hint_family(self.adapter(), state))
         if level == 1:
             return ("Hint 1: " + T.hint_focus(state, hints[0].move) + "  (`hint` again: each announcement's "
                     "chance)\n" + T.holding_text(state, seat))

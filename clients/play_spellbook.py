@@ -429,13 +429,14 @@ class SpellBookHinter(Hinter):
     def hint(self, state: State, level: int | None) -> str:
         from engine_c.spellbook.game import final_score_spread
         from engine_c.spellbook.reasons import reasons, threats, veiled
+        from search.coach import hint_family
         from search.hints import top_hints
 
         g = self.grown(state)
         res = g.result
         level = min(self.level + 1, 3) if level is None else level
         self.level = max(self.level, level)
-        hints = top_hints(res, 3, spread_floor=final_score_spread(state))
+        hints = top_hints(res, 3, spread_floor=final_score_spread(state), family=hint_family(self.adapter(), state))
         best = hints[0]
         equal = ("  Several moves are about equal here: the search cannot tell them apart."
                  if best.about_equal else "")

@@ -21,15 +21,18 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
-from search.hints import Grown, grow
+from search.hints import MAX_DOUBLINGS, Grown, grow, merge_runs, separation
 from search.levels import default_level, level_options
-from search.search import CancelToken, SearchOptions, ismcts
+from search.search import CancelToken, SearchOptions, SearchResult, ismcts
 
 MAX_ITERATIONS = 200_000          # ServiceConfig.max_iterations: a hint's growth stops there
 MAX_TIME_MS = 10_000.0            # ServiceConfig.max_time_ms: a search's and a hint's growth's time cap
 MAX_NODES = 2_000_000             # ServiceConfig.max_nodes
+# A search added by a hint's growth stops by this many seconds after the hint's start (issue 42: a hint
+# within about 1 s at the default level, the answer included): only a busy or slow machine reaches it.
+HINT_HARD_S = 0.85
 REVIEW_SEED = 0                   # the review's seed when none is given (CLI, terminal, AnalyzeGame alike)
 KEY_MOMENTS = 5
 
@@ -70,19 +73,65 @@ def hint_options(game: Any, seed: int, level: int = 0, iterations: int | None = 
     return opts
 
 
+def hint_family(game: Any, state: Any):
+    """The game adapter's move families at `state` (moves that are one decision for a player,
+    search/hints.py), or None for a game without them."""
+    fam = getattr(game, "move_family", None)
+    return None if fam is None else (lambda move: fam(state, move))
+
+
+def hint_doublings(game: Any) -> int:
+    """How often a hint's budget may double (the adapter's `hint_doublings`: how many its searches afford
+    within about half a second at the default level)."""
+    return getattr(game, "hint_doublings", MAX_DOUBLINGS)
+
+
 def hint_search(game: Any, state: Any, opts: SearchOptions, cap: float = MAX_ITERATIONS,
                 max_time_ms: float = MAX_TIME_MS, deadline: float | None = None,
-                cancel: CancelToken | None = None) -> Grown:
-    """A hint's search as GetHints runs it: `opts`' budget, doubled until the best move is separated from
-    the second (search/hints.py grow), never beyond `cap` iterations nor `max_time_ms` for the whole growth
-    (nor `deadline`)."""
-    end = time.monotonic() + max_time_ms / 1000.0
+                cancel: CancelToken | None = None, fixed: bool = False,
+                search: Callable[[SearchOptions], tuple[SearchResult, bool]] | None = None
+                ) -> tuple[Grown, bool, SearchOptions]:
+    """A hint's search, as GetHints and the terminals run it: independent searches of half the asked budget
+    (seeds opts.seed, +1, ...) added up (search/hints.py merge_runs: how far they differ measures the
+    search's noise, and growing wastes nothing), doubled until the best family is separated from the
+    second, `hint_doublings(game)` doublings ran, `cap` iterations were reached (`max_time_ms` for a
+    time-bound search) or the call's `deadline`. The growth is deterministic for a seed: only a search
+    the machine could not finish by HINT_HARD_S after the start is cut (and says so). `fixed`: the asked
+    budget alone. `search(options) -> (result, cut_short)`: how one search runs (the server's counts it).
+    Returns the growth, whether a search was cut short, and the options of the whole."""
+    if search is None:
+        def search(o: SearchOptions):
+            result = ismcts(game, state, o, cancel)
+            return result, result.cut_short
+    by_time = not opts.iterations
+    start = time.monotonic()
+    end = start + max_time_ms / 1000.0
     deadline = min(deadline, end) if deadline else end
+    family = hint_family(game, state)
+    budget = opts.time_ms if by_time else opts.iterations
+    unit = budget / 2
+    runs: list = []
+    last: dict = {"cut": False, "opts": opts}
 
-    def run(budget: float):
-        return ismcts(game, state, replace(opts, deadline=deadline, iterations=int(budget)), cancel)
+    def run(total: float):
+        while unit * len(runs) < total - 1e-9:
+            changes = {"time_ms": unit} if by_time else {"iterations": max(int(unit), 1)}
+            stop = deadline if len(runs) < 2 or fixed else min(deadline, start + HINT_HARD_S)
+            result, cut = search(replace(opts, deadline=stop, seed=(opts.seed + len(runs)) % 2**64, **changes))
+            runs.append(result)
+            last["cut"] = last["cut"] or cut
+            if cut:
+                break
+        last["opts"] = replace(opts, deadline=deadline, **({"time_ms": total} if by_time else {"iterations": int(total)}))
+        return merge_runs(runs)
 
-    return grow(run, opts.iterations, cap=cap, deadline=deadline)
+    if fixed:
+        result = run(budget)
+        grown = Grown(result, separation(result, family), [budget], "fixed")
+    else:
+        grown = grow(run, budget, cap=max_time_ms if by_time else cap, deadline=deadline,
+                     max_doublings=hint_doublings(game), family=family)
+    return grown, last["cut"], last["opts"]
 
 
 # ----------------------------------------------------------------------------------------------

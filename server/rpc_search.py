@@ -13,7 +13,8 @@ from typing import Any
 from engine_c.spellbook.game import SPELLBOOK, final_score_spread
 from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
 from engine_c.spellbook.reasons import reasons as move_reasons, veiled
-from search.hints import Grown, grow, hint_best, merge_runs, separation, top_hints
+from search.coach import hint_family, hint_search
+from search.hints import Grown, hint_best, top_hints
 from search import CancelToken, ismcts
 from search.insight import MoveSpread, value_spread
 from search.search import SearchOptions, pause_point
@@ -60,18 +61,6 @@ def _quantile(sorted_values: list[float], q: float) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(sorted_values) - 1)
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-# A hint's search grows (search/hints.py `grow`) only while the whole growth should end within this many
-# seconds of its start (issue 42: a hint within about 1 s at the default level, queueing and the answer
-# included); the first search always runs with the budget asked.
-HINT_TIME_S = 0.6
-# A search added by the growth stops by this many seconds after the hint's start whatever the prediction
-# said (a busy machine can slow one step twice over); the answer then says it was cut short.
-HINT_HARD_S = 0.85
-# Within that time a hint may double more often than search/hints.py's MAX_DOUBLINGS allows callers
-# without a time bound: its searches add up (merge_runs), so a doubling costs what was spent so far.
-HINT_MAX_DOUBLINGS = 7
 
 
 class SearchRpcs(RpcBase):
@@ -141,8 +130,7 @@ class SearchRpcs(RpcBase):
 
     def _family(self, state):
         """The game adapter's move families at `state` (moves that are one decision, search/hints.py)."""
-        fam = getattr(self.game.adapter, "move_family", None)
-        return None if fam is None else (lambda move: fam(state, move))
+        return hint_family(self.game.adapter, state)
 
     @staticmethod
     def _hints(state, result, top_k: int, hide_best: bool) -> list[pb.Hint]:
@@ -235,45 +223,13 @@ class SearchRpcs(RpcBase):
                                     insight=insight, confidence=confidence)
 
     def _grown_search(self, state, opts: SearchOptions, token, fixed: bool) -> tuple[Grown, bool, SearchOptions]:
-        """A hint's search (search/hints.py `grow`): the budget asked, doubled until the best move is separated
-        from the second, all within the call's deadline and the server's caps (iterations, and time for
-        the whole growth). Returns the growth, whether the last search was cut short, and its options."""
+        """A hint's search, as every client's (search/coach.py hint_search): the budget asked, grown until the
+        best family is separated from the second, within the call's deadline and the server's caps. Returns
+        the growth, whether a search was cut short, and the options of the whole."""
         caps = self.config.caps()
-        by_time = not opts.iterations
-        start = time.monotonic()
-        end = start + caps.max_time_ms / 1000.0
-        deadline = min(opts.deadline, end) if opts.deadline else end
-        last: dict = {}
-        family = self._family(state)
-
-        budget = opts.time_ms if by_time else opts.iterations
-        unit = budget / 2
-        runs: list = []
-
-        def run(total: float):
-            # independent searches of half the asked budget (seeds opts.seed, +1, ...), added until they hold
-            # `total`: how far they differ measures the search's noise, and growing wastes nothing
-            while unit * len(runs) < total - 1e-9:
-                changes = {"time_ms": unit} if by_time else {"iterations": max(int(unit), 1)}
-                end = deadline if len(runs) < 2 or fixed else min(deadline, start + HINT_HARD_S)
-                o = replace(opts, deadline=end, seed=(opts.seed + len(runs)) % 2**64, **changes)
-                result, cut = self._run_search(state, o, token)
-                runs.append(result)
-                last["cut"] = last.get("cut", False) or cut
-                if cut:
-                    break
-            last["opts"] = replace(opts, deadline=deadline,
-                                   **({"time_ms": total} if by_time else {"iterations": int(total)}))
-            return merge_runs(runs)
-
-        if fixed:
-            result = run(budget)
-            grown = Grown(result, separation(result, family), [budget], "fixed")
-        else:
-            grown = grow(run, budget, cap=caps.max_time_ms if by_time else caps.max_iterations,
-                         deadline=min(deadline, start + HINT_TIME_S), max_doublings=HINT_MAX_DOUBLINGS,
-                         family=family)
-        return grown, last["cut"], last["opts"]
+        return hint_search(self.game.adapter, state, opts, cap=caps.max_iterations, max_time_ms=caps.max_time_ms,
+                           deadline=opts.deadline, cancel=token, fixed=fixed,
+                           search=lambda o: self._run_search(state, o, token))
 
     @rpc
     async def Analyze(self, request, context, log_extra):

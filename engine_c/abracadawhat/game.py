@@ -22,6 +22,9 @@ class AbracadaWhatGame(CompiledGameAdapter):
     not see; chance="open" pools them (D33)."""
 
     name = "abracadawhat"
+    # a hint's budget may double 7 times (128x the default level's 320 iterations: its searches are
+    # ~6x cheaper than SpellBook's, so this is about half a second too; search/coach.py hint_search)
+    hint_doublings = 7
     # Strength levels (search/levels.py finds them here): {level: SearchOptions fields}. Chance outcomes are
     # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5

@@ -17,6 +17,9 @@ class SpellBookGame(CompiledGameAdapter):
     """The adapter search/ uses (see search.GameAdapter): nothing in search/ knows SpellBook."""
 
     name = "spellbook"
+    # a hint's budget may double 4 times (16x the default level's 400 iterations: about half a second
+    # on one core of a 2-core machine; search/coach.py hint_search)
+    hint_doublings = 4
     State = State
     Move = Move
 
