@@ -201,3 +201,16 @@ def test_grpc_hints_of_both_games_carry_variants_notes_and_veiled_reasons():
                 aspb.GetHintsRequest(state=apb.StateInput(text=aw.to_text()), top_k=3, seed=1), timeout=60)
             assert a.hints and all(h.reasons and h.veiled_reasons for h in a.hints)
             assert all(not h.variants for h in a.hints)
+
+
+def test_a_draws_tokens_count_in_the_pool_it_is_compared_by():
+    """Drawing 2 (P3: Pouch -> pool) against taking 1 leaves the pool one token fuller, not one emptier: the
+    tokens a draw brings count though the draw is settled before they arrive."""
+    from engine_c import State
+    from engine_c.spellbook.reasons import reasons
+
+    st = State.new(players=2, seed=4)
+    take = next(m for m in st.legal_moves() if str(m).startswith("take "))
+    pool = {r.kind: r for r in reasons(st, "draw", versus=take)}["versus_pool"]
+    assert pool.value == 1 and "1 token more" in pool.text
+    assert {r.kind: r for r in reasons(st, take, versus="draw")}["versus_pool"].value == -1

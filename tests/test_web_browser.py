@@ -198,8 +198,12 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
         page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
         if level == 1:
             assert "Look at" in page.inner_text("#hint-box") or "Consider" in page.inner_text("#hint-box")
+        if level == 2:
+            why = page.inner_text("#hint-box")
     hinted = page.locator("#hint-box table.top tbody tr").count()
     assert hinted >= 1
+    best = page.inner_text("#hint-box table.top tbody tr >> nth=0").split("\t")[1].strip()
+    assert best and best not in why                   # level 2 explains without giving the move away
     tab.shot("2-hints")
     rng, clicks, learned, started = random.Random(5), 0, False, time.monotonic()
     while not page.locator("#review-button").is_visible():

@@ -186,6 +186,16 @@ def reasons(state: State, move: Move | str, versus: Move | str | None = None) ->
     return out
 
 
+def _pool_after_draws(raw: dict, player: int) -> int:
+    """The player's pool once the Pouch draws already due to it have arrived (a `draw` is settled before its
+    tokens come: counting them as absent would tell the player that drawing 2 leaves fewer tokens than
+    taking 1). The engine stops a draw at the pool's limit (P3), so this does too."""
+    from engine_c.spellbook.state import FRAME_NAMES, POOL_LIMIT
+
+    due = sum(f[2] for f in raw["stack"] if FRAME_NAMES.get(f[0]) == "drawpool" and f[1] == player)
+    return min(sum(raw["pool"][player]) + due, POOL_LIMIT)
+
+
 def _measures(state: State, after: State, player: int) -> dict:
     """What `_versus` compares, measured on the engine's state `after` (settled from `state`)."""
     raw, before = after._to_raw(), state._to_raw()
@@ -193,7 +203,7 @@ def _measures(state: State, after: State, player: int) -> dict:
     reach = _learnable(raw, player)           # with the pool it leaves, at an Evening (learned ones excluded)
     known = before["players"] > 1 and not _refill_discards(raw, player) and not _refilled(before, raw, player)
     gifts = _altar_gifts(raw, q) if known else None        # None: what the next player finds is not known
-    return {"points": after.scores()[player].total, "pool": sum(raw["pool"][player]),
+    return {"points": after.scores()[player].total, "pool": _pool_after_draws(raw, player),
             "familiar": sum(raw["fam"][player]), "spells": sum(1 for lv in raw["level"][player] if lv),
             "learned": {raw["spell"][c] for c, lv in enumerate(raw["level"][player]) if lv},
             "reach": reach, "end": bool(raw["end_triggered"]),

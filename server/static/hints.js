@@ -22,6 +22,10 @@ export function renderHint(box, level, view, answer, game, onPlay) {
       best.aboutEqual ? " (about equal with the next move)" : "", " ",
       el("button", { type: "button", class: "play-hint", onclick: () => onPlay(best.move.text) }, "Play it")),
     ...game.hintDetail(view, best, answer));
+    if (best.variants && best.variants.length) {      // the same decision in other forms (the game's family)
+      parts.push(el("p", { class: "variants" }, "The same choice in other forms: ",
+        ...best.variants.flatMap((v, i) => [i ? ", " : "", el("span", { class: "mv" }, game.moveLabel(v.text))])));
+    }
     const extra = game.hintColumns || [];
     const iterations = answer.stats ? answer.stats.iterations : "?";
     const rows = hints.map((h) => el("tr", {},
@@ -35,6 +39,8 @@ export function renderHint(box, level, view, answer, game, onPlay) {
       el("caption", { text: `The search's top moves (${iterations} iterations${answer.confidence ? `; ${answer.confidence.text}` : ""})` }),
       el("thead", {}, el("tr", {}, ["#", "Move", ...extra.map((c) => c.title), "Win", "Est. score", "Verdict"].map((t) => el("th", { scope: "col", text: t })))),
       el("tbody", {}, rows)));
+    const notes = hints.filter((h) => h.note).map((h) => el("li", { text: `#${h.rank}: ${h.note}` }));
+    if (notes.length) parts.push(el("ul", { class: "notes" }, notes));   // why figures may look out of order
   }
   if (best && best.aboutEqual && level < 3) parts.push(el("p", { text: "Several moves are about equal here: the search cannot tell them apart." }));
   if (level < 3) parts.push(el("p", { class: "more", text: "Ask again for more (h)." }));

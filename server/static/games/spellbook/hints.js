@@ -29,12 +29,12 @@ export function hintFocus(view, move) {
 function reasonItems(reasons) {
   const ordered = ASPECT_ORDER.flatMap((a) => reasons.filter((r) => r.aspect === a));
   return ordered.length ? ordered.map((r) => el("li", { text: r.text }))
-    : [el("li", { text: "it keeps your options open (no immediate gain or cost)" })];
+    : [el("li", { text: "nothing measurable now sets it apart: the search prefers it for what follows" })];
 }
 
-/** Level 2: why the best move is good. */
+/** Level 2: why the best move is good, in words that do not give the move away (the veiled reasons). */
 export function hintWhy(view, best) {
-  return ["why the best move is good", el("ul", {}, reasonItems(best.reasons || []))];
+  return ["why the best move is good", el("ul", {}, reasonItems(best.veiledReasons || []))];
 }
 
 /** Level 3: the best move's figures and reasons (the shell adds the move and the top moves). */
