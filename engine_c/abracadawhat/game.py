@@ -31,17 +31,27 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # 0.46 over 160 games at equal time and triples level 10's time a move, so it is not a level's (D97).
     # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
     # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
+    # D140: levels 4-10 are the earlier levels 3, 4, 5, 6, 7, 8 and 10 (8 and 9 played level with 10); 1-3
+    # are the policy network's own moves (`policy_levels` below, used wherever the network is: the rollout
+    # search keeps the small searches here). The count heuristic (`counting`) plays about the earlier level 3.
     level_table = {
         1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
-        2: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
-        3: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic"),
-        4: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic"),
-        5: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
-        6: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", belief=True),
-        7: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", belief=True),
-        8: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
-        9: dict(iterations=6000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+        2: dict(iterations=35, temperature=0.45, chance="open", rollout="heuristic"),
+        3: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
+        4: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic"),
+        5: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic"),
+        6: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
+        7: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", belief=True),
+        8: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", belief=True),
+        9: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
         10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+    }
+    # The weakest levels with the learned evaluation (search/levels.py, D140): the policy's own move, sampled
+    # among its best (SearchOptions.policy_*), never a senseless one (`senseless_moves`).
+    policy_levels = {
+        1: dict(policy_temperature=1.0, policy_top_k=4, policy_floor=0.3),
+        2: dict(policy_temperature=0.5, policy_top_k=3, policy_floor=0.5),
+        3: dict(policy_temperature=1.0, policy_top_k=1),      # the policy's first sensible choice
     }
     State = State
     Move = Move
@@ -63,6 +73,15 @@ class AbracadaWhatGame(CompiledGameAdapter):
         from engine_c.abracadawhat.heuristic import move_values
 
         return move_values(state, moves)
+
+    @staticmethod
+    def senseless_moves(state: State, moves: list[Move]) -> list[Move]:
+        """The moves no player who counts the stones makes (the policy levels never choose them, D140; the
+        absurd-move rate of docs/search.md counts them): announcing a spell of which no stone can be in
+        one's hand, and ending the turn while a cast is certain to succeed."""
+        chances = state.holding_probabilities(state.current_player)
+        certain = any(m.kind != "end" and chances[m.value] >= 1.0 - 1e-9 for m in moves)
+        return [m for m in moves if (m.kind == "end" and certain) or (m.kind != "end" and chances[m.value] <= 1e-9)]
 
     @staticmethod
     def new_belief(seat: int):
