@@ -31,8 +31,8 @@ from search.search import EVALUATORS, SearchOptions
 # searches of 10-600 iterations, weaker than `greedy` (58-2 against level 5).
 NETWORK_LEVELS: dict[int, dict] = {
     1: dict(iterations=1, policy_temperature=1.0, policy_top_k=4, policy_floor=0.05),
-    2: dict(iterations=1, policy_temperature=0.75, policy_top_k=3, policy_floor=0.1),
-    3: dict(iterations=1, policy_temperature=0.5, policy_top_k=3, policy_floor=0.15),
+    2: dict(iterations=1, policy_temperature=1.0, policy_top_k=3, policy_floor=0.1),
+    3: dict(iterations=1, policy_temperature=0.35, policy_top_k=3, policy_floor=0.2),
     4: dict(iterations=1, policy_temperature=1.0, policy_top_k=1),   # the policy's first choice
     5: dict(iterations=6, temperature=0.0),
     6: dict(iterations=15, temperature=0.0),
@@ -73,6 +73,22 @@ ROLLOUT_LEVELS: dict[int, tuple[int, float, str, int]] = {
 }
 LEVELS = ROLLOUT_LEVELS                 # the name earlier code and tools use
 LEVEL10_TIME_CAP_MS = 1000.0
+
+
+# What each name means to a player (GetServerInfo/GetRules `meaning`, with the ladder's place against the
+# heuristic bot added by the server).
+LEVEL_MEANINGS: dict[int, str] = {
+    1: "a first opponent: plausible moves with frequent, sometimes large mistakes",
+    2: "plausible moves with regular mistakes",
+    3: "mostly sound moves with occasional mistakes",
+    4: "about the heuristic bot: a contest, beatable with care (the default)",
+    5: "a little stronger than the heuristic bot",
+    6: "a small search that punishes loose play",
+    7: "a search that rarely errs",
+    8: "a strong search",
+    9: "a stronger search",
+    10: "the strongest the server plays",
+}
 
 
 def _evaluator(evaluator: str, game: Any) -> str:
