@@ -31,13 +31,14 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # 0.46 over 160 games at equal time and triples level 10's time a move, so it is not a level's (D97).
     # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
     # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
-    # D140: levels 4-10 are the earlier levels 3, 4, 5, 6, 7, 8 and 10 (8 and 9 played level with 10); 1-3
-    # are the policy network's own moves (`policy_levels` below, used wherever the network is: the rollout
-    # search keeps the small searches here). The count heuristic (`counting`) plays about the earlier level 3.
+    # D140: levels 4-10 are the earlier levels 3, 4, 5, 6, 7, 8 and 10 (8 and 9 played level with 10); 1-2
+    # are the policy network's own moves (`policy_levels` below, used wherever the network is) and 3 a
+    # 50-iteration search at temperature 0 (40 network iterations: 20 lost to the count heuristic by more than
+    # the policy's first choice did, 100 games); the rollout search keeps small searches there. The count heuristic (`counting`) plays between levels 3 and 5.
     level_table = {
-        1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
-        2: dict(iterations=35, temperature=0.45, chance="open", rollout="heuristic"),
-        3: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
+        1: dict(iterations=10, temperature=0.5, chance="open", rollout="heuristic"),
+        2: dict(iterations=25, temperature=0.45, chance="open", rollout="heuristic"),
+        3: dict(iterations=50, temperature=0.0, chance="open", rollout="heuristic"),
         4: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic"),
         5: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic"),
         6: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
@@ -47,11 +48,12 @@ class AbracadaWhatGame(CompiledGameAdapter):
         10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
     }
     # The weakest levels with the learned evaluation (search/levels.py, D140): the policy's own move, sampled
-    # among its best (SearchOptions.policy_*), never a senseless one (`senseless_moves`).
+    # among its best (SearchOptions.policy_*), never a senseless one (`senseless_moves`). The policy is flat
+    # here (0.10-0.14 over the casts at a deal): sampled at lower temperatures it played level with its first
+    # choice (100 games), so two policy levels, then the search.
     policy_levels = {
         1: dict(policy_temperature=1.0, policy_top_k=4, policy_floor=0.3),
-        2: dict(policy_temperature=0.5, policy_top_k=3, policy_floor=0.5),
-        3: dict(policy_temperature=1.0, policy_top_k=1),      # the policy's first sensible choice
+        2: dict(policy_temperature=1.0, policy_top_k=1),      # the policy's first sensible choice
     }
     State = State
     Move = Move
