@@ -184,7 +184,8 @@ def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, mo
     assert low.chance == "open" and low.rollout == "heuristic"
     assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[6]["iterations"]
     kinds = [d["evaluator"] for d in describe_levels(ABRACADAWHAT)]
-    assert kinds == ["network"] * 5 + ["rollout"] * 5          # the policy levels 1-3 are the network's own
+    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed
+    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 5
     st = State.new(players=2, seed=3)
     assert make_bot("ismcts:level=4", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
     assert level_options(5, evaluator="network", game=ABRACADAWHAT).evaluator == "network"   # asked for: every level
@@ -213,3 +214,23 @@ def test_the_shipped_model_is_small_and_used_where_its_gate_passed():
     st = State.new(players=4, seed=2)
     r = ismcts(ABRACADAWHAT, st, level_options(min(model.levels), seed=1, game=ABRACADAWHAT))
     assert r.evaluator == "network" and r.model == model.version
+
+
+def test_the_policy_levels_never_make_a_senseless_move(monkeypatch):
+    """D140: Abracada…What?'s policy levels sample the policy's casts but never announce a spell of which no
+    stone can be in the hand, nor end the turn while a cast is certain; the same seed gives the same move."""
+    from search.search import choose_by_policy
+
+    st = State.new(players=3, seed=7)
+    moves = st.legal_moves()
+    senseless = ABRACADAWHAT.senseless_moves(st, moves)
+    assert senseless and all(m.kind != "end" for m in senseless)         # a deal: spells seen elsewhere
+    for seed in range(40):
+        r = ismcts(ABRACADAWHAT, st, level_options(1, seed=seed, game=ABRACADAWHAT))
+        assert r.move not in senseless and r.iterations == 1
+        assert ismcts(ABRACADAWHAT, st, level_options(1, seed=seed, game=ABRACADAWHAT)).move == r.move
+    # every move senseless but one: that one, whatever the policy prefers
+    stats = ismcts(ABRACADAWHAT, st, level_options(2, seed=1, game=ABRACADAWHAT)).moves
+    keep = stats[-1].move
+    monkeypatch.setattr(ABRACADAWHAT, "senseless_moves", lambda state, ms: [m for m in ms if m != keep])
+    assert choose_by_policy(ABRACADAWHAT, st, stats, level_options(1, seed=3, game=ABRACADAWHAT)).move == keep

@@ -287,7 +287,7 @@ def test_rules_list_each_level_with_its_search_and_the_ladder_elo(api, tmp_path)
         assert [lv.level for lv in levels] == list(range(1, 11))
         assert {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")} == expect
         assert [lv.belief for lv in levels] == [False] * 5 + [True] * 5        # D140: the belief from level 6
-        assert [lv.policy_temperature > 0 for lv in levels] == [True] * 3 + [False] * 7
+        assert [lv.policy_temperature > 0 for lv in levels] == [True] * 2 + [False] * 8
         assert levels[0].name == "beginner" and levels[3].name == "club" and all(lv.meaning for lv in levels)
         assert all(lv.iterations > 0 and lv.description for lv in levels)
         assert levels[-1].time_cap_ms == 1000 and levels[-1].temperature == 0
