@@ -141,6 +141,8 @@ def default_level(game: Any = None, evaluator: str = "auto") -> int:
     own tables (Abracada…What?'s)."""
     if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
         return NETWORK_DEFAULT_LEVEL
+    if getattr(game, "level_table", None) is not None:
+        return getattr(game, "default_level", DEFAULT_LEVEL)   # a game's own: its 400-iteration level
     return DEFAULT_LEVEL
 
 

@@ -103,6 +103,13 @@ def test_levels_with_the_network_keep_the_games_own_fields(runs):
     assert (opts.evaluator, opts.chance, opts.rollout, opts.belief) == ("network", "open", "heuristic", True)
     shipped = Model.load(ABRACADAWHAT.default_model_path).meta.get("search", {})     # the gated search (D77)
     assert opts.iterations == round(ABRACADAWHAT.level_table[6]["iterations"] * shipped.get("iteration_scale", 1.0))
+    from search.levels import default_level
+
+    # requests naming no level (hints, reviews) keep the 400-iteration search with the belief (D140 moved it
+    # from level 5 to 6)
+    default = level_options(default_level(ABRACADAWHAT), game=ABRACADAWHAT)
+    assert default_level(ABRACADAWHAT) == 6 and default.belief and default.temperature == 0.15
+    assert level_options(default_level(ABRACADAWHAT, "rollout"), evaluator="rollout", game=ABRACADAWHAT).iterations == 400
     weak = level_options(1, seed=1, evaluator="network", game=ABRACADAWHAT)         # a policy level (D140)
     assert weak.iterations == 1 and weak.policy_temperature > 0 and weak.chance == "open"
     bot = make_bot(f"ismcts:level=3,evaluator=network,model={model_path}", ABRACADAWHAT, seed=1)

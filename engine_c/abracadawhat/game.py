@@ -47,6 +47,9 @@ class AbracadaWhatGame(CompiledGameAdapter):
         9: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
         10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
     }
+    # The level of requests that name none (hints, reviews: search.levels.default_level): 400 iterations
+    # with the belief, the search it was before D140 shifted the table (level 5 then).
+    default_level = 6
     # The weakest levels with the learned evaluation (search/levels.py, D140): the policy's own move, sampled
     # among its best (SearchOptions.policy_*), never a senseless one (`senseless_moves`). The policy is flat
     # here (0.10-0.14 over the casts at a deal): sampled at lower temperatures it played level with its first
