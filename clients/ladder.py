@@ -1,9 +1,11 @@
 """`spellbook-ai ladder`: measure the strength levels against each other and write a level -> Elo table.
 
-The ladder is a chain: `random` (rated 0 Elo, the anchor), then `ismcts:level=L` for the chosen levels.
-Each bot meets the next `--span` bots up the chain in two-seat duplicate games (so neighbouring levels,
-whose difference matters most, meet directly), and one Bradley-Terry fit over all games gives each level
-its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
+The ladder is a chain: `random`, then `ismcts:level=L` for the chosen levels with the game's heuristic bot
+(`greedy`, `counting`) after level 3 (D141). Each bot meets the next `--span` bots up the chain in two-seat
+duplicate games (so neighbouring levels, whose difference matters most, meet directly; the two levels either
+side of the heuristic meet too), and one Bradley-Terry fit over all games gives each level its Elo ± 95%,
+anchored at the heuristic = 1000 (its interval is relative to the heuristic; the random bot is rated in the
+table too). The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
 The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
@@ -12,7 +14,7 @@ overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time
 `spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
 data/ladder.jsonl (seconds) and plays only the games missing. A new ladder goes elsewhere: `--levels 1-4
 --games 4 --out /tmp/ladder/ladder.json` takes seconds on one core; the full default ladder about 7
-minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move).
+minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move; 960 games in 174 s with -j 1 since D140).
 
 A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
 the default model's version, or "rollout" without one, and a digest of the levels' search options).

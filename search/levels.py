@@ -1,19 +1,22 @@
 """Strength levels 1-10: documented bundles of search options, each measurably stronger than the one below.
 
-Each level raises the search budget and lowers the move-choice temperature. Level 10 is the strongest:
-in the learned search's table the budget where its strength stops growing (400 iterations); in the
-rollout search's and a game's own tables the most that answers within about one second on one core (a
-1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a level's play
-reproducible for a given seed. Levels with temperature 0 and more than one iteration stop a search as
-soon as more iterations could not change its move (`stop_early`): the same move, sooner.
+With the learned evaluation (the default) the weakest levels play the policy network's own moves without
+search, sampled among its best at a falling temperature (D140: mistakes a player would make, rarer and
+smaller level by level), and the levels above search with the network on a rising budget. Each level has a
+name for players (`LEVEL_NAMES`: beginner ... strongest) and a sentence (`LEVEL_MEANINGS`); the ladder
+(clients/ladder.py) rates them against the game's heuristic bot (greedy, counting = 1000; D141), which plays
+between levels 3 and 5. `PLAY_LEVEL` (4) is the opponent the page and the terminal offer first (D142).
+Iteration budgets (not time) and seeded sampling keep a level's play reproducible for a given seed. Levels
+with temperature 0 and more than one iteration stop a search as soon as more iterations could not change
+its move (`stop_early`): the same move, sooner.
 
-Two tables: the learned search's (the default whenever the game ships a model that passed its gate: PUCT
-with the network's priors, leaf values blending the network's with a rollout) and the rollout
-search's (the search before the learned evaluation, kept as the named option `evaluator=rollout` so the
-two can always be compared).
+Tables: the learned search's (SpellBook: `NETWORK_LEVELS`), the rollout search's (`ROLLOUT_LEVELS`, the
+named option `evaluator=rollout`, kept so the two can be compared), and a game's own (Abracada…What?'s
+adapter: `level_table`, `policy_levels`).
 
 A request that names no level searches at `default_level()`: about 400 iterations, some 50 ms a move
-(level 10 of the learned search, level 5 of the rollout search and of a game's own tables).
+(level 10 of the learned search, level 5 of the rollout search, a game's own `default_level`: Abracada…What?'s
+6), the hints', reviews' and calibration's budget.
 """
 from __future__ import annotations
 
@@ -81,7 +84,7 @@ LEVEL_MEANINGS: dict[int, str] = {
     1: "a first opponent: plausible moves with frequent, sometimes large mistakes",
     2: "plausible moves with regular mistakes",
     3: "mostly sound moves with occasional mistakes",
-    4: "about the heuristic bot: a contest, beatable with care (the default)",
+    4: "a contest, beatable with care; the default opponent",
     5: "a little stronger than the heuristic bot",
     6: "a small search that punishes loose play",
     7: "a search that rarely errs",
@@ -137,8 +140,9 @@ def _gate_passed(model: Any, level: int, game: Any) -> bool:
 def default_level(game: Any = None, evaluator: str = "auto") -> int:
     """The level a request that names none searches at: the one of about 400 iterations (some 50 ms a
     move), so that hints, the calibration fitted to them and a default move keep one budget whichever
-    table applies: level 10 of the learned search's table, level 5 of the rollout search's and of a game's
-    own tables (Abracada…What?'s)."""
+    table applies: level 10 of the learned search's table, level 5 of the rollout search's, a game's own
+    `default_level` with its own tables (Abracada…What?'s 6). Not the opponent a player meets first
+    (PLAY_LEVEL)."""
     if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
         return NETWORK_DEFAULT_LEVEL
     if getattr(game, "level_table", None) is not None:
