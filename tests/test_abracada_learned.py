@@ -241,3 +241,20 @@ def test_the_policy_levels_never_make_a_senseless_move(monkeypatch):
     keep = stats[-1].move
     monkeypatch.setattr(ABRACADAWHAT, "senseless_moves", lambda state, ms: [m for m in ms if m != keep])
     assert choose_by_policy(ABRACADAWHAT, st, stats, level_options(1, seed=3, game=ABRACADAWHAT)).move == keep
+
+
+def test_the_search_levels_leave_out_senseless_moves():
+    """D143: with avoid_senseless (every level of Abracada…What?'s table) the search's final choice is never a
+    move the adapter calls senseless; the statistics still list it."""
+    from search.search import MoveStats, _sensible
+
+    st = State.new(players=3, seed=7)
+    senseless = ABRACADAWHAT.senseless_moves(st, st.legal_moves())
+    assert all(level_options(lv, game=ABRACADAWHAT).avoid_senseless for lv in range(1, 11))
+    stats = [MoveStats(m, 100 - i, 100, 0.5, [0.5] * 3, [0.0] * 3, [0.0] * 3)
+             for i, m in enumerate(senseless + [m for m in st.legal_moves() if m not in senseless])]
+    assert _sensible(ABRACADAWHAT, st, stats)[0].move not in senseless           # the most visited was senseless
+    assert _sensible(ABRACADAWHAT, st, stats[:len(senseless)]) == stats[:len(senseless)]     # all senseless: kept
+    for seed in range(5):
+        r = ismcts(ABRACADAWHAT, st, level_options(3, seed=seed, game=ABRACADAWHAT))
+        assert r.move not in senseless and len(r.moves) == len(st.legal_moves())
