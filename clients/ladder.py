@@ -1,9 +1,11 @@
 """`spellbook-ai ladder`: measure the strength levels against each other and write a level -> Elo table.
 
-The ladder is a chain: `random` (rated 0 Elo, the anchor), then `ismcts:level=L` for the chosen levels.
-Each bot meets the next `--span` bots up the chain in two-seat duplicate games (so neighbouring levels,
-whose difference matters most, meet directly), and one Bradley-Terry fit over all games gives each level
-its Elo ± 95%. The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
+The ladder is a chain: `random`, then `ismcts:level=L` for the chosen levels with the game's heuristic bot
+(`greedy`, `counting`) after level 3 (D141). Each bot meets the next `--span` bots up the chain in two-seat
+duplicate games (so neighbouring levels, whose difference matters most, meet directly; the two levels either
+side of the heuristic meet too), and one Bradley-Terry fit over all games gives each level its Elo ± 95%,
+anchored at the heuristic = 1000 (its interval is relative to the heuristic; the random bot is rated in the
+table too). The table goes to a JSON file (default data/ladder.json) that the server's GetServerInfo
 reports; the games go to a JSONL file beside it, so `--resume` continues an interrupted ladder.
 
 The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
@@ -12,7 +14,7 @@ overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time
 `spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
 data/ladder.jsonl (seconds) and plays only the games missing. A new ladder goes elsewhere: `--levels 1-4
 --games 4 --out /tmp/ladder/ladder.json` takes seconds on one core; the full default ladder about 7
-minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move).
+minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move; 960 games in 174 s with -j 1 since D140).
 
 A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
 the default model's version, or "rollout" without one, and a digest of the levels' search options).
@@ -35,6 +37,18 @@ from engine_c.registry import get_game
 
 ANCHOR = "random"
 DEFAULT_OUT = os.path.join("data", "ladder.json")
+# The fixed heuristic bot of each game, a rung of its ladder and the yardstick its Elo is read against
+# (D141): the table's Elo is the Bradley-Terry fit with the heuristic at HEURISTIC_ELO, each interval the
+# uncertainty relative to it. It stands between levels HEURISTIC_AFTER and HEURISTIC_AFTER + 1 of the
+# chain, and those two levels also meet directly, so every pair of neighbouring levels plays.
+HEURISTICS = {"spellbook": "greedy", "abracadawhat": "counting"}
+HEURISTIC_ELO = 1000.0
+HEURISTIC_AFTER = 3
+
+
+def heuristic_bot(game: str = "spellbook") -> str:
+    """The bot spec of a game's fixed heuristic (`greedy` for SpellBook, `counting` for Abracada…What?)."""
+    return HEURISTICS.get(get_game(game).name, "greedy")
 
 
 def parse_levels(text: str) -> list[int]:
@@ -67,22 +81,36 @@ def level_spec(level: int, server: str = "", game: str = "spellbook") -> str:
 
 def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
                   game: str = "spellbook") -> tuple[list[str], list[tuple[str, str]]]:
-    chain = [ANCHOR] + [level_spec(lv, server, game) for lv in levels]
+    """The chain (random, the levels in order with the game's heuristic after level HEURISTIC_AFTER, or
+    first when no chosen level is that low) and its tables: each bot meets the next `span` up the chain,
+    and the two levels either side of the heuristic meet too."""
+    specs = [level_spec(lv, server, game) for lv in levels]
+    at = sum(1 for lv in levels if lv <= HEURISTIC_AFTER)
+    chain = [ANCHOR] + specs[:at] + [heuristic_bot(game)] + specs[at:]
     tables = [(chain[i], chain[j]) for i in range(len(chain)) for j in range(i + 1, min(i + span, len(chain) - 1) + 1)]
+    if 0 < at < len(specs) and span == 1:
+        tables.insert(at + 1, (specs[at - 1], specs[at]))
     return chain, tables
 
 
 def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
+    """The table from a fit anchored at the heuristic (its Elo 0 there, HEURISTIC_ELO here)."""
     by_name = {x["name"]: x for x in summary["rating_table"]}
-    rows = []
-    for lv in levels:
-        x = by_name[level_spec(lv, settings.get("server", ""), settings.get("game", "spellbook"))]
-        rows.append({"level": lv, "elo": round(x["elo"], 1), "lo": round(x["lo"], 1), "hi": round(x["hi"], 1),
-                     "pm": round(x["pm"], 1), "games": x["games"]})
+    heuristic = heuristic_bot(settings.get("game", "spellbook"))
+
+    def row(x: dict) -> dict:
+        return {"elo": round(x["elo"] + HEURISTIC_ELO, 1), "lo": round(x["lo"] + HEURISTIC_ELO, 1),
+                "hi": round(x["hi"] + HEURISTIC_ELO, 1), "pm": round(x["pm"], 1), "games": x["games"]}
+
+    rows = [{"level": lv, **row(by_name[level_spec(lv, settings.get("server", ""), settings.get("game", "spellbook"))])}
+            for lv in levels]
     return {
-        "description": "Elo of each strength level (logistic Elo, Bradley-Terry fit of two-seat duplicate "
-                       "games; the uniformly random bot is 0); lo/hi: 95% interval",
-        "anchor": ANCHOR,
+        "description": f"Elo of each strength level (logistic Elo, Bradley-Terry fit of two-seat duplicate "
+                       f"games) with the heuristic bot {heuristic} at {HEURISTIC_ELO:g}; lo/hi: 95% interval "
+                       f"relative to it",
+        "anchor": f"{heuristic} = {HEURISTIC_ELO:g}",
+        "heuristic": {"name": heuristic, **row(by_name[heuristic])},
+        "random": {"name": ANCHOR, **row(by_name[ANCHOR])},
         "levels": rows,
         "games": summary["games"],
         "pairs": [{k: p[k] for k in ("a", "b", "games", "score", "rate", "lo", "hi")} for p in summary["pairs"]],
@@ -144,9 +172,10 @@ def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN,
     tasks = T.schedule_tables(tables, games, seed, spells, game, variants)
     with T.make_executor(executor, jobs) as ex:
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
-    summary = T.summarize(run.records, bots=chain, anchor=ANCHOR)
+    summary = T.summarize(run.records, bots=chain, anchor=heuristic_bot(game))
     settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed, "spells": spells,
-                "evaluation": current_evaluation(game, server), "results": results, "game": get_game(game).name}
+                "evaluation": current_evaluation(game, server), "results": results, "game": get_game(game).name,
+                "heuristic": heuristic_bot(game)}
     if variants:
         settings["variants"] = variants
     if server:
@@ -209,7 +238,7 @@ def main(args: argparse.Namespace) -> int:
     resume = args.resume
     if os.path.exists(results) and os.path.getsize(results) > 0:
         settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
-                    "spells": args.spells}
+                    "spells": args.spells, "heuristic": heuristic_bot(game)}
         old = _table_settings(args.out)
         evaluation = current_evaluation(game, server)
         if old is not None and old.get("evaluation") != evaluation:
@@ -238,7 +267,8 @@ def main(args: argparse.Namespace) -> int:
         print("\ninterrupted: run again with --resume to continue", file=sys.stderr)
         return 130
     table = res["table"]
-    print(f"ladder: {table['games']} games in {time.monotonic() - start:.1f}s; {ANCHOR} = 0 Elo")
+    print(f"ladder: {table['games']} games in {time.monotonic() - start:.1f}s; {table['anchor']} Elo "
+          f"({ANCHOR}: {table['random']['elo']:+.1f})")
     for row in table["levels"]:
         print(f"  level {row['level']:2d}: {row['elo']:+7.1f}  [{row['lo']:+7.1f}, {row['hi']:+7.1f}]  "
               f"({row['games']} games)")

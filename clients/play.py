@@ -392,9 +392,14 @@ class PlayClient:
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
-    p.add_argument("--bots", nargs="+", default=["ismcts:level=5"],
+    from search.levels import LEVEL_NAMES, PLAY_LEVEL
+
+    names = ", ".join(f"{lv} {name}" for lv, name in LEVEL_NAMES.items())
+    p.add_argument("--bots", nargs="+", default=[f"ismcts:level={PLAY_LEVEL}"],
                    help="opponents by spec (random, greedy, ismcts:level=N, ...; Abracada…What? also counting): "
-                        "1 to 3 (SpellBook), 1 to 4 (Abracada…What?)")
+                        f"1 to 3 (SpellBook), 1 to 4 (Abracada…What?). Levels: {names}; level {PLAY_LEVEL} (the "
+                        "default) plays about as well as the heuristic bot (greedy, counting): a contest you "
+                        "can win with care (docs/search.md, Levels)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
     p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")

@@ -1,19 +1,22 @@
 """Strength levels 1-10: documented bundles of search options, each measurably stronger than the one below.
 
-Each level raises the search budget and lowers the move-choice temperature. Level 10 is the strongest:
-in the learned search's table the budget where its strength stops growing (400 iterations); in the
-rollout search's and a game's own tables the most that answers within about one second on one core (a
-1000 ms time cap guarantees it on a slower machine). Iteration budgets (not time) keep a level's play
-reproducible for a given seed. Levels with temperature 0 and more than one iteration stop a search as
-soon as more iterations could not change its move (`stop_early`): the same move, sooner.
+With the learned evaluation (the default) the weakest levels play the policy network's own moves without
+search, sampled among its best at a falling temperature (D140: mistakes a player would make, rarer and
+smaller level by level), and the levels above search with the network on a rising budget. Each level has a
+name for players (`LEVEL_NAMES`: beginner ... strongest) and a sentence (`LEVEL_MEANINGS`); the ladder
+(clients/ladder.py) rates them against the game's heuristic bot (greedy, counting = 1000; D141), which plays
+between levels 3 and 5. `PLAY_LEVEL` (4) is the opponent the page and the terminal offer first (D142).
+Iteration budgets (not time) and seeded sampling keep a level's play reproducible for a given seed. Levels
+with temperature 0 and more than one iteration stop a search as soon as more iterations could not change
+its move (`stop_early`): the same move, sooner.
 
-Two tables: the learned search's (the default whenever the game ships a model that passed its gate: PUCT
-with the network's priors, leaf values blending the network's with a rollout) and the rollout
-search's (the search before the learned evaluation, kept as the named option `evaluator=rollout` so the
-two can always be compared).
+Tables: the learned search's (SpellBook: `NETWORK_LEVELS`), the rollout search's (`ROLLOUT_LEVELS`, the
+named option `evaluator=rollout`, kept so the two can be compared), and a game's own (Abracada…What?'s
+adapter: `level_table`, `policy_levels`).
 
 A request that names no level searches at `default_level()`: about 400 iterations, some 50 ms a move
-(level 10 of the learned search, level 5 of the rollout search and of a game's own tables).
+(level 10 of the learned search, level 5 of the rollout search, a game's own `default_level`: Abracada…What?'s
+6), the hints', reviews' and calibration's budget.
 """
 from __future__ import annotations
 
@@ -21,30 +24,39 @@ from typing import Any
 
 from search.search import EVALUATORS, SearchOptions
 
-# level: (iterations, temperature, leaves) of the learned search, spaced by strength (D104). The
-# network's policy alone (1 iteration) already beats a 600-iteration rollout search (+168 Elo over 40
-# games), and the learned search stops gaining at about 400 iterations (a ladder of the earlier table
-# found 400 → 20,000 iterations worth +9 Elo over five doublings; 20,000 iterations at temperature 0 scored
-# 0.50 against 400 at 0.15 over 30 games). So the table spends six levels on the rollout search
-# ("rollout": uniform random playouts, no network: a beginner's opponent at level 1), one on the policy
-# alone, and three on the learned search up to the plateau (network leaves blend the value with one
-# rollout, rollout_mix 0.5), at low temperatures: sampling at 0.4-0.6 spent what a small search found.
-# Level 10 is the plateau: 400 iterations, what level 5 was before D104, and the default; it needs no
-# time cap or tree reuse (about 50 ms a move).
-NETWORK_LEVELS: dict[int, tuple[int, float, str]] = {
-    1: (10, 0.8, "rollout"),
-    2: (30, 0.5, "rollout"),
-    3: (55, 0.4, "rollout"),
-    4: (100, 0.3, "rollout"),
-    5: (300, 0.2, "rollout"),
-    6: (600, 0.15, "rollout"),
-    7: (1, 0.0, "network"),      # the policy head's first choice
-    8: (30, 0.2, "network"),
-    9: (100, 0.2, "network"),
-    10: (400, 0.15, "network"),  # the plateau: 20,000 iterations played it even
+# The learned search's levels (D140; D104 before it). A level is a dict of SearchOptions fields. Levels 1-4
+# play the policy network's own moves, without search (one iteration gives the root's priors): sampled at a
+# falling temperature among the moves the policy rates at least a share (policy_floor) of its first choice,
+# so a weak level's mistakes are plausible moves, rarer and smaller level by level (KaTrain's policy bots,
+# docs/search.md "Levels"); level 4 is the policy's first choice, about the hand-tuned heuristic (`greedy`).
+# Levels 5-10 search with the network at about 2.3x the budget each, up to the plateau (400 iterations,
+# D104: 20,000 played it even), level 10 the hints' default. Before D140 levels 1-6 were uniform-rollout
+# searches of 10-600 iterations, weaker than `greedy` (58-2 against level 5).
+NETWORK_LEVELS: dict[int, dict] = {
+    1: dict(iterations=1, policy_temperature=1.0, policy_top_k=4, policy_floor=0.05),
+    2: dict(iterations=1, policy_temperature=1.0, policy_top_k=3, policy_floor=0.1),
+    3: dict(iterations=1, policy_temperature=0.35, policy_top_k=3, policy_floor=0.2),
+    4: dict(iterations=1, policy_temperature=1.0, policy_top_k=1),   # the policy's first choice
+    5: dict(iterations=6, temperature=0.0),
+    6: dict(iterations=15, temperature=0.0),
+    7: dict(iterations=35, temperature=0.0),
+    8: dict(iterations=80, temperature=0.0),
+    9: dict(iterations=170, temperature=0.0),
+    10: dict(iterations=400, temperature=0.15),        # the plateau and the hints' default
 }
 NETWORK_DEFAULT_LEVEL = 10
 DEFAULT_LEVEL = 5                     # the rollout table's and a game's own tables' default
+# The level a player meets first (the page's and the terminal's chooser, GetServerInfo/GetRules
+# default_bot_level): one a new player can beat with care, about the heuristic bot (D142).
+PLAY_LEVEL = 4
+
+# What each level means to a player (GetServerInfo/GetRules `name`, the page's chooser, the terminal's
+# help; D141): the same words in both games, placed by the ladder against the heuristic bot (greedy,
+# counting) that sits between levels 3 and 5.
+LEVEL_NAMES: dict[int, str] = {
+    1: "beginner", 2: "novice", 3: "casual", 4: "club", 5: "club+",
+    6: "strong", 7: "strong+", 8: "expert", 9: "expert+", 10: "strongest",
+}
 
 # level: (iterations, temperature, rollout policy, rollout cut-off in decisions) of the rollout search.
 # Rollouts are uniform and played to the end at every level: at equal time they beat both the heuristic
@@ -66,6 +78,22 @@ LEVELS = ROLLOUT_LEVELS                 # the name earlier code and tools use
 LEVEL10_TIME_CAP_MS = 1000.0
 
 
+# What each name means to a player (GetServerInfo/GetRules `meaning`, with the ladder's place against the
+# heuristic bot added by the server).
+LEVEL_MEANINGS: dict[int, str] = {
+    1: "a first opponent: plausible moves with frequent, sometimes large mistakes",
+    2: "plausible moves with regular mistakes",
+    3: "mostly sound moves with occasional mistakes",
+    4: "a contest, beatable with care; the default opponent",
+    5: "a little stronger than the heuristic bot",
+    6: "a small search that punishes loose play",
+    7: "a search that rarely errs",
+    8: "a strong search",
+    9: "a stronger search",
+    10: "the strongest the server plays",
+}
+
+
 def _evaluator(evaluator: str, game: Any) -> str:
     """'network' or 'rollout' for a level: "auto" is the network when the game ships a model (or when
     the game is not known here: the search then falls back to rollouts by itself)."""
@@ -82,29 +110,43 @@ def _evaluator(evaluator: str, game: Any) -> str:
 
 
 def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
-    """'network' or 'rollout' at `level`: as _evaluator, except that "auto" keeps the rollout search at the
-    levels the learned search's table gives to it (SpellBook's weakest, NETWORK_LEVELS), and at the levels
-    a default model lists no gate for (its meta "levels", when it has one: the levels where its SPRT gate
-    against the game's own level search passed, Abracada…What?'s; SpellBook's models have none)."""
+    """'network' or 'rollout' at `level`: as _evaluator, except that "auto" with a game's own tables
+    (Abracada…What?'s) keeps the rollout search at the levels whose budget the default model's gate did not
+    pass at (its meta "gate": the budgets where its SPRT against the rollout search passed; without one,
+    its meta "levels"), while the policy's own levels (the game's `policy_levels`) are the network's."""
     kind = _evaluator(evaluator, game)
     if kind != "network" or evaluator != "auto":
         return kind
-    if getattr(game, "level_table", None) is None:
-        return NETWORK_LEVELS[level][2]
+    if getattr(game, "level_table", None) is None or level in (getattr(game, "policy_levels", None) or {}):
+        return kind
     from search.model import default_model
 
     model = default_model(game)
-    levels = model.meta.get("levels") if model is not None else None
-    return kind if levels is None or level in levels else "rollout"
+    return kind if model is None or _gate_passed(model, level, game) else "rollout"
+
+
+def _gate_passed(model: Any, level: int, game: Any) -> bool:
+    """Whether `model`'s gate passed at the budget of `game`'s own `level` (or at the level itself, for a
+    model whose meta lists levels but no gate; every level for a model with neither)."""
+    gate = (model.meta.get("gate") or {}).get("levels")
+    if gate:
+        scale = float((model.meta.get("search") or {}).get("iteration_scale", 1.0))
+        budgets = {round(g["challenger_iterations"] / scale) for g in gate.values() if g.get("sprt") == "H1"}
+        return game.level_table[level]["iterations"] in budgets
+    levels = model.meta.get("levels")
+    return levels is None or level in levels
 
 
 def default_level(game: Any = None, evaluator: str = "auto") -> int:
     """The level a request that names none searches at: the one of about 400 iterations (some 50 ms a
     move), so that hints, the calibration fitted to them and a default move keep one budget whichever
-    table applies: level 10 of the learned search's table, level 5 of the rollout search's and of a game's
-    own tables (Abracada…What?'s)."""
+    table applies: level 10 of the learned search's table, level 5 of the rollout search's, a game's own
+    `default_level` with its own tables (Abracada…What?'s 6). Not the opponent a player meets first
+    (PLAY_LEVEL)."""
     if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
         return NETWORK_DEFAULT_LEVEL
+    if getattr(game, "level_table", None) is not None:
+        return getattr(game, "default_level", DEFAULT_LEVEL)   # a game's own: its 400-iteration level
     return DEFAULT_LEVEL
 
 
@@ -115,20 +157,24 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
     kind = _level_evaluator(level, evaluator, game)
     cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
     table = getattr(game, "level_table", None)
+    asked = "auto" if evaluator == "auto" else "network"
     if kind == "network" and table is not None:
         # a game's own levels (below) with the learned evaluation: the same fields and budgets, the
-        # network's priors and leaves, as the game's model was gated to search (_models_own_search)
+        # network's priors and leaves, as the game's model was gated to search (_models_own_search); at its
+        # policy levels the policy's own moves (the same chance fields, one iteration)
         fields = dict(table[level])
+        policy = (getattr(game, "policy_levels", None) or {}).get(level)
+        if policy is not None:
+            fields.update(iterations=1, temperature=0.0, belief=False, **policy)
         opts = SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,
-                             evaluator="auto" if evaluator == "auto" else "network")
+                             evaluator=asked)
         return _models_own_search(opts, game)
-    if table is None and _evaluator(evaluator, game) == "network":
-        # the learned search's table; its weakest levels search with rollouts unless asked otherwise
-        iterations, temperature, _ = NETWORK_LEVELS[level]
-        opts = SearchOptions(iterations=iterations, temperature=temperature, seed=seed,
-                             stop_early=temperature == 0,
-                             evaluator=kind if evaluator != "auto" or kind == "rollout" else "auto")
-        return _models_own_search(opts, game) if kind == "network" else opts
+    if table is None and kind == "network":
+        # the learned search's table (D140): the policy's moves at levels 1-4, the network search above
+        fields = dict(NETWORK_LEVELS[level])
+        opts = SearchOptions(**fields, seed=seed, evaluator=asked,         # no cap: 400 iterations is ~50 ms
+                             stop_early=fields.get("temperature", 0.0) == 0 and fields["iterations"] > 1)
+        return _models_own_search(opts, game)
     if table is not None:
         # a game's own rollout-search levels (Abracada…What?'s: engine_c/abracadawhat/game.py), found
         # through its adapter: {level: SearchOptions fields}; the 1 s cap and stop_early as above
@@ -165,5 +211,6 @@ def describe_levels(game: Any = None, evaluator: str = "auto") -> list[dict]:
         out.append({"level": lv, "iterations": o.iterations, "temperature": o.temperature,
                     "rollout": o.rollout, "cutoff": o.cutoff, "time_cap_ms": o.time_ms,
                     "evaluator": _level_evaluator(lv, evaluator, game), "redeterminize": o.redeterminize, "belief": o.belief,
-                    "opponent_prior": o.opponent_prior})
+                    "opponent_prior": o.opponent_prior, "policy_temperature": o.policy_temperature,
+                    "policy_top_k": o.policy_top_k, "policy_floor": o.policy_floor, "name": LEVEL_NAMES[lv]})
     return out

@@ -131,19 +131,34 @@ class SearchOptions:
     # `redeterminize` that player decides from its own view. Ignored by the network search (its priors
     # already apply at every seat). docs/search.md, "Abracada…What?".
     opponent_prior: float = 0.0
+    # > 0: the move is the learned policy's, not the search's (the weak strength levels, search/levels.py,
+    # D140): sampled ∝ prior^(1/policy_temperature) among the `policy_top_k` moves with the highest
+    # priors (0: all) whose prior is at least `policy_floor` times the best one's, leaving out the moves the
+    # game calls senseless (GameAdapter.senseless_moves, when it has one: Abracada…What?'s impossible
+    # casts). Seeded by `seed`. A mistake's size is then bounded by the policy (a move it rates at least a
+    # fraction of its first choice) and its frequency set by the temperature. Needs the network search;
+    # one iteration is enough (the root's priors).
+    policy_temperature: float = 0.0
+    policy_top_k: int = 0
+    policy_floor: float = 0.0
+    # The final choice leaves out the moves the game calls senseless (GameAdapter.senseless_moves), unless
+    # every move is: Abracada…What?'s levels (D143: its small searches announced impossible spells in 3-5%
+    # of their decisions). The tree and the statistics reported are unchanged.
+    avoid_senseless: bool = False
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
             raise SearchOptionError(name, msg)
 
-        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving"):
+        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving", "policy_top_k"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 bad(name, f"must be an integer, got {v!r}")
             if v < 0:
                 bad(name, f"must not be negative, got {v}")
         for name in ("time_ms", "deadline", "exploration", "blend", "margin_scale", "temperature", "fpu",
-                     "c_puct", "fpu_reduction", "rollout_mix", "opponent_prior", "lcb_stdevs"):
+                     "c_puct", "fpu_reduction", "rollout_mix", "opponent_prior", "lcb_stdevs", "policy_temperature",
+                     "policy_floor"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v):
                 bad(name, f"must be a number, got {v!r}")
@@ -171,6 +186,8 @@ class SearchOptions:
             bad("redeterminize", f"must be true or false, got {self.redeterminize!r}")
         if not isinstance(self.belief, bool):
             bad("belief", f"must be true or false, got {self.belief!r}")
+        if not isinstance(self.avoid_senseless, bool):
+            bad("avoid_senseless", f"must be true or false, got {self.avoid_senseless!r}")
         if math.isinf(self.opponent_prior):
             bad("opponent_prior", "must be finite (0: off)")
         if math.isinf(self.lcb_stdevs):
@@ -187,6 +204,12 @@ class SearchOptions:
             bad("seed", "must fit in 64 bits")
         if self.max_nodes < 2:
             bad("max_nodes", "must be at least 2")
+        if self.policy_floor > 1:
+            bad("policy_floor", f"must be within 0..1 (a share of the best prior), got {self.policy_floor}")
+        if math.isinf(self.policy_temperature):
+            bad("policy_temperature", "must be finite (0: the search chooses)")
+        if self.policy_temperature > 0 and self.evaluator == "rollout":
+            bad("policy_temperature", "needs the learned policy: the network search, not evaluator=rollout")
 
     def absolute_deadline(self, start: float) -> float:
         ends = [d for d in (self.deadline, start + self.time_ms / 1000.0 if self.time_ms else 0.0) if d > 0]
@@ -358,6 +381,32 @@ def choose_final(stats: list[MoveStats], temperature: float, seed: int, lcb_stde
     return random.Random(seed ^ 0x5EED).choices(stats, weights=weights)[0]
 
 
+def _sensible(game: GameAdapter, state: Any, stats: list[MoveStats]) -> list[MoveStats]:
+    """`stats` without the moves the game calls senseless (all of them when every move is; the same
+    order)."""
+    senseless = getattr(game, "senseless_moves", None)
+    if senseless is None:
+        return stats
+    bad = set(senseless(state, [s.move for s in stats]))
+    return [s for s in stats if s.move not in bad] or stats
+
+
+def choose_by_policy(game: GameAdapter, state: Any, stats: list[MoveStats], opts: SearchOptions) -> MoveStats:
+    """The move of a policy level (opts.policy_temperature > 0): sampled from the root's priors among the
+    best `policy_top_k` whose prior reaches `policy_floor` times the best, never a move the game calls
+    senseless unless every move is (see SearchOptions.policy_temperature)."""
+    senseless = getattr(game, "senseless_moves", None)
+    bad = set(senseless(state, [s.move for s in stats])) if senseless is not None else set()
+    pool = [s for s in stats if s.move not in bad] or list(stats)
+    pool.sort(key=lambda s: (-s.prior, str(s.move)))
+    top = pool[0].prior
+    pool = [s for s in pool if s.prior >= opts.policy_floor * top]
+    if opts.policy_top_k:
+        pool = pool[:opts.policy_top_k]
+    weights = [max(s.prior, 1e-12) ** (1.0 / opts.policy_temperature) for s in pool]
+    return random.Random(opts.seed ^ 0x9011C7).choices(pool, weights=weights)[0]
+
+
 def _check_root(game: GameAdapter, state: Any) -> int:
     player = game.current_player(state)
     if player == -2:
@@ -521,7 +570,13 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         legal = game.legal_moves(state)
         stats = [MoveStats(legal[0], 0, 0, 0.0, [0.0] * game.num_players(state),
                            [0.0] * game.num_players(state), [0.0] * game.num_players(state))]
-    best = choose_final(stats, opts.temperature, opts.seed, lcb_stdevs)
+    if opts.policy_temperature > 0:
+        if network is None:
+            raise SearchOptionError("policy_temperature", "needs the learned policy: this game has no model in use")
+        best = choose_by_policy(game, state, stats, opts)
+    else:
+        best = choose_final(_sensible(game, state, stats) if opts.avoid_senseless else stats, opts.temperature,
+                            opts.seed, lcb_stdevs)
     if tree is not None:
         reuse.remember(game, tree, node, state, best.move)
     pv = [game.move(code) for code, _, _ in max(runs, key=lambda r: r[4])[3]]

@@ -15,14 +15,14 @@ from engine_c.abracadawhat.reasons import reasons as aw_reasons, veiled as aw_ve
 from engine_c.abracadawhat.state import SPELLS, VARIANTS
 from engine_c.registry import get_game
 from search.hints import top_hints
-from search.levels import ROLLOUT_LEVELS, default_level, describe_levels
+from search.levels import PLAY_LEVEL, ROLLOUT_LEVELS, default_level, describe_levels
 from search.streaming import ismcts_progress
 from server import auth, aw_convert as conv, convert
 from server._gen.abracadawhat.v1 import service_pb2 as aspb
 from server._gen.abracadawhat.v1 import service_pb2_grpc
 from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server.convert import FieldError
-from server.levels_info import ladder_table, level_text
+from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
 from server.rpc_search import SearchRpcs
@@ -100,12 +100,15 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             spells=[aspb.SpellInfo(spell=k, name=SPELLS[k - 1], stones=k, effect=EFFECTS[k]) for k in range(1, 9)],
             variants=list(VARIANTS), min_level=min(ROLLOUT_LEVELS), max_level=max(ROLLOUT_LEVELS),
             default_level=self.config.default_level or default_level(self.game.adapter), state_format="aw1",
-            record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}", levels=self._levels())
+            record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}", levels=self._levels(),
+            default_bot_level=self.config.default_bot_level or PLAY_LEVEL,
+            elo_anchor=ladder_anchor(self.config.ladder_abracadawhat))
 
     def _levels(self) -> list:
         """Each level's search (search/levels.py, this game's table) and its Elo from the game's ladder."""
         if self._level_info is None:
-            elo = ladder_table(self.config.ladder_abracadawhat)
+            path = self.config.ladder_abracadawhat
+            elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
             out = []
             for d in describe_levels(game=self.game.adapter):
                 level = aspb.StrengthLevel(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
@@ -113,8 +116,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
                                            belief=bool(d["belief"]),
                                            description=level_text(d) + ("; its own hand drawn from the belief"
                                                                         if d["belief"] else ""))
-                if d["level"] in elo:
-                    level.elo, level.elo_ci = elo[d["level"]]
+                fill_level(level, d, elo, anchor, profiles)
                 out.append(level)
             self._level_info = out
         return self._level_info

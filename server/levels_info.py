@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 log = logging.getLogger("spellbook.server")
 
@@ -22,8 +23,67 @@ def ladder_table(path: str) -> dict[int, tuple[float, float]]:
         return {}
 
 
+def ladder_anchor(path: str) -> str:
+    """What a ladder file's Elo is relative to ("greedy = 1000"; "random = 0" for a table from before
+    D141); "" without a table."""
+    if not path:
+        return ""
+    try:
+        with open(path, encoding="utf-8") as f:
+            anchor = json.load(f).get("anchor", "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return anchor if " = " in anchor else (f"{anchor} = 0" if anchor else "")
+
+
+def profile_path(ladder: str) -> str:
+    """The mistake-profile file beside a ladder table (data/ladder.json -> data/level-profile.json)."""
+    if not ladder:
+        return ""
+    head, tail = os.path.split(ladder)
+    return os.path.join(head, tail.replace("ladder", "level-profile", 1))
+
+
+def level_profiles(path: str) -> dict[int, dict]:
+    """level -> its mistake profile (inaccuracy_share, mistake_share, blunder_share, absurd_rate) from a
+    profile file (`python -m bench.level_profile`, docs/search.md "Mistake profile"); empty without one."""
+    if not path:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = json.load(f)["levels"]
+        return {int(r["level"]): {k: float(r[k]) for k in PROFILE_FIELDS if k in r} for r in rows}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+PROFILE_FIELDS = ("inaccuracy_share", "mistake_share", "blunder_share", "absurd_rate")
+
+
+def level_meaning(d: dict, elo: tuple[float, float] | None, anchor: str) -> str:
+    """A level for a player: its name, what it plays like, and where the ladder puts it against the
+    heuristic bot ("greedy = 1000" -> "about 120 Elo below greedy, the one-ply heuristic")."""
+    from search.levels import LEVEL_MEANINGS
+
+    text = f"{d['name'].capitalize()}: {LEVEL_MEANINGS[d['level']]}"
+    name, _, base = anchor.partition(" = ")
+    if elo is not None and base and name != "random":
+        diff = elo[0] - float(base)
+        where = ("level with" if abs(diff) < 15 else
+                 f"{abs(diff):.0f} Elo {'above' if diff > 0 else 'below'}")
+        text += f" ({where} the heuristic bot `{name}`)"
+    return text
+
+
 def level_text(d: dict) -> str:
     """A level's search in words (GetServerInfo's and Abracada…What?'s GetRules' description)."""
+    if d.get("policy_temperature", 0) > 0:
+        if d.get("policy_top_k") == 1:
+            return "the policy network's first choice, without search"
+        among = f"its best {d['policy_top_k']} moves" if d.get("policy_top_k") else "its moves"
+        floor = (f" rated at least {d['policy_floor']:g} of its first choice" if d.get("policy_floor") else "")
+        return (f"the policy network's moves without search, sampled at temperature "
+                f"{d['policy_temperature']:g} among {among}{floor}")
     if d.get("evaluator") == "network" and d["iterations"] == 1:
         return "the policy network's first choice, without search"
     if d.get("evaluator") == "network":
@@ -35,3 +95,16 @@ def level_text(d: dict) -> str:
               else f"moves sampled at temperature {d['temperature']:g}")
     cap = f", at most {d['time_cap_ms']:g} ms" if d["time_cap_ms"] else ""
     return f"{d['iterations']} ISMCTS iterations{cap}; {how}; {choice}"
+
+
+def fill_level(level, d: dict, elo: dict, anchor: str, profiles: dict) -> None:
+    """Sets a StrengthLevel message's player-facing fields (either game's): name, meaning, the policy
+    fields, the Elo from the ladder and the mistake profile, where known."""
+    level.name = d["name"]
+    level.meaning = level_meaning(d, elo.get(d["level"]), anchor)
+    level.policy_temperature, level.policy_top_k = d["policy_temperature"], d["policy_top_k"]
+    level.policy_floor = d["policy_floor"]
+    if d["level"] in elo:
+        level.elo, level.elo_ci = elo[d["level"]]
+    for key, value in profiles.get(d["level"], {}).items():
+        setattr(level, key, value)

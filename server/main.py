@@ -13,6 +13,7 @@ Configuration: flags, each with an environment variable as its default (flag win
     --max-nodes N           SPELLBOOK_MAX_NODES      2000000 (tree nodes per search thread)
     --max-message-bytes N   SPELLBOOK_MAX_MESSAGE_BYTES 1048576
     --default-level N       SPELLBOOK_DEFAULT_LEVEL  0: the level table's own (SpellBook's learned search: 10; else 5)
+    --default-bot-level N   SPELLBOOK_DEFAULT_BOT_LEVEL 0: the level the page and terminal offer first (4, D142)
     --deadline-margin-ms MS SPELLBOOK_DEADLINE_MARGIN_MS 50: kept back from a call's deadline
     --grace-s S             SPELLBOOK_GRACE_S        5: on SIGTERM/SIGINT, in-flight calls get this long
     --log-level LEVEL       SPELLBOOK_LOG_LEVEL      INFO
@@ -187,6 +188,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     add("--max-message-bytes", "SPELLBOOK_MAX_MESSAGE_BYTES", 1 << 20, int, "largest request/response")
     add("--default-level", "SPELLBOOK_DEFAULT_LEVEL", 0, int,
         "strength level when a request gives none (0: the table's own, about 400 iterations)")
+    add("--default-bot-level", "SPELLBOOK_DEFAULT_BOT_LEVEL", 0, int,
+        "the bots' level the page and the terminal offer first (0: search.levels.PLAY_LEVEL, about the heuristic)")
     add("--deadline-margin-ms", "SPELLBOOK_DEADLINE_MARGIN_MS", 50.0, float, "kept back from a call's deadline")
     add("--grace-s", "SPELLBOOK_GRACE_S", 5.0, float, "shutdown grace period for in-flight calls")
     p.add_argument("--log-level", default=_env("SPELLBOOK_LOG_LEVEL", "INFO"), help="DEBUG, INFO, WARNING or ERROR")
@@ -247,8 +250,8 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         p.error("--per-client-searches and --session-idle-s must not be negative; --per-client-sessions at least 1")
     if a.queue_size < 0 or a.max_time_ms <= 0 or a.grace_s < 0 or a.deadline_margin_ms < 0:
         p.error("--queue-size, --grace-s and --deadline-margin-ms must not be negative; --max-time-ms must be positive")
-    if not 0 <= a.default_level <= 10:
-        p.error("--default-level must be 1 to 10, or 0 for the level table's own")
+    if not 0 <= a.default_level <= 10 or not 0 <= a.default_bot_level <= 10:
+        p.error("--default-level and --default-bot-level must be 1 to 10, or 0 for the level table's own")
     if ":" not in a.address:
         p.error("--address must be HOST:PORT")
     if a.web_address and (":" not in a.web_address or not a.web_address.rpartition(":")[2].isdigit()):
@@ -283,6 +286,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
     svc = ServiceConfig(workers=a.workers, queue_size=a.queue_size, max_iterations=a.max_iterations,
                         max_time_ms=a.max_time_ms, max_threads=a.max_threads, max_nodes=a.max_nodes,
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
+                        default_bot_level=a.default_bot_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
                         max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder,
                         ladder_abracadawhat=a.ladder_abracadawhat,

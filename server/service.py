@@ -57,6 +57,9 @@ class ServiceConfig:
     max_nodes: int = 2_000_000
     max_message_bytes: int = 1 << 20
     default_level: int = 0           # 0: the level table's own (search.levels.default_level: 400 iterations)
+    # The level the page and the terminal offer first (GetServerInfo/GetRules default_bot_level); 0: the
+    # table's own (search.levels.PLAY_LEVEL, about the heuristic bot, D142)
+    default_bot_level: int = 0
     deadline_margin_ms: float = 50.0
     max_top_k: int = 20
     min_report_every_ms: int = 20

@@ -166,7 +166,7 @@ def test_levels_come_from_the_game():
 
 
 def test_a_level_bot_keeps_a_belief_per_seat():
-    bot = make_bot("ismcts:level=5,iterations=60", ABRACADAWHAT, seed=1)
+    bot = make_bot("ismcts:level=6,iterations=60", ABRACADAWHAT, seed=1)
     state, _ = mid_round(2, seed=2)
     move, info = bot.choose(state)
     assert move in state.legal_moves()

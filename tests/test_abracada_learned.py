@@ -99,10 +99,19 @@ def test_the_model_plays_five_seats_and_refuses_another_game(runs):
 
 def test_levels_with_the_network_keep_the_games_own_fields(runs):
     _, _, model_path = runs
-    opts = level_options(5, seed=1, evaluator="network", game=ABRACADAWHAT)
+    opts = level_options(6, seed=1, evaluator="network", game=ABRACADAWHAT)
     assert (opts.evaluator, opts.chance, opts.rollout, opts.belief) == ("network", "open", "heuristic", True)
     shipped = Model.load(ABRACADAWHAT.default_model_path).meta.get("search", {})     # the gated search (D77)
-    assert opts.iterations == round(ABRACADAWHAT.level_table[5]["iterations"] * shipped.get("iteration_scale", 1.0))
+    assert opts.iterations == round(ABRACADAWHAT.level_table[6]["iterations"] * shipped.get("iteration_scale", 1.0))
+    from search.levels import default_level
+
+    # requests naming no level (hints, reviews) keep the 400-iteration search with the belief (D140 moved it
+    # from level 5 to 6)
+    default = level_options(default_level(ABRACADAWHAT), game=ABRACADAWHAT)
+    assert default_level(ABRACADAWHAT) == 6 and default.belief and default.temperature == 0.15
+    assert level_options(default_level(ABRACADAWHAT, "rollout"), evaluator="rollout", game=ABRACADAWHAT).iterations == 400
+    weak = level_options(1, seed=1, evaluator="network", game=ABRACADAWHAT)         # a policy level (D140)
+    assert weak.iterations == 1 and weak.policy_temperature > 0 and weak.chance == "open"
     bot = make_bot(f"ismcts:level=3,evaluator=network,model={model_path}", ABRACADAWHAT, seed=1)
     st = State.new(players=3, seed=4)
     move, _ = bot.choose(st)
@@ -173,18 +182,19 @@ def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, mo
 
     _, _, model_path = runs
     model = Model.load(model_path)
-    model.meta.update({"use_by_default": True, "levels": [1, 2], "search": {"iteration_scale": 0.8}})
+    model.meta.update({"use_by_default": True, "levels": [4, 5], "search": {"iteration_scale": 0.8}})
     path = str(tmp_path / "default.npz")
     model.save(path)
     monkeypatch.setattr(ABRACADAWHAT, "default_model_path", path)
-    low, high = level_options(2, game=ABRACADAWHAT), level_options(5, game=ABRACADAWHAT)
-    assert low.evaluator == "auto" and low.iterations == round(0.8 * ABRACADAWHAT.level_table[2]["iterations"])
+    low, high = level_options(5, game=ABRACADAWHAT), level_options(6, game=ABRACADAWHAT)
+    assert low.evaluator == "auto" and low.iterations == round(0.8 * ABRACADAWHAT.level_table[5]["iterations"])
     assert low.chance == "open" and low.rollout == "heuristic"
-    assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[5]["iterations"]
+    assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[6]["iterations"]
     kinds = [d["evaluator"] for d in describe_levels(ABRACADAWHAT)]
-    assert kinds == ["network"] * 2 + ["rollout"] * 8
+    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed
+    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 5
     st = State.new(players=2, seed=3)
-    assert make_bot("ismcts:level=1", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
+    assert make_bot("ismcts:level=4", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
     assert level_options(5, evaluator="network", game=ABRACADAWHAT).evaluator == "network"   # asked for: every level
     model.meta["levels"] = [0, 11]
     with pytest.raises(ValueError, match="levels"):
@@ -201,8 +211,50 @@ def test_the_shipped_model_is_small_and_used_where_its_gate_passed():
     gate = model.meta["gate"]["levels"]
     assert model.levels == sorted(int(k) for k, g in gate.items() if g["sprt"] == "H1")
     assert model.use_by_default == bool(model.levels)
+    # the gate passed at budgets (D140: levels are matched to them by their iterations); the policy levels
+    # are the network's own
+    scale = model.meta["search"]["iteration_scale"]
+    budgets = {round(g["challenger_iterations"] / scale) for g in gate.values() if g["sprt"] == "H1"}
     for d in describe_levels(ABRACADAWHAT):
-        assert d["evaluator"] == ("network" if d["level"] in model.levels else "rollout")
+        passed = ABRACADAWHAT.level_table[d["level"]]["iterations"] in budgets or d["level"] in ABRACADAWHAT.policy_levels
+        assert d["evaluator"] == ("network" if passed else "rollout")
     st = State.new(players=4, seed=2)
     r = ismcts(ABRACADAWHAT, st, level_options(min(model.levels), seed=1, game=ABRACADAWHAT))
     assert r.evaluator == "network" and r.model == model.version
+
+
+def test_the_policy_levels_never_make_a_senseless_move(monkeypatch):
+    """D140: Abracada…What?'s policy levels sample the policy's casts but never announce a spell of which no
+    stone can be in the hand, nor end the turn while a cast is certain; the same seed gives the same move."""
+    from search.search import choose_by_policy
+
+    st = State.new(players=3, seed=7)
+    moves = st.legal_moves()
+    senseless = ABRACADAWHAT.senseless_moves(st, moves)
+    assert senseless and all(m.kind != "end" for m in senseless)         # a deal: spells seen elsewhere
+    for seed in range(40):
+        r = ismcts(ABRACADAWHAT, st, level_options(1, seed=seed, game=ABRACADAWHAT))
+        assert r.move not in senseless and r.iterations == 1
+        assert ismcts(ABRACADAWHAT, st, level_options(1, seed=seed, game=ABRACADAWHAT)).move == r.move
+    # every move senseless but one: that one, whatever the policy prefers
+    stats = ismcts(ABRACADAWHAT, st, level_options(2, seed=1, game=ABRACADAWHAT)).moves
+    keep = stats[-1].move
+    monkeypatch.setattr(ABRACADAWHAT, "senseless_moves", lambda state, ms: [m for m in ms if m != keep])
+    assert choose_by_policy(ABRACADAWHAT, st, stats, level_options(1, seed=3, game=ABRACADAWHAT)).move == keep
+
+
+def test_the_search_levels_leave_out_senseless_moves():
+    """D143: with avoid_senseless (every level of Abracada…What?'s table) the search's final choice is never a
+    move the adapter calls senseless; the statistics still list it."""
+    from search.search import MoveStats, _sensible
+
+    st = State.new(players=3, seed=7)
+    senseless = ABRACADAWHAT.senseless_moves(st, st.legal_moves())
+    assert all(level_options(lv, game=ABRACADAWHAT).avoid_senseless for lv in range(1, 11))
+    stats = [MoveStats(m, 100 - i, 100, 0.5, [0.5] * 3, [0.0] * 3, [0.0] * 3)
+             for i, m in enumerate(senseless + [m for m in st.legal_moves() if m not in senseless])]
+    assert _sensible(ABRACADAWHAT, st, stats)[0].move not in senseless           # the most visited was senseless
+    assert _sensible(ABRACADAWHAT, st, stats[:len(senseless)]) == stats[:len(senseless)]     # all senseless: kept
+    for seed in range(5):
+        r = ismcts(ABRACADAWHAT, st, level_options(3, seed=seed, game=ABRACADAWHAT))
+        assert r.move not in senseless and len(r.moves) == len(st.legal_moves())

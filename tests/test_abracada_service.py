@@ -274,7 +274,7 @@ def test_rules_calls_agree_with_the_engine(stub, api):
 
 
 def test_rules_list_each_level_with_its_search_and_the_ladder_elo(api, tmp_path):
-    """GetRules says what each of the game's levels searches (its own table, the belief from level 5) and
+    """GetRules says what each of the game's levels searches (its own table, the belief from level 6) and
     its measured Elo from the game's ladder table; without a table the Elo is unset (issue 24 item 3)."""
     types, svc, grpc_mod = api
     table = tmp_path / "ladder-abracadawhat.json"
@@ -286,7 +286,9 @@ def test_rules_list_each_level_with_its_search_and_the_ladder_elo(api, tmp_path)
             levels = grpc_mod.AbracadaWhatServiceStub(ch).GetRules(svc.GetRulesRequest(), timeout=10).levels
         assert [lv.level for lv in levels] == list(range(1, 11))
         assert {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")} == expect
-        assert [lv.belief for lv in levels] == [False] * 4 + [True] * 6
+        assert [lv.belief for lv in levels] == [False] * 5 + [True] * 5        # D140: the belief from level 6
+        assert [lv.policy_temperature > 0 for lv in levels] == [True] * 2 + [False] * 8
+        assert levels[0].name == "beginner" and levels[3].name == "club" and all(lv.meaning for lv in levels)
         assert all(lv.iterations > 0 and lv.description for lv in levels)
         assert levels[-1].time_cap_ms == 1000 and levels[-1].temperature == 0
 

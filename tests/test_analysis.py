@@ -78,7 +78,7 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
     assert code == 0, err
     by_id = {r["id"]: r for r in out}
     a = by_id["aw"]
-    assert a["game"] == "abracadawhat" and a["isDuringSearch"] is False and a["modelVersion"] and a["level"] == 5
+    assert a["game"] == "abracadawhat" and a["isDuringSearch"] is False and a["modelVersion"] and a["level"] == 6  # D140
     assert a["rootInfo"]["visits"] == 150 and a["rootInfo"]["currentPlayer"] == 0
     infos = a["moveInfos"]
     assert 1 <= len(infos) <= 3 and infos[0]["order"] == 0 and infos[0]["pv"] == a["pv"] and a["pv"][0] == infos[0]["move"]

@@ -177,25 +177,48 @@ def test_levels_are_monotone_and_specs_parse():
     with pytest.raises(ValueError, match="unknown option"):
         make_bot("ismcts:speed=3", SPELLBOOK)
 
-def test_the_learned_searchs_levels_climb_from_rollouts_to_the_network_and_default_to_400_iterations():
-    """D104: the weakest levels search with rollouts, the rest with the network; within each evaluator
-    the budget rises and the temperature falls (a one-iteration search has no choice to temper); a request naming no level gets 400 iterations whichever
-    table applies; an explicit evaluator is obeyed at every level."""
-    from search.levels import NETWORK_LEVELS, default_level
+def test_the_learned_searchs_levels_climb_from_the_policy_to_the_search_and_default_to_400_iterations():
+    """D140: levels 1-4 play the policy's own moves (one iteration), sampled ever more sharply down to its
+    first choice; 5-10 search with the network on a rising budget; a request naming no level gets 400
+    iterations whichever table applies; an explicit evaluator is obeyed at every level."""
+    from search.levels import NETWORK_LEVELS, PLAY_LEVEL, default_level
 
-    kinds = [level_options(lv, game=SPELLBOOK).evaluator for lv in range(1, 11)]
-    assert kinds == sorted(kinds, key=lambda k: k != "rollout") and kinds[0] == "rollout" and kinds[-1] == "auto"
-    for kind in ("rollout", "auto"):
-        opts = [level_options(lv, game=SPELLBOOK) for lv in range(1, 11) if kinds[lv - 1] == kind]
-        assert [o.iterations for o in opts] == sorted({o.iterations for o in opts})
-        temps = [o.temperature for o in opts if o.iterations > 1]     # one iteration: the policy's choice
-        assert temps == sorted(temps, reverse=True)
+    opts = [level_options(lv, game=SPELLBOOK) for lv in range(1, 11)]
+    assert all(o.evaluator == "auto" for o in opts)
+    policy = [o for o in opts if o.policy_temperature > 0]
+    assert len(policy) == 4 and all(o.iterations == 1 for o in policy)
+    assert [o.policy_temperature for o in policy[:3]] == sorted((o.policy_temperature for o in policy[:3]), reverse=True)
+    assert policy[3].policy_top_k == 1                       # level 4: the policy's first choice
+    searched = [o.iterations for o in opts[4:]]
+    assert searched == sorted(set(searched)) and searched[-1] == 400
     assert level_options(default_level(SPELLBOOK), game=SPELLBOOK).iterations == 400
     assert level_options(default_level(SPELLBOOK, "rollout"), evaluator="rollout", game=SPELLBOOK).iterations == 500
     assert level_options(1, evaluator="network", game=SPELLBOOK).evaluator == "network"
+    assert level_options(1, evaluator="rollout", game=SPELLBOOK).policy_temperature == 0     # no policy there
     assert level_options(9, evaluator="rollout", game=SPELLBOOK).iterations == LEVELS[9][0]
-    assert set(NETWORK_LEVELS) == set(range(1, 11))
+    assert set(NETWORK_LEVELS) == set(range(1, 11)) and PLAY_LEVEL == 4
 
+
+def test_a_policy_level_plays_the_policys_plausible_moves_the_same_for_a_seed():
+    """A policy level samples among the policy's best moves (top k, at least a share of its first
+    choice): never a move the policy rates below the floor, the same move for the same seed, and the
+    first choice at level 4."""
+    st = State.new(players=2, spells="set1", seed=5)
+    while st.is_chance():
+        st.resolve_chance()
+    seen = set()
+    for seed in range(30):
+        r = ismcts(SPELLBOOK, st, level_options(1, seed=seed, game=SPELLBOOK))
+        top = max(s.prior for s in r.moves)
+        chosen = r.stats_for(r.move)
+        assert chosen.prior >= 0.05 * top and r.iterations == 1
+        assert ismcts(SPELLBOOK, st, level_options(1, seed=seed, game=SPELLBOOK)).move == r.move
+        seen.add(str(r.move))
+    assert len(seen) > 1                                      # level 1 does vary its moves
+    r = ismcts(SPELLBOOK, st, level_options(4, seed=3, game=SPELLBOOK))
+    assert r.stats_for(r.move).prior == max(s.prior for s in r.moves)
+    with pytest.raises(SearchOptionError, match="policy_temperature"):
+        SearchOptions(policy_temperature=1.0, evaluator="rollout").validate()
 
 
 def test_ismcts_2000_iterations_beats_random():

@@ -95,9 +95,13 @@ def test_the_learned_model_is_reported_and_used_by_default(stub):
     assert info.HasField("model") and info.model.version == model.version and info.model.feature_version >= 1
     calibration = json.loads(info.model.calibration_json)        # D26: the map its answers report through
     assert calibration["model"] == model.version and calibration["temperature"]
-    # D104: the six weakest levels search with rollouts (below the policy alone), the rest with the network
-    assert [lv.evaluator for lv in info.levels] == ["rollout"] * 6 + ["network"] * 4
+    # D140: every level is the network's: levels 1-4 its policy's moves, 5-10 its search
+    assert [lv.evaluator for lv in info.levels] == ["network"] * 10
+    assert [lv.policy_temperature > 0 for lv in info.levels] == [True] * 4 + [False] * 6
+    assert "policy network" in info.levels[0].description and info.levels[0].name == "beginner"
+    assert info.levels[9].name == "strongest" and all(lv.meaning for lv in info.levels)
     assert info.default_level == 10 and info.levels[9].iterations == 400     # the default keeps 400 iterations
+    assert info.default_bot_level == 4                                       # D142: about the heuristic
     st = State.new(players=2, seed=3)
     best = stub.GetBestMove(spb.GetBestMoveRequest(state=text_input(st), level=9, seed=1), timeout=20)
     assert best.stats.options.evaluator == "network" and best.stats.options.model == model.version
@@ -503,14 +507,26 @@ def test_server_info_reports_the_ladder_elo(tmp_path):
     from server.service import ServiceConfig
 
     table = tmp_path / "ladder.json"
-    table.write_text(_json.dumps({"levels": [{"level": 3, "elo": 120.5, "pm": 80.0},
-                                             {"level": 7, "elo": 900.0, "pm": 150.0}]}))
-    for path, expect in ((str(table), {3: (120.5, 80.0), 7: (900.0, 150.0)}), ("", {})):
+    table.write_text(_json.dumps({"anchor": "greedy = 1000", "levels": [{"level": 3, "elo": 880.5, "pm": 80.0},
+                                                                        {"level": 7, "elo": 1200.0, "pm": 150.0}]}))
+    # the mistake profile beside it (bench/level_profile.py)
+    (tmp_path / "level-profile.json").write_text(_json.dumps({"levels": [
+        {"level": 3, "inaccuracy_share": 0.1, "mistake_share": 0.05, "blunder_share": 0.02, "absurd_rate": 0.0}]}))
+    for path, expect in ((str(table), {3: (880.5, 80.0), 7: (1200.0, 150.0)}), ("", {})):
         config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladder=path))
         with ServerThread(config) as srv, SpellBookClient(f"127.0.0.1:{srv.port}") as client:
-            levels = client.server_info().levels
+            info = client.server_info()
+            levels = info.levels
             got = {lv.level: (lv.elo, lv.elo_ci) for lv in levels if lv.HasField("elo")}
             assert got == expect
+            assert info.elo_anchor == ("greedy = 1000" if path else "")
+            if path:        # D141: the Elo and the meaning are read against the heuristic bot
+                assert "120 Elo below the heuristic bot `greedy`" in levels[2].meaning
+                assert "200 Elo above" in levels[6].meaning
+                assert levels[2].blunder_share == 0.02 and levels[2].HasField("absurd_rate")
+                assert not levels[3].HasField("blunder_share")
+            else:
+                assert "Elo" not in levels[2].meaning and not levels[2].HasField("blunder_share")
 
 
 def test_the_default_level_is_the_tables_own_unless_the_server_names_one(capsys):

@@ -214,13 +214,20 @@ def test_ladder_writes_a_level_table(tmp_path):
     assert parse_levels("1-3,7") == [1, 2, 3, 7]
     with pytest.raises(ValueError):
         parse_levels("0-3")
-    # by default neighbours meet (the games per adjacent pair); --span 2 adds the level two up
-    assert ladder_tables([1, 2])[1] == [("random", "ismcts:level=1"), ("ismcts:level=1", "ismcts:level=2")]
+    # by default neighbours meet (the games per adjacent pair), the game's heuristic bot is a rung
+    # after level 3 (D141) and the levels either side of it meet too; --span 2 adds the bot two up
+    assert ladder_tables([1, 2])[1] == [("random", "ismcts:level=1"), ("ismcts:level=1", "ismcts:level=2"),
+                                        ("ismcts:level=2", "greedy")]
+    assert ladder_tables([3, 4])[1] == [("random", "ismcts:level=3"), ("ismcts:level=3", "greedy"),
+                                        ("ismcts:level=3", "ismcts:level=4"), ("greedy", "ismcts:level=4")]
+    assert ladder_tables([1], game="abracadawhat")[0] == ["random", "ismcts:level=1", "counting"]
     out = tmp_path / "ladder.json"
     res = run_ladder([1, 2], games=2, span=2, out=str(out), progress=False)
     table = json.loads(out.read_text())
-    assert [row["level"] for row in table["levels"]] == [1, 2] and table["anchor"] == "random"
-    assert table["games"] == 6 == len(res["run"].records)             # random-1, random-2, 1-2: 2 games each
+    assert [row["level"] for row in table["levels"]] == [1, 2] and table["anchor"] == "greedy = 1000"
+    assert table["heuristic"]["name"] == "greedy" and table["heuristic"]["elo"] == 1000
+    # random-1, random-2, 1-2, 1-greedy, 2-greedy: 2 games each
+    assert table["games"] == 10 == len(res["run"].records)
     assert set(load_ladder(str(out))) == {1, 2}
     assert (tmp_path / "ladder.jsonl").exists()
 
@@ -352,6 +359,7 @@ def test_a_ladder_rates_a_servers_levels_for_either_game(game, tmp_path, capsys)
         assert cli_main(["ladder", "--server", address, "--game", game, "--levels", "1-2", "--games", "2",
                          "--out", str(out), "--executor", "inline", "--no-progress"]) == 0
     table = json.loads(out.read_text())
-    assert [row["level"] for row in table["levels"]] == [1, 2] and table["games"] == 4
+    assert [row["level"] for row in table["levels"]] == [1, 2] and table["games"] == 6    # and 2-heuristic
     assert table["settings"]["server"] == address and address in table["settings"]["evaluation"]
-    assert all(p["b"].startswith(f"grpc://{address}?level=") for p in table["pairs"])
+    assert all(p["b"].startswith(f"grpc://{address}?level=") for p in table["pairs"][:2])
+    assert table["pairs"][2]["b"] == table["heuristic"]["name"]                    # the local heuristic bot

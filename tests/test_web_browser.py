@@ -685,3 +685,18 @@ def test_a_saved_record_in_a_fresh_tab_reviews_its_own_seat(server, browser, tmp
     check_review(page, "your Day")
     assert "Bot 1" not in page.inner_text("#split tr.mine")
     assert b.errors == []
+
+
+def test_the_level_chooser_names_each_level_and_offers_the_servers_default(server, browser):
+    """Issue 43 (D141, D142): each game's chooser lists the levels by number and name with their Elo against
+    the heuristic bot, says what each is (its title), and selects the server's default_bot_level (4)."""
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/")
+    for game in ("spellbook", "abracadawhat"):
+        tab.choose(game)
+        options = tab.page.locator("#level option")
+        assert options.count() == 10
+        assert options.nth(0).inner_text().startswith("1 beginner") and "Elo" in options.nth(0).inner_text()
+        assert options.nth(9).inner_text().startswith("10 strongest")
+        assert "heuristic bot" in (options.nth(3).get_attribute("title") or "")
+        assert tab.page.input_value("#level") == "4"
+    assert not tab.errors

@@ -22,9 +22,9 @@ class AbracadaWhatGame(CompiledGameAdapter):
     not see; chance="open" pools them (D33)."""
 
     name = "abracadawhat"
-    # a hint's budget may double 7 times (128x the default level's 320 iterations: its searches are
-    # ~6x cheaper than SpellBook's, so this is about half a second too; search/coach.py hint_search)
-    hint_doublings = 7
+    # a hint's budget may double 6 times (64x the 400 iterations of requests that name no level: its
+    # searches are ~6x cheaper than SpellBook's, so this is about half a second too; search/coach.py)
+    hint_doublings = 6
     # Strength levels (search/levels.py finds them here): {level: SearchOptions fields}. Chance outcomes are
     # pooled (chance="open": the searcher's own refills are unseen by it, D33); rollouts follow the cheap
     # count heuristic (move_weight: 0.71 of 24 games against uniform rollouts at equal time); from level 5
@@ -34,17 +34,34 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # 0.46 over 160 games at equal time and triples level 10's time a move, so it is not a level's (D97).
     # Level 10 answers within the 1 s cap. At the levels the shipped model's meta lists ("levels": where its
     # SPRT gate against these searches passed, D90), "auto" searches use the network with these fields.
+    # D140: levels 4-10 are the earlier levels 3, 4, 5, 6, 7, 8 and 10 (8 and 9 played level with 10); 1-2
+    # are the policy network's own moves (`policy_levels` below, used wherever the network is) and 3 a
+    # 50-iteration search at temperature 0 (40 network iterations: 20 lost to the count heuristic by more than
+    # the policy's first choice did, 100 games); the rollout search keeps small searches there. The count
+    # heuristic (`counting`) plays between levels 3 and 5. No level makes a senseless move (`avoid_senseless`,
+    # D143: in the first ladder levels 3-5 announced impossible spells in 3-5% of their decisions).
     level_table = {
-        1: dict(iterations=20, temperature=0.5, chance="open", rollout="heuristic"),
-        2: dict(iterations=50, temperature=0.4, chance="open", rollout="heuristic"),
-        3: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic"),
-        4: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic"),
-        5: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", belief=True),
-        6: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", belief=True),
-        7: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", belief=True),
-        8: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", belief=True),
-        9: dict(iterations=6000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
-        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", belief=True),
+        1: dict(iterations=10, temperature=0.5, chance="open", rollout="heuristic", avoid_senseless=True),
+        2: dict(iterations=25, temperature=0.45, chance="open", rollout="heuristic", avoid_senseless=True),
+        3: dict(iterations=50, temperature=0.0, chance="open", rollout="heuristic", avoid_senseless=True),
+        4: dict(iterations=100, temperature=0.3, chance="open", rollout="heuristic", avoid_senseless=True),
+        5: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic", avoid_senseless=True),
+        6: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        7: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        8: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        9: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+    }
+    # The level of requests that name none (hints, reviews: search.levels.default_level): 400 iterations
+    # with the belief, the search it was before D140 shifted the table (level 5 then).
+    default_level = 6
+    # The weakest levels with the learned evaluation (search/levels.py, D140): the policy's own move, sampled
+    # among its best (SearchOptions.policy_*), never a senseless one (`senseless_moves`). The policy is flat
+    # here (0.10-0.14 over the casts at a deal): sampled at lower temperatures it played level with its first
+    # choice (100 games), so two policy levels, then the search.
+    policy_levels = {
+        1: dict(policy_temperature=1.0, policy_top_k=4, policy_floor=0.3),
+        2: dict(policy_temperature=1.0, policy_top_k=1),      # the policy's first sensible choice
     }
     State = State
     Move = Move
@@ -71,6 +88,15 @@ class AbracadaWhatGame(CompiledGameAdapter):
     def move_family(state: State, move: Move) -> tuple:
         """For hints (search/hints.py): every announcement is its own decision, and so is `end`."""
         return ("move", move.code)
+
+    @staticmethod
+    def senseless_moves(state: State, moves: list[Move]) -> list[Move]:
+        """The moves no player who counts the stones makes (the policy levels never choose them, D140; the
+        absurd-move rate of docs/search.md counts them): announcing a spell of which no stone can be in
+        one's hand, and ending the turn while a cast is certain to succeed."""
+        chances = state.holding_probabilities(state.current_player)
+        certain = any(m.kind != "end" and chances[m.value] >= 1.0 - 1e-9 for m in moves)
+        return [m for m in moves if (m.kind == "end" and certain) or (m.kind != "end" and chances[m.value] <= 1e-9)]
 
     @staticmethod
     def new_belief(seat: int):

@@ -113,8 +113,8 @@ async function chooseGame(name) {
   $("help").replaceChildren(...(G.helpPanel ? G.helpPanel() : []));
   $("help-button").hidden = !G.helpPanel;
   const levels = await G.levels();
-  $("level").replaceChildren(...levels.map((l) => el("option", { value: l.level, selected: l.level === G.defaultLevel },
-    `${l.level}` + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+  $("level").replaceChildren(...levels.map((l) => el("option", { value: l.level, selected: l.level === G.defaultLevel, title: l.meaning || "" },
+    `${l.level}` + (l.name ? ` ${l.name}` : "") + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
   document.body.dataset.ready = G.name;       // the form is the chosen game's (tests wait for it)
 }
 

@@ -24,7 +24,7 @@ class SpellInfo(_message.Message):
     def __init__(self, spell: _Optional[int] = ..., name: _Optional[str] = ..., stones: _Optional[int] = ..., effect: _Optional[str] = ...) -> None: ...
 
 class GetRulesResponse(_message.Message):
-    __slots__ = ("game", "title", "min_players", "max_players", "spells", "variants", "min_level", "max_level", "default_level", "state_format", "record_format", "levels")
+    __slots__ = ("game", "title", "min_players", "max_players", "spells", "variants", "min_level", "max_level", "default_level", "state_format", "record_format", "levels", "default_bot_level", "elo_anchor")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -37,6 +37,8 @@ class GetRulesResponse(_message.Message):
     STATE_FORMAT_FIELD_NUMBER: _ClassVar[int]
     RECORD_FORMAT_FIELD_NUMBER: _ClassVar[int]
     LEVELS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ELO_ANCHOR_FIELD_NUMBER: _ClassVar[int]
     game: str
     title: str
     min_players: int
@@ -49,10 +51,12 @@ class GetRulesResponse(_message.Message):
     state_format: str
     record_format: str
     levels: _containers.RepeatedCompositeFieldContainer[StrengthLevel]
-    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., spells: _Optional[_Iterable[_Union[SpellInfo, _Mapping]]] = ..., variants: _Optional[_Iterable[str]] = ..., min_level: _Optional[int] = ..., max_level: _Optional[int] = ..., default_level: _Optional[int] = ..., state_format: _Optional[str] = ..., record_format: _Optional[str] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ...) -> None: ...
+    default_bot_level: int
+    elo_anchor: str
+    def __init__(self, game: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., spells: _Optional[_Iterable[_Union[SpellInfo, _Mapping]]] = ..., variants: _Optional[_Iterable[str]] = ..., min_level: _Optional[int] = ..., max_level: _Optional[int] = ..., default_level: _Optional[int] = ..., state_format: _Optional[str] = ..., record_format: _Optional[str] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., default_bot_level: _Optional[int] = ..., elo_anchor: _Optional[str] = ...) -> None: ...
 
 class StrengthLevel(_message.Message):
-    __slots__ = ("level", "iterations", "temperature", "time_cap_ms", "evaluator", "belief", "description", "elo", "elo_ci")
+    __slots__ = ("level", "iterations", "temperature", "time_cap_ms", "evaluator", "belief", "description", "elo", "elo_ci", "name", "meaning", "policy_temperature", "policy_top_k", "policy_floor", "inaccuracy_share", "mistake_share", "blunder_share", "absurd_rate")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
@@ -62,6 +66,15 @@ class StrengthLevel(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     ELO_FIELD_NUMBER: _ClassVar[int]
     ELO_CI_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TOP_K_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FLOOR_FIELD_NUMBER: _ClassVar[int]
+    INACCURACY_SHARE_FIELD_NUMBER: _ClassVar[int]
+    MISTAKE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    BLUNDER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ABSURD_RATE_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     temperature: float
@@ -71,7 +84,16 @@ class StrengthLevel(_message.Message):
     description: str
     elo: float
     elo_ci: float
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., time_cap_ms: _Optional[float] = ..., evaluator: _Optional[str] = ..., belief: _Optional[bool] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ...) -> None: ...
+    name: str
+    meaning: str
+    policy_temperature: float
+    policy_top_k: int
+    policy_floor: float
+    inaccuracy_share: float
+    mistake_share: float
+    blunder_share: float
+    absurd_rate: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., time_cap_ms: _Optional[float] = ..., evaluator: _Optional[str] = ..., belief: _Optional[bool] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ..., name: _Optional[str] = ..., meaning: _Optional[str] = ..., policy_temperature: _Optional[float] = ..., policy_top_k: _Optional[int] = ..., policy_floor: _Optional[float] = ..., inaccuracy_share: _Optional[float] = ..., mistake_share: _Optional[float] = ..., blunder_share: _Optional[float] = ..., absurd_rate: _Optional[float] = ...) -> None: ...
 
 class NewGameRequest(_message.Message):
     __slots__ = ("players", "seed", "variants")

@@ -12,7 +12,7 @@ class GetServerInfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class StrengthLevel(_message.Message):
-    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description", "elo", "evaluator", "elo_ci")
+    __slots__ = ("level", "iterations", "temperature", "rollout", "cutoff", "time_cap_ms", "description", "elo", "evaluator", "elo_ci", "name", "meaning", "policy_temperature", "policy_top_k", "policy_floor", "inaccuracy_share", "mistake_share", "blunder_share", "absurd_rate")
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ITERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
@@ -23,6 +23,15 @@ class StrengthLevel(_message.Message):
     ELO_FIELD_NUMBER: _ClassVar[int]
     EVALUATOR_FIELD_NUMBER: _ClassVar[int]
     ELO_CI_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TOP_K_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FLOOR_FIELD_NUMBER: _ClassVar[int]
+    INACCURACY_SHARE_FIELD_NUMBER: _ClassVar[int]
+    MISTAKE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    BLUNDER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ABSURD_RATE_FIELD_NUMBER: _ClassVar[int]
     level: int
     iterations: int
     temperature: float
@@ -33,7 +42,16 @@ class StrengthLevel(_message.Message):
     elo: float
     evaluator: str
     elo_ci: float
-    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., evaluator: _Optional[str] = ..., elo_ci: _Optional[float] = ...) -> None: ...
+    name: str
+    meaning: str
+    policy_temperature: float
+    policy_top_k: int
+    policy_floor: float
+    inaccuracy_share: float
+    mistake_share: float
+    blunder_share: float
+    absurd_rate: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., rollout: _Optional[str] = ..., cutoff: _Optional[int] = ..., time_cap_ms: _Optional[float] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., evaluator: _Optional[str] = ..., elo_ci: _Optional[float] = ..., name: _Optional[str] = ..., meaning: _Optional[str] = ..., policy_temperature: _Optional[float] = ..., policy_top_k: _Optional[int] = ..., policy_floor: _Optional[float] = ..., inaccuracy_share: _Optional[float] = ..., mistake_share: _Optional[float] = ..., blunder_share: _Optional[float] = ..., absurd_rate: _Optional[float] = ...) -> None: ...
 
 class ServerLimits(_message.Message):
     __slots__ = ("max_iterations", "max_time_ms", "max_threads", "max_message_bytes", "workers", "queue_size", "deadline_margin_ms", "max_top_k", "min_report_every_ms", "bot_workers", "max_sessions", "max_review_ms")
@@ -98,7 +116,7 @@ class MistakeThreshold(_message.Message):
     def __init__(self, mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., max_loss: _Optional[float] = ...) -> None: ...
 
 class GetServerInfoResponse(_message.Message):
-    __slots__ = ("version", "git_revision", "rules", "levels", "limits", "default_level", "mistake_thresholds", "model")
+    __slots__ = ("version", "git_revision", "rules", "levels", "limits", "default_level", "mistake_thresholds", "model", "default_bot_level", "elo_anchor")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GIT_REVISION_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +125,8 @@ class GetServerInfoResponse(_message.Message):
     DEFAULT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     MISTAKE_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ELO_ANCHOR_FIELD_NUMBER: _ClassVar[int]
     version: str
     git_revision: str
     rules: RulesInfo
@@ -115,7 +135,9 @@ class GetServerInfoResponse(_message.Message):
     default_level: int
     mistake_thresholds: _containers.RepeatedCompositeFieldContainer[MistakeThreshold]
     model: ModelInfo
-    def __init__(self, version: _Optional[str] = ..., git_revision: _Optional[str] = ..., rules: _Optional[_Union[RulesInfo, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., limits: _Optional[_Union[ServerLimits, _Mapping]] = ..., default_level: _Optional[int] = ..., mistake_thresholds: _Optional[_Iterable[_Union[MistakeThreshold, _Mapping]]] = ..., model: _Optional[_Union[ModelInfo, _Mapping]] = ...) -> None: ...
+    default_bot_level: int
+    elo_anchor: str
+    def __init__(self, version: _Optional[str] = ..., git_revision: _Optional[str] = ..., rules: _Optional[_Union[RulesInfo, _Mapping]] = ..., levels: _Optional[_Iterable[_Union[StrengthLevel, _Mapping]]] = ..., limits: _Optional[_Union[ServerLimits, _Mapping]] = ..., default_level: _Optional[int] = ..., mistake_thresholds: _Optional[_Iterable[_Union[MistakeThreshold, _Mapping]]] = ..., model: _Optional[_Union[ModelInfo, _Mapping]] = ..., default_bot_level: _Optional[int] = ..., elo_anchor: _Optional[str] = ...) -> None: ...
 
 class ModelInfo(_message.Message):
     __slots__ = ("version", "generation", "feature_version", "training_json", "used_by_default", "calibration_json")

@@ -82,8 +82,12 @@ const game = {
     setHelp(HELP);
   },
 
-  async levels() { return (await call("GetRules", {})).levels; },
-  defaultLevel: 5,
+  async levels() {
+    const info = await call("GetRules", {});
+    if (info.defaultBotLevel) this.defaultLevel = info.defaultBotLevel;   // the server's: about the heuristic bot
+    return info.levels;
+  },
+  defaultLevel: 4,
   setupOptions() {
     return [el("legend", { text: "Variants" }), variantBox("xv1", "Easy casts (any spell after a success)"),
       variantBox("xv2", "Last magician standing")];

@@ -30,8 +30,12 @@ export default {
     setSpellHelp(spellHelp);
   },
 
-  async levels() { return (await call("GetServerInfo", {})).levels; },
-  defaultLevel: 3,
+  async levels() {
+    const info = await call("GetServerInfo", {});
+    if (info.defaultBotLevel) this.defaultLevel = info.defaultBotLevel;   // the server's: about the heuristic bot
+    return info.levels;
+  },
+  defaultLevel: 4,
   setupOptions() { return []; },
   createRequest({ players, seats }) { return { players, seats }; },
 
