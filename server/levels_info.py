@@ -71,7 +71,7 @@ def level_meaning(d: dict, elo: tuple[float, float] | None, anchor: str) -> str:
         diff = elo[0] - float(base)
         where = ("level with" if abs(diff) < 15 else
                  f"{abs(diff):.0f} Elo {'above' if diff > 0 else 'below'}")
-        text += f" ({where} the heuristic bot `{name}`)"
+        text += f" ({where} the heuristic bot, {name})"
     return text
 
 

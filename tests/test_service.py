@@ -521,7 +521,7 @@ def test_server_info_reports_the_ladder_elo(tmp_path):
             assert got == expect
             assert info.elo_anchor == ("greedy = 1000" if path else "")
             if path:        # D141: the Elo and the meaning are read against the heuristic bot
-                assert "120 Elo below the heuristic bot `greedy`" in levels[2].meaning
+                assert "120 Elo below the heuristic bot, greedy" in levels[2].meaning
                 assert "200 Elo above" in levels[6].meaning
                 assert levels[2].blunder_share == 0.02 and levels[2].HasField("absurd_rate")
                 assert not levels[3].HasField("blunder_share")

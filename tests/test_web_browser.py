@@ -699,4 +699,8 @@ def test_the_level_chooser_names_each_level_and_offers_the_servers_default(serve
         assert options.nth(9).inner_text().startswith("10 strongest")
         assert "heuristic bot" in (options.nth(3).get_attribute("title") or "")
         assert tab.page.input_value("#level") == "4"
+        # what the chosen level is, in words, under the chooser (a phone shows no tooltip)
+        assert tab.page.inner_text("#level-meaning") == options.nth(3).get_attribute("title")
+        tab.page.select_option("#level", "1")
+        assert tab.page.inner_text("#level-meaning") == options.nth(0).get_attribute("title") != ""
     assert not tab.errors

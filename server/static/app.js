@@ -45,6 +45,7 @@ async function init() {
     chooseGame($("game-choice").value).then(() => status(READY)).catch(failure);
   });
   $("players").addEventListener("change", seatChoices);
+  $("level").addEventListener("change", levelMeaning);
   $("game-choice").addEventListener("change", () => chooseGame($("game-choice").value).then(() => status(READY)).catch(failure));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); startGame().catch(failure); });
   $("spectate").addEventListener("submit", (e) => { e.preventDefault(); spectate().catch(failure); });
@@ -115,7 +116,14 @@ async function chooseGame(name) {
   const levels = await G.levels();
   $("level").replaceChildren(...levels.map((l) => el("option", { value: l.level, selected: l.level === G.defaultLevel, title: l.meaning || "" },
     `${l.level}` + (l.name ? ` ${l.name}` : "") + (l.elo !== undefined && l.elo !== null ? ` (Elo ${Math.round(l.elo)})` : ""))));
+  levelMeaning();
   document.body.dataset.ready = G.name;       // the form is the chosen game's (tests wait for it)
+}
+
+/** What the chosen level is, in words, under the chooser (a tooltip alone is out of reach on a phone). */
+function levelMeaning() {
+  const option = $("level").selectedOptions[0];
+  $("level-meaning").textContent = option && option.title ? option.title : "";
 }
 
 function seatChoices() {
