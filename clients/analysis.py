@@ -36,7 +36,7 @@ MAX_TOP_K = 50
 DEFAULT_VISITS = 500                 # SpellBook without a level (Abracada…What?: its default level's budget)
 MIN_REPORT_EVERY_S, MAX_REPORT_EVERY_S = 0.02, 60.0
 FIELDS = {"id", "position", "moves", "game", "level", "maxVisits", "maxTimeMs", "topK", "seed", "evaluator",
-          "includeReasons", "includeInsight", "reportDuringSearchEvery"}
+          "includeReasons", "includeInsight", "reportDuringSearchEvery", "grow"}
 
 
 class QueryError(ValueError):
@@ -60,6 +60,7 @@ class Job:
     insight: bool                   # the seat's insight (Abracada…What?: always)
     every_s: float                  # reportDuringSearchEvery (0: only the final answer)
     level: int                      # the strength level the options came from (0: none)
+    grow: bool = False              # searched as GetHints and the terminals do (search/coach.py hint_search)
 
 
 def _number(q: dict, name: str, lo: float, hi: float, default: Any, integer: bool = True) -> Any:
@@ -194,7 +195,22 @@ def parse_query(q: Any, engine_game: str | None = None) -> Job:
         raise QueryError("includeInsight", "must be true or false")
     every = _number(q, "reportDuringSearchEvery", MIN_REPORT_EVERY_S, MAX_REPORT_EVERY_S, 0.0, integer=False) \
         if q.get("reportDuringSearchEvery") not in (None, 0) else 0.0
-    return Job(q["id"], game, state, opts, top_k, reasons, insight, float(every), level)
+    grow = q.get("grow", False)
+    if not isinstance(grow, bool):
+        raise QueryError("grow", "must be true or false")
+    if grow:
+        # the coach's search (GetHints', the terminals'): the level's (default: the server's default level's)
+        # budget, or maxVisits as its first budget, grown until the best family is separated
+        from search.coach import hint_options
+
+        if every:
+            raise QueryError("grow", "a grown search answers once: leave out reportDuringSearchEvery")
+        if q.get("maxTimeMs") is not None:
+            raise QueryError("grow", "a grown search is bounded by iterations: give maxVisits, not maxTimeMs")
+        opts = replace(hint_options(game.adapter, seed, level=_number(q, "level", 1, 10, 0),
+                                    iterations=_number(q, "maxVisits", 1, MAX_VISITS, None)),
+                       evaluator=opts.evaluator)
+    return Job(q["id"], game, state, opts, top_k, reasons, insight, float(every), level, grow)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -288,6 +304,12 @@ def run_job(job: Job, emit, cancel=None) -> None:
     model = version or "rollout"
     evaluator = "network" if version else "rollout"
     insight = _insight(job) if job.insight else None
+    if job.grow:
+        from search.coach import hint_search
+
+        res = hint_search(adapter, job.state, replace(job.options), cancel=cancel)[0].result
+        emit(_answer(job, res, False, res.model or "rollout", res.evaluator, insight))
+        return
     if not job.every_s:
         res = ismcts(adapter, job.state, replace(job.options), cancel)
         emit(_answer(job, res, False, res.model or "rollout", res.evaluator, insight))

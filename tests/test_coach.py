@@ -104,6 +104,28 @@ def test_the_terminal_s_first_hint_is_get_hints_for_the_same_position_and_seed(g
         assert hinter.hint(st, 3).startswith(f"Hint 3: play {first.move.text}")
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_analysis_engine_s_grown_search_is_get_hints_for_the_same_position_and_seed(game, channel):
+    """`spellbook-ai analysis` with `"grow": true` searches as GetHints does: the same first move, win
+    probability and iterations for the same position, seed and first budget."""
+    from clients.analysis import analyse
+
+    _service, svc, pb = GAMES[game]
+    for i, st in enumerate(_positions(game)):
+        seed = 11 + i
+        answer = analyse({"id": i, "position": st.to_text(), "grow": True, "seed": seed, "maxVisits": HINT_BUDGET,
+                          "topK": 3})
+        resp = call(channel, game, "GetHints", svc.GetHintsRequest(
+            state=pb.StateInput(text=st.to_text()), seed=seed, limits=pb.SearchLimits(iterations=HINT_BUDGET), top_k=3))
+        assert answer["rootInfo"]["visits"] == resp.stats.iterations, answer["rootInfo"]
+        first = next(m for m in answer["moveInfos"] if m["order"] == 0)
+        assert first["move"] == resp.hints[0].move.text
+        assert first["winrate"] == pytest.approx(resp.hints[0].win_probability, abs=1e-9)
+    bad = analyse({"id": "x", "position": next(iter(_positions(game))).to_text(), "grow": True,
+                   "reportDuringSearchEvery": 0.1})
+    assert bad["field"] == "grow"
+
+
 def test_the_terminal_no_longer_searches_with_heuristic_rollouts():
     from clients.play_spellbook import SpellBookHinter
     from engine_c import State
