@@ -52,9 +52,10 @@ def absurd(game_name: str, adapter, state, move, loss_win: float) -> bool:
 
 
 def review_one(rec: dict, seat: int, iterations: int | None) -> dict:
+    from engine_c.records import replayed
     from search.coach import review_record
 
-    review, rp = review_record(rec, iterations=iterations, seat=seat, key_moments=0)
+    review, rp = review_record(replayed(rec), iterations=iterations, seat=seat, key_moments=0)
     name, adapter = rp.game.name, rp.game.adapter
     counts = {c: 0 for c in ("best", "good", "inaccuracy", "mistake", "blunder")}
     bad = 0

@@ -80,9 +80,10 @@ def review_local(rec: dict, iterations: int | None = DEFAULT_ITERATIONS, seed: i
     """(GameReview, steps) of a finished or resigned record of any game, searched here through the game's
     adapter with search/coach.py's review options (the same as AnalyzeGame's for the same budget and
     seed; the estimator: search/review.py's default size unless given). `seat`: that seat's decisions only."""
+    from engine_c.records import replayed
     from search.coach import review_record
 
-    review, rp = review_record(rec, iterations, seed, key_moments, estimator_iterations, seat=seat)
+    review, rp = review_record(replayed(rec), iterations, seed, key_moments, estimator_iterations, seat=seat)
     return review, rp.steps
 
 
@@ -94,7 +95,7 @@ def review_budget(rec: dict, iterations: int | None) -> int:
 
 
 def _replayed(rec: dict):
-    from search.coach import replayed
+    from engine_c.records import replayed
 
     rp = replayed(rec)
     return rp.final, rp.steps

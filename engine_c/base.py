@@ -4,6 +4,7 @@ search adapter. A game's core (a Cython `CoreState`) provides `_legal_codes`, `_
 `_sample_chance_code`, `_copy_from`, `_state_bytes`, `_load_state_bytes` and `current_player`."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -209,3 +210,16 @@ class CompiledGameAdapter:
         winners = state.winners()
         wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(state.players)]
         return wins, [float(getattr(s, "total", s)) for s in state.scores()]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One measured claim of a hint's "why" (every game's engine_c/<game>/reasons.py): its kind, the
+    measured value, the items it names (tokens, spells), the sentence a player reads and its aspect
+    (gains, gives_up, ...)."""
+
+    kind: str
+    value: float
+    items: tuple[str, ...] = field(default_factory=tuple)
+    text: str = ""
+    aspect: str = ""

@@ -456,3 +456,39 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
             raise RecordError("result", f"the events replay to scores {scores}, the record says "
                                         f"{list(rec['result']['scores'])}")
     return st, steps, indices
+
+
+# ----------------------------------------------------------------------------------------------
+# A record replayed for a review (search/coach.py review_record)
+# ----------------------------------------------------------------------------------------------
+class Replayed:
+    """A record replayed for a review: its game, the final state (the position at a resignation), the
+    decisions (state before, move, seat), each decision's event index, the final scores (the scores at a
+    resignation), who resigned (None: nobody) and where each decision was (round, label)."""
+
+    def __init__(self, rec: dict):
+        from engine_c.registry import get_game
+
+        self.rec = rec
+        self.game = get_game(rec.get("game", "spellbook"))
+        self.final, self.steps, self.events = replay_indexed(rec)     # RecordError names the field
+        self.resigned = resigned(rec)
+        if not self.final.is_terminal() and self.resigned is None:
+            raise RecordError("events", f"the game is not over after its {len(rec.get('events') or [])} "
+                                                "events: a review needs a finished (or resigned) game")
+        self.players = rec["players"]
+        self.final_scores = [float(x) for x in totals(self.final)]
+        self.forced = sum(1 for st, _, _ in self.steps if len(st.legal_moves()) == 1)
+
+    def round_of(self, index: int) -> int:
+        """The round of decision `index` (SpellBook: the round; Abracada…What?: the round)."""
+        return self.game.text.round_of(self.steps[index][0])
+
+    def label(self, index: int) -> str:
+        """Where decision `index` was, in a player's words: 'Round 2 · Day of seat 1 · Evening'."""
+        return self.game.text.label(self.steps[index][0])
+
+
+def replayed(rec: dict) -> Replayed:
+    """The record replayed for a review; RecordError names what does not replay."""
+    return Replayed(rec)

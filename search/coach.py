@@ -11,7 +11,8 @@ review classes, wherever a player asks.
   it cannot see). A client that asks GetHints with `seed=hint_seed(...)` gets the terminal's hint.
 - Reviews: `review_options(game, iterations, seed)` turns a budget (iterations a decision; None: the
   default level's) into the review search's options; `review_record()` reviews a finished (or resigned)
-  record with them: the command line, the terminal's end-of-game review and AnalyzeGame call it.
+  record replayed by engine_c.records.replayed with them (this module knows no game): the command line,
+  the terminal's end-of-game review and AnalyzeGame call it.
 
 The caps below are the server's defaults (server/service.py ServiceConfig; tests/test_coach.py checks
 they agree).
@@ -152,20 +153,18 @@ def review_options(game: Any, iterations: int | None = None, seed: int = REVIEW_
     return opts
 
 
-def review_record(rec: dict, iterations: int | None = None, seed: int = REVIEW_SEED, key_moments: int = KEY_MOMENTS,
+def review_record(rp: Any, iterations: int | None = None, seed: int = REVIEW_SEED, key_moments: int = KEY_MOMENTS,
                   estimator_iterations: int | None = None, options: SearchOptions | None = None,
                   cancel: CancelToken | None = None, seat: int | None = None):
-    """(GameReview, Replayed) of a finished or resigned record of any game, reviewed with
-    review_options(game, iterations, seed) (or `options`). `seat`: the review is for that seat (its
-    decisions are the ones listed, counted and picked as key moments; the luck split covers every seat).
-    ValueError (a records.RecordError naming the field, when the record does not replay) says why a record
-    cannot be reviewed."""
-    rp = replayed(rec)
+    """(GameReview, rp) of a replayed finished or resigned record of any game (engine_c.records.replayed:
+    its game, steps, final scores...), reviewed with review_options(game, iterations, seed) (or `options`).
+    `seat`: the review is for that seat (its decisions are the ones listed, counted and picked as key
+    moments; the luck split covers every seat)."""
     opts = options if options is not None else review_options(rp.game.adapter, iterations, seed)
     return review_replayed(rp, opts, key_moments, estimator_iterations, cancel, seat), rp
 
 
-def review_replayed(rp: "Replayed", opts: SearchOptions, key_moments: int = KEY_MOMENTS,
+def review_replayed(rp: Any, opts: SearchOptions, key_moments: int = KEY_MOMENTS,
                     estimator_iterations: int | None = None, cancel: CancelToken | None = None,
                     seat: int | None = None):
     """review_record's review of an already replayed record with the review options `opts`."""
@@ -176,36 +175,3 @@ def review_replayed(rp: "Replayed", opts: SearchOptions, key_moments: int = KEY_
     return review_game(rp.game.adapter, rp.steps, rp.final_scores, opts, key_moments, cancel,
                        estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS,
                        end_state=rp.final if rp.resigned is not None else None, seat=seat)
-
-
-class Replayed:
-    """A record replayed for a review: its game, the final state (the position at a resignation), the
-    decisions (state before, move, seat), each decision's event index, the final scores (the scores at a
-    resignation), who resigned (None: nobody) and where each decision was (round, label)."""
-
-    def __init__(self, rec: dict):
-        from engine_c import records
-        from engine_c.registry import get_game
-
-        self.rec = rec
-        self.game = get_game(rec.get("game", "spellbook"))
-        self.final, self.steps, self.events = records.replay_indexed(rec)     # RecordError names the field
-        self.resigned = records.resigned(rec)
-        if not self.final.is_terminal() and self.resigned is None:
-            raise records.RecordError("events", f"the game is not over after its {len(rec.get('events') or [])} "
-                                                "events: a review needs a finished (or resigned) game")
-        self.players = rec["players"]
-        self.final_scores = [float(x) for x in records.totals(self.final)]
-        self.forced = sum(1 for st, _, _ in self.steps if len(st.legal_moves()) == 1)
-
-    def round_of(self, index: int) -> int:
-        """The round of decision `index` (SpellBook: the round; Abracada…What?: the round)."""
-        return self.game.text.round_of(self.steps[index][0])
-
-    def label(self, index: int) -> str:
-        """Where decision `index` was, in a player's words: 'Round 2 · Day of seat 1 · Evening'."""
-        return self.game.text.label(self.steps[index][0])
-
-
-def replayed(rec: dict) -> Replayed:
-    return Replayed(rec)

@@ -245,7 +245,7 @@ class MatchRpcs(RpcBase):
         if not 0 <= request.key_moments <= 50:
             raise FieldError("key_moments", f"must be 0 to 50 (0: 5), got {request.key_moments}")
         try:
-            rp = coach.replayed(rec)          # a finished game, or one a seat resigned (D130)
+            rp = records.replayed(rec)          # a finished game, or one a seat resigned (D130)
         except RecordError as e:
             raise FieldError(f"{field}.{e.field}", e.message) from None
         final, steps, decision_events = rp.final, rp.steps, rp.events

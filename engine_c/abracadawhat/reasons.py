@@ -15,21 +15,12 @@ announcements (no spell, no exact chance: bands only), for a hint that hides the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from engine_c.base import Reason
 
 from engine_c.abracadawhat.insight import hand_insight
 from engine_c.abracadawhat.state import SPELLS, Move, State
 
 GAINS, GIVES_UP = "gains", "gives_up"
-
-
-@dataclass(frozen=True)
-class Reason:
-    kind: str
-    value: float
-    items: tuple[str, ...] = field(default_factory=tuple)
-    text: str = ""
-    aspect: str = ""
 
 
 def _pct(p: float) -> str:

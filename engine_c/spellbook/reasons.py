@@ -45,7 +45,7 @@ never cite rule ids.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from engine_c.base import Reason
 
 from engine_c.spellbook import _engine as _E
 from engine_c.spellbook.state import COLORS, K, NTYPE, POOL_LIMIT, SPELL_NAMES, Move, State, token_name
@@ -53,15 +53,6 @@ from engine_c.spellbook.state import COLORS, K, NTYPE, POOL_LIMIT, SPELL_NAMES, 
 _OP = {name: op for op, name in _E.FRAME_NAMES.items()}
 _EVENING = 3  # PHASES.index("evening")
 GAINS, ENABLES, GIVES_UP, LEAVES = "gains", "enables", "gives_up", "leaves"
-
-
-@dataclass(frozen=True)
-class Reason:
-    kind: str
-    value: float
-    items: tuple[str, ...] = field(default_factory=tuple)
-    text: str = ""
-    aspect: str = ""
 
 
 def spell_title(name: str) -> str:
