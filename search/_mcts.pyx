@@ -13,7 +13,12 @@ ISMCTS, as implemented here:
   draw's result is public once it happens, so a node below it only ever aggregates worlds where that
   result was seen, and the statistics of the decision above it average over sampled outcomes. No node's
   statistics depend on a draw the player has not observed yet (no clairvoyance);
-- rewards are per-player vectors; each player maximizes their own component at their decisions.
+- rewards are per-player vectors; each player maximizes their own component at their decisions;
+- with `chance="expected"` a chance node's value is the probability-weighted mean of its outcomes'
+  values (the game's own probabilities, `chance_outcomes`), not the mean over how often each outcome
+  happened to be sampled: expectimax's back-up at chance nodes (Ballard 1983), without its width. The
+  correction travels up as `Node.corr` (the node's value times its visits, less its reward sum), so a
+  decision node's value is still the visit-weighted mean of its children's.
 """
 from libc.stdint cimport uint64_t, int64_t, uint32_t
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -52,11 +57,13 @@ ctypedef struct Node:
     int avail
     int player              # who chose `move` (-1: a chance outcome)
     int flags
-    float prior             # the policy's prior of `move` at the parent (learned evaluation)
+    float prior             # the policy's prior of `move` at the parent (learned evaluation); a chance
+                            # outcome's probability (chance="expected")
     double reward[MAXP]
     double score[MAXP]
     double score_sq[MAXP]
     double wins[MAXP]
+    double corr[MAXP]       # chance="expected": value * visits - reward (0 elsewhere)
 
 ctypedef struct Tree:
     Node* nodes
@@ -82,6 +89,7 @@ ctypedef struct Config:
     double lcb_min_share    # > 0: the move played may be another with this share of the leader's visits
     int expand_by_prior     # 1: an untried move is drawn by the game's move prior, not uniformly
     int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
+    int chance_expect       # 1: chance nodes back up probability-weighted means (chance="expected")
     uint64_t seed
     const Net* net          # not NULL: PUCT with the network's priors and leaf values (evaluator "network")
     double c_puct           # PUCT exploration constant
@@ -498,7 +506,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         memcpy(w.det, root, g.state_size)
         determinize_root(g, cfg, w.det, &rng)
         plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions)
-        backup(t, &w, plen, n, rew, scores, wins)
+        backup(t, &w, plen, n, rew, scores, wins, cfg)
     if not pr.started and cfg.net != NULL and cfg.root_halving > 1 and cfg.iterations > 0:
         # Sequential Halving at the root (Karnin et al. 2013; Gumbel MuZero's root without the noise):
         # the policy's best few moves share the budget evenly, phase by phase, and the worse half by mean
@@ -524,7 +532,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
         if cfg.net != NULL:
             forced = halving_pick(t, cand, ncand) if ncand >= 1 and phases > 0 else -1
             plen = puct_descend(g, cfg, t, root_node, &w, &rng, rew, scores, wins, rollout_decisions, forced)
-            backup(t, &w, plen, n, rew, scores, wins)
+            backup(t, &w, plen, n, rew, scores, wins, cfg)
             it += 1
             phase_it += 1
             continue
@@ -542,9 +550,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 if cfg.open_loop:
                     g.apply_move(w.det, m)
                     continue
-                child = tree_find(t, node, m)
-                if child < 0:
-                    child = tree_add(t, node, m, -1)
+                child = chance_child(g, cfg, t, node, w.det, m, &w)
                 g.apply_move(w.det, m)
                 if child < 0:
                     break
@@ -590,7 +596,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
             if nun == 0 or cfg.fpu > 0:
                 for i in range(na):
                     c = &t.nodes[w.avail[i]]
-                    v = c.reward[cp] / c.visits + cfg.exploration * sqrt(log(<double>c.avail) / c.visits)
+                    v = node_q(c, cp) + cfg.exploration * sqrt(log(<double>c.avail) / c.visits)
                     if v > bestv:
                         bestv = v
                         best = w.avail[i]
@@ -619,7 +625,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
                 rollout_decisions[0] += 1
         rollout_decisions[0] += rollout(g, w.det, cfg, &w, &rng)
         outcome(g, w.det, cfg, rew, scores, wins)
-        backup(t, &w, plen, n, rew, scores, wins)
+        backup(t, &w, plen, n, rew, scores, wins, cfg)
         it += 1
     opp[0] += w.opp_moves
     opp[1] += w.opp_fails
@@ -632,7 +638,7 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
 
 
 cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, const double* scores,
-                 const double* wins) noexcept nogil:
+                 const double* wins, const Config* cfg) noexcept nogil:
     cdef int i, p
     cdef Node* c
     for i in range(plen):
@@ -643,6 +649,66 @@ cdef void backup(Tree* t, const Work* w, int plen, int n, const double* rew, con
             c.score[p] += scores[p]
             c.score_sq[p] += scores[p] * scores[p]
             c.wins[p] += wins[p]
+    if cfg.chance_expect:
+        backup_expected(t, w, plen, n)
+
+
+cdef inline double node_q(const Node* c, int p) noexcept nogil:
+    """A node's value for seat p: its mean reward, corrected at chance nodes below (chance="expected")."""
+    return (c.reward[p] + c.corr[p]) / c.visits
+
+
+cdef int chance_child(const GameVTable* g, const Config* cfg, Tree* t, int node, const void* s, uint64_t m,
+                      Work* w) noexcept nogil:
+    """The tree node of chance outcome m below `node` (added when new; -1 when the tree is full). With
+    chance="expected" a new outcome keeps its probability in `prior`, from the state before the draw."""
+    cdef int child = tree_find(t, node, m), i, k
+    if child >= 0:
+        return child
+    child = tree_add(t, node, m, -1)
+    if child >= 0 and cfg.chance_expect:
+        k = g.chance_outcomes(s, w.moves, w.priors)
+        for i in range(k):
+            if w.moves[i] == m:
+                t.nodes[child].prior = <float>w.priors[i]
+                break
+    return child
+
+
+cdef void backup_expected(Tree* t, const Work* w, int plen, int n) noexcept nogil:
+    """After backup(): from the leaf up, a chance node's `corr` makes its value the probability-weighted
+    mean of its outcomes' values (those visited, renormalized); any other node adds the change of its
+    child's `corr` to its own, so its value stays the visit-weighted mean of its children's values."""
+    cdef int i, p, k
+    cdef double delta[MAXP]
+    cdef double num[MAXP]
+    cdef double mass, new
+    cdef Node* c
+    cdef Node* o
+    for p in range(n):
+        delta[p] = 0.0
+    for i in range(plen - 1, -1, -1):
+        c = &t.nodes[w.path[i]]
+        k = c.first_child
+        if k >= 0 and t.nodes[k].player == -1:
+            mass = 0.0
+            for p in range(n):
+                num[p] = 0.0
+            while k >= 0:
+                o = &t.nodes[k]
+                if o.visits > 0 and o.prior > 0:
+                    mass += o.prior
+                    for p in range(n):
+                        num[p] += o.prior * node_q(o, p)
+                k = o.next_sibling
+            if mass > 0:
+                for p in range(n):
+                    new = c.visits * num[p] / mass - c.reward[p]
+                    delta[p] = new - c.corr[p]
+                    c.corr[p] = new
+                continue
+        for p in range(n):
+            c.corr[p] += delta[p]
 
 
 cdef void unbias_mover(const Config* cfg, int n, int cp, double* wins) noexcept nogil:
@@ -704,10 +770,10 @@ cdef int halving_keep(const Tree* t, int player, int* cand, int m) noexcept nogi
     cdef double qi, qx
     for i in range(1, m):
         x = cand[i]
-        qx = t.nodes[x].reward[player] / t.nodes[x].visits if t.nodes[x].visits > 0 else -1.0
+        qx = node_q(&t.nodes[x], player) if t.nodes[x].visits > 0 else -1.0
         j = i
         while j > 0:
-            qi = (t.nodes[cand[j - 1]].reward[player] / t.nodes[cand[j - 1]].visits
+            qi = (node_q(&t.nodes[cand[j - 1]], player)
                   if t.nodes[cand[j - 1]].visits > 0 else -1.0)
             if qi >= qx:
                 break
@@ -752,14 +818,13 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             return plen
         if cp == PLAYER_CHANCE:
             m = g.sample_chance(w.det, rng)
-            g.apply_move(w.det, m)
             if cfg.open_loop:
+                g.apply_move(w.det, m)
                 continue
-            child = tree_find(t, node, m)
+            child = chance_child(g, cfg, t, node, w.det, m, w)
+            g.apply_move(w.det, m)
             if child < 0:
-                child = tree_add(t, node, m, -1)
-                if child < 0:
-                    break
+                break
             node = child
             w.path[plen] = node
             plen += 1
@@ -787,7 +852,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
         opponent_view(g, cfg, w, cp, rng)
         nm = g.legal_moves(w.det, w.moves)
         c = &t.nodes[node]
-        parent_q = (c.reward[cp] / c.visits if c.visits > 0 else 0.5) - cfg.fpu_reduction
+        parent_q = (node_q(c, cp) if c.visits > 0 else 0.5) - cfg.fpu_reduction
         best = -1
         bestv = -INFINITY
         for i in range(nm):
@@ -800,7 +865,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
                 t.nodes[child].prior = <float>(1.0 / nm)
             c = &t.nodes[child]
             c.avail += 1
-            q = c.reward[cp] / c.visits if c.visits > 0 else parent_q
+            q = node_q(c, cp) if c.visits > 0 else parent_q
             v = q + cfg.c_puct * c.prior * sqrt(<double>c.avail) / (1.0 + c.visits)
             if v > bestv:
                 bestv = v
@@ -908,6 +973,7 @@ cdef Config make_config(dict o) except *:
     cfg.lcb_min_share = o.get("lcb_min_share", 0.0)
     cfg.expand_by_prior = 1 if o.get("expand", "random") == "prior" else 0
     cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
+    cfg.chance_expect = 1 if o.get("chance", "keyed") == "expected" else 0
     cfg.seed = o["seed"]
     cfg.net = NULL
     cfg.c_puct = o.get("c_puct", 1.0)
@@ -1165,6 +1231,7 @@ cdef dict node_stats(const Node* c, int n):
         "score": [c.score[p] for p in range(n)],
         "score_sq": [c.score_sq[p] for p in range(n)],
         "wins": [c.wins[p] for p in range(n)],
+        "value": [(c.reward[p] + c.corr[p]) / v if v > 0 else 0.0 for p in range(n)],
     }
 
 
@@ -1192,6 +1259,21 @@ cdef class SearchTree:
 
     def visits(self, int node) -> int:
         return self.t.nodes[node].visits if 0 <= node < self.t.n else 0
+
+    def children(self, int node, int players) -> list:
+        """The statistics of `node`'s children (as a search's root moves, with `index`, the node's own
+        `player`: -1 for a chance outcome, and `value`: the mean reward as the search uses it, corrected at
+        chance nodes with chance="expected"); [] for a node that is not in the tree."""
+        out = []
+        if not 0 <= node < self.t.n or not 1 <= players <= MAXP:
+            return out
+        c = self.t.nodes[node].first_child
+        while c >= 0:
+            d = node_stats(&self.t.nodes[c], players)
+            d["index"], d["player"] = c, self.t.nodes[c].player
+            out.append(d)
+            c = self.t.nodes[c].next_sibling
+        return out
 
     @property
     def nodes(self) -> int:

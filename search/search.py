@@ -21,7 +21,7 @@ from search.calibration import calibrate
 
 OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
-CHANCE_MODES = ("keyed", "open")
+CHANCE_MODES = ("keyed", "open", "expected")
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
 

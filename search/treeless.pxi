@@ -383,3 +383,98 @@ def treeless_games(capsule, list roots, dict options, Network network=None):
         result["td_win"] = result["td_win"][:, :0]
     result.update({"games": out.games_done, "dropped": out.games_dropped, "decisions": int(out.decisions)})
     return result
+
+
+cdef double tl_play_out(const GameVTable* g, const TreelessConfig* tc, Work* w, char* s, int seat,
+                        uint64_t* rng) noexcept nogil:
+    """Plays the state `s` (a full, determinized state) to the end by the tree-less player at every seat
+    (chance by `rng`); returns `seat`'s win share (ties shared), or NaN past tc.max_decisions."""
+    cdef int cp, nm, played = 0
+    cdef double win[MAXP]
+    cdef double score[MAXP]
+    while True:
+        cp = g.current_player(s)
+        if cp == PLAYER_TERMINAL:
+            tl_win_shares(g, s, win, score)
+            return win[seat]
+        if cp == PLAYER_CHANCE:
+            g.apply_move(s, g.sample_chance(s, rng))
+            continue
+        played += 1
+        if played > tc.max_decisions:
+            return NAN
+        nm = g.legal_moves(s, w.moves)
+        if nm == 1:
+            g.apply_move(s, w.moves[0])
+            continue
+        if tc.net != NULL and tc.mode == TL_POLICY:
+            net_evaluate(tc.net, g, s, cp, &w.ns, win, score)
+        g.apply_move(s, tl_choose(g, tc, w, s, cp, nm, rng))
+
+
+def rollout_moves(capsule, bytes root, int observer, list moves, dict options, Network network=None):
+    """Rollouts of each move at `root` for the deciding seat `observer` (gnubg's rollout analysis): rollout
+    r determinizes the root from the observer's view, plays the move, then plays to the end with the
+    tree-less player (policy or value mode, as treeless_games) at every seat. Rollout r uses the same
+    random numbers after every move (common random numbers), so differences between moves carry less of
+    the luck than their values do. options: rollouts, seed, mode, temperature, chance_samples,
+    observer_kind, max_decisions. Returns a float64 array [len(moves), rollouts] of the observer's win
+    shares (NaN for a rollout cut at max_decisions)."""
+    import numpy as np
+
+    cdef const GameVTable* g = vtable_of(capsule)
+    cdef TreelessConfig tc
+    cdef Work w
+    cdef int nmoves = len(moves), rollouts = int(options.get("rollouts", 100)), r, i, kind
+    cdef uint64_t seed = <uint64_t>int(options.get("seed", 0)), rng, rng_r
+    cdef uint64_t* codes = NULL
+    cdef char* det = NULL
+    cdef char* s = NULL
+    cdef const char* rootp = root
+    if len(root) != g.state_size:
+        raise ValueError(f"root: a state of {len(root)} bytes, the game's states have {g.state_size}")
+    if g.current_player(rootp) != observer:
+        raise ValueError(f"observer: seat {observer} is not the one deciding at the root")
+    if rollouts < 1:
+        raise ValueError(f"rollouts: must be at least 1, got {rollouts}")
+    memset(&tc, 0, sizeof(TreelessConfig))
+    mode = options.get("mode", "policy")
+    if mode not in ("policy", "value"):
+        raise ValueError(f"mode: 'policy' or 'value', got {mode!r}")
+    tc.mode = TL_VALUE if mode == "value" else TL_POLICY
+    tc.temperature = float(options.get("temperature", 0.0))
+    tc.chance_samples = int(options.get("chance_samples", 1))
+    tc.max_decisions = int(options.get("max_decisions", 5000))
+    kind = int(options.get("observer_kind", 0))
+    if network is None:
+        raise ValueError("rollout_moves needs a network (its policy or value plays the rollouts)")
+    network.check_game(capsule)
+    tc.net = &network.net
+    out = np.full((nmoves, rollouts), np.nan, np.float64)
+    cdef double[:, ::1] out_v = out
+    codes = <uint64_t*>malloc(max(nmoves, 1) * sizeof(uint64_t))
+    det = <char*>malloc(g.state_size)
+    s = <char*>malloc(g.state_size)
+    memset(&w, 0, sizeof(Work))
+    try:
+        if codes == NULL or det == NULL or s == NULL or not work_init(&w, g) or not scratch_init(&w.ns, tc.net):
+            raise MemoryError()
+        for i in range(nmoves):
+            codes[i] = <uint64_t>int(moves[i])
+        with nogil:
+            for r in range(rollouts):
+                rng_r = seed ^ (<uint64_t>(r + 1) * <uint64_t>0xD1B54A32D192ED03)
+                splitmix(&rng_r)
+                memcpy(det, rootp, g.state_size)
+                g.determinize(det, observer, kind, &rng_r)
+                for i in range(nmoves):
+                    rng = rng_r
+                    memcpy(s, det, g.state_size)
+                    g.apply_move(s, codes[i])
+                    out_v[i, r] = tl_play_out(g, &tc, &w, s, observer, &rng)
+    finally:
+        work_free(&w)
+        free(codes)
+        free(det)
+        free(s)
+    return out
