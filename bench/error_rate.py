@@ -14,6 +14,9 @@ The backgammon programs' yardstick (gnubg's and eXtreme Gammon's "error rate"; i
   network at every seat (`--player`: its policy's first choice, or its one-ply value), the mover's win
   share (ties shared) averaged. Rollout r uses the same random numbers after every move (common random
   numbers: search/treeless.pxi `rollout_moves`);
+- where the game allows exact endgames (SpellBook: search/endgame.pxi) and every candidate's position
+  solves within `--exact-nodes` nodes, the candidates' exact win probabilities replace the rollouts
+  (`exact` positions: no noise, no split);
 - a searcher's loss at a position is the rolled-out win probability of the best move less that of the
   move it played, in percentage points. The best move is chosen on one half of the rollouts and both
   moves valued on the other (then the halves swap), so the noise of many candidates does not inflate
@@ -160,6 +163,24 @@ def split_losses(values, chosen: str, names: list[str]) -> tuple[float, bool]:
     return loss, int(np.nanargmax(np.nanmean(values, axis=1))) == i
 
 
+def exact_values(adapter, state, moves: list, mover: int, nodes: int) -> list[float] | None:
+    """The mover's exact win probability after each move (an expectimax solve of each), or None when the
+    game has no exact endgames or one of them needs more than `nodes` nodes."""
+    from search import _mcts
+
+    if nodes <= 0 or not getattr(adapter, "exact_endgames", False):
+        return None
+    out = []
+    for m in moves:
+        after = state.copy()
+        after.apply(m)
+        solved = _mcts.solve(adapter.vtable, adapter.state_bytes(after), nodes)
+        if solved is None:
+            return None
+        out.append(solved[0][mover])
+    return out
+
+
 def evaluate_position(task: dict) -> dict:
     """One position: the searchers' moves, the candidates' rollouts, each searcher's losses."""
     from search import _mcts
@@ -173,6 +194,15 @@ def evaluate_position(task: dict) -> dict:
     state = replay(game_name, pos["seed"], pos["moves"])
     cands = _candidates(game_name, state, a["candidates"], chosen)
     names = [str(m) for m in cands]
+    exact = exact_values(adapter, state, cands, pos["mover"], a.get("exact_nodes", 0))
+    if exact is not None:
+        best = max(exact)
+        losses = {spec: {"loss": [round(best - exact[names.index(m)], 5) for m in moves],
+                         "best": [exact[names.index(m)] >= best - 1e-12 for m in moves]}
+                  for spec, moves in chosen.items()}
+        return {"index": task["index"], "seed": pos["seed"], "ply": len(pos["moves"]), "candidates": len(cands),
+                "best": names[exact.index(best)], "spread": round(best - min(exact), 4), "exact": True,
+                "losses": losses, "seconds": round(time.monotonic() - started, 2)}
     net = default_model(adapter).network(adapter)
     values = _mcts.rollout_moves(adapter.vtable, adapter.state_bytes(state), pos["mover"],
                                  [adapter.code(m) for m in cands],
@@ -214,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the rollouts' player: the policy's first choice or the one-ply value")
     ap.add_argument("--candidates", type=int, default=12, help="at most this many moves by the policy, plus chosen")
     ap.add_argument("--spec", action="append", default=None, help="a searcher (bot spec); default: levels, 4x, 16x")
+    ap.add_argument("--exact-nodes", type=int, default=300_000,
+                    help="solve a position exactly when every candidate takes at most this many nodes (0: never)")
     ap.add_argument("--seeds", type=int, default=2, help="searcher seeds per position")
     ap.add_argument("--seed", type=int, default=SEED, help="first deal seed")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -222,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     specs = a.spec or default_specs(a.game)
     started = time.monotonic()
     positions = find_positions(a.game, a.positions, a.every, a.seed)
-    args = {"specs": specs, "seeds": a.seeds, "rollouts": a.rollouts, "player": a.player, "candidates": a.candidates}
+    args = {"specs": specs, "seeds": a.seeds, "rollouts": a.rollouts, "player": a.player, "candidates": a.candidates,
+            "exact_nodes": a.exact_nodes}
     sig = json.dumps(args, sort_keys=True)
     rows: list[dict] = []
     if a.rows_file and os.path.exists(a.rows_file):
@@ -250,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model = default_model(_adapter(a.game).adapter)
     print(json.dumps({"bench": "error_rate", "game": a.game, "players": 2, "positions": len(rows),
+                      "exact_positions": sum(1 for r in rows if r.get("exact")),
                       "rollouts": a.rollouts, "rollout_player": a.player, "seeds": a.seeds,
                       "model": model.version if model else "", "searchers": summarize(rows, specs),
                       "mean_spread_pp": round(100 * sum(r["spread"] for r in rows) / len(rows), 1),

@@ -158,6 +158,10 @@ class CompiledGameAdapter:
     name: str
     State: type
     Move: type
+    # True when the game's hidden information (with the Discard box remembered) is only the order of future
+    # chance outcomes, so an exact solve of one determinization is exact from a player's view too
+    # (SearchOptions.endgame_nodes, search/endgame.pxi).
+    exact_endgames: bool = False
 
     def state_bytes(self, state) -> bytes:
         return state._state_bytes()

@@ -47,6 +47,7 @@ cdef enum:
 cdef double WIN_TIEBREAK = 0.02
 
 include "net.pxi"
+include "endgame.pxi"
 
 ctypedef struct Node:
     uint64_t move
@@ -90,6 +91,8 @@ ctypedef struct Config:
     int expand_by_prior     # 1: an untried move is drawn by the game's move prior, not uniformly
     int open_loop           # 1: chance outcomes are not tree nodes (statistics pooled over draws)
     int chance_expect       # 1: chance nodes back up probability-weighted means (chance="expected")
+    int64_t solve_nodes     # > 0: network leaves near the end are solved exactly within this many nodes
+    int solve_horizon       # ... when their random rollout ended within this many decisions (endgame.pxi)
     uint64_t seed
     const Net* net          # not NULL: PUCT with the network's priors and leaf values (evaluator "network")
     double c_puct           # PUCT exploration constant
@@ -131,6 +134,7 @@ ctypedef struct Work:
     char* tmp               # scratch state buffer
     double* priors          # max_moves
     NetScratch ns
+    Solver sv               # exact endgames (Config.solve_nodes > 0; else its buffers are NULL)
 
 
 cdef inline double now_s() noexcept nogil:
@@ -320,6 +324,7 @@ cdef bint work_init(Work* w, const GameVTable* g) noexcept nogil:
     w.tmp = <char*>malloc(g.state_size)
     w.priors = <double*>malloc(g.max_moves * sizeof(double))
     memset(&w.ns, 0, sizeof(NetScratch))
+    memset(&w.sv, 0, sizeof(Solver))
     w.opp_moves = 0
     w.opp_fails = 0
     return (w.moves != NULL and w.untried != NULL and w.avail != NULL and w.weights != NULL
@@ -333,6 +338,7 @@ cdef void work_free(Work* w) noexcept nogil:
     free(w.path)
     free(w.det)
     free(w.tmp)
+    solver_free(&w.sv)
     free(w.priors)
     scratch_free(&w.ns)
 
@@ -487,7 +493,8 @@ cdef int64_t ismcts_run(const GameVTable* g, const void* root, const Config* cfg
     cdef int cand[64]
     cdef int ncand = 0, phases = 0, phase_it = 0, forced
     cdef int64_t per_phase = 0
-    if not work_init(&w, g) or (cfg.net != NULL and not scratch_init(&w.ns, cfg.net)):
+    if (not work_init(&w, g) or (cfg.net != NULL and not scratch_init(&w.ns, cfg.net))
+            or (cfg.net != NULL and cfg.solve_nodes > 0 and not solver_init(&w.sv, g))):
         work_free(&w)
         return 0
     n = g.num_players(root)
@@ -804,6 +811,7 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
     unvisited child's Q is its parent's mean less `fpu_reduction`. Fills rew/scores/wins; returns the
     path length in w.path."""
     cdef int node = root_node, plen = 1, cp, nm, i, child, best, n = g.num_players(w.det), p
+    cdef int length = -1
     cdef double bestv, v, q, parent_q, mix
     cdef double rrew[MAXP]
     cdef double rscores[MAXP]
@@ -829,7 +837,17 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
             w.path[plen] = node
             plen += 1
             continue
+        if (t.nodes[node].flags & NODE_SOLVED) and node != root_node:
+            # an exact value (endgame.pxi): every back-up through this node was the same, so its mean is it
+            c = &t.nodes[node]
+            for p in range(n):
+                wins[p] = c.wins[p] / c.visits
+                scores[p] = c.score[p] / c.visits
+                rew[p] = c.reward[p] / c.visits
+            return plen
         if not (t.nodes[node].flags & NODE_EXPANDED):
+            if w.sv.states != NULL:
+                memcpy(w.tmp, w.det, g.state_size)     # the leaf, kept for an exact solve after the rollout
             net_evaluate(cfg.net, g, w.det, cp, &w.ns, wins, scores)
             unbias_mover(cfg, n, cp, wins)
             reward_from(cfg, n, scores, wins, rew)
@@ -842,12 +860,22 @@ cdef int puct_descend(const GameVTable* g, const Config* cfg, Tree* t, int root_
                     wins[p] = (1 - mix) * wins[p] + mix * rwins[p]
                 reward_from(cfg, n, scores, wins, rew)
             elif mix > 0:
-                rollout_decisions[0] += rollout(g, w.det, cfg, w, rng)
+                length = rollout(g, w.det, cfg, w, rng)
+                rollout_decisions[0] += length
                 outcome(g, w.det, cfg, rrew, rscores, rwins)
                 for p in range(n):
                     rew[p] = (1 - mix) * rew[p] + mix * rrew[p]
                     scores[p] = (1 - mix) * scores[p] + mix * rscores[p]
                     wins[p] = (1 - mix) * wins[p] + mix * rwins[p]
+            if w.sv.states != NULL:
+                if length < 0:                 # no rollout was played: one on a copy measures the distance
+                    memcpy(w.sv.states, w.tmp, g.state_size)
+                    length = rollout(g, w.sv.states, cfg, w, rng)
+                if length <= cfg.solve_horizon and solve_exact(g, &w.sv, w.tmp, cfg.solve_nodes, rwins, rscores):
+                    memcpy(wins, rwins, n * sizeof(double))
+                    memcpy(scores, rscores, n * sizeof(double))
+                    reward_from(cfg, n, scores, wins, rew)
+                    t.nodes[node].flags |= NODE_SOLVED
             return plen
         opponent_view(g, cfg, w, cp, rng)
         nm = g.legal_moves(w.det, w.moves)
@@ -974,6 +1002,8 @@ cdef Config make_config(dict o) except *:
     cfg.expand_by_prior = 1 if o.get("expand", "random") == "prior" else 0
     cfg.open_loop = 1 if o.get("chance", "keyed") == "open" else 0
     cfg.chance_expect = 1 if o.get("chance", "keyed") == "expected" else 0
+    cfg.solve_nodes = o.get("solve_nodes", 0)
+    cfg.solve_horizon = o.get("solve_horizon", 12)
     cfg.seed = o["seed"]
     cfg.net = NULL
     cfg.c_puct = o.get("c_puct", 1.0)

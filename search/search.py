@@ -22,6 +22,7 @@ from search.calibration import calibrate
 OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open", "expected")
+MAX_ENDGAME_NODES = 10_000_000       # one exact solve's nodes (about a second)
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
 
@@ -145,12 +146,20 @@ class SearchOptions:
     # every move is: Abracada…What?'s levels (D143: its small searches announced impossible spells in 3-5%
     # of their decisions). The tree and the statistics reported are unchanged.
     avoid_senseless: bool = False
+    # > 0: the network search solves the end of the game exactly (search/endgame.pxi): a leaf whose
+    # random rollout ended within `endgame_horizon` decisions is solved by expectimax over every move and
+    # chance outcome within this many nodes, and its exact value replaces the network's. Only for a game
+    # whose hidden information is the order of future chance (GameAdapter.exact_endgames: SpellBook with
+    # Discard-box memory). 0: off.
+    endgame_nodes: int = 0
+    endgame_horizon: int = 12
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
             raise SearchOptionError(name, msg)
 
-        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving", "policy_top_k"):
+        for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving", "policy_top_k",
+                     "endgame_nodes", "endgame_horizon"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 bad(name, f"must be an integer, got {v!r}")
@@ -208,6 +217,12 @@ class SearchOptions:
             bad("policy_floor", f"must be within 0..1 (a share of the best prior), got {self.policy_floor}")
         if math.isinf(self.policy_temperature):
             bad("policy_temperature", "must be finite (0: the search chooses)")
+        if self.endgame_nodes > MAX_ENDGAME_NODES:
+            bad("endgame_nodes", f"must be at most {MAX_ENDGAME_NODES:,} (0: off), got {self.endgame_nodes}")
+        if self.endgame_horizon > 64:
+            bad("endgame_horizon", f"must be at most 64 decisions, got {self.endgame_horizon}")
+        if self.endgame_nodes and self.evaluator == "rollout":
+            bad("endgame_nodes", "solves the network search's leaves: not with evaluator=rollout")
         if self.policy_temperature > 0 and self.evaluator == "rollout":
             bad("policy_temperature", "needs the learned policy: the network search, not evaluator=rollout")
 
@@ -515,6 +530,9 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         network, version = resolve_network(game, opts)
     else:
         version = getattr(network, "version", "") or "given"
+    if opts.endgame_nodes and not (getattr(game, "exact_endgames", False) and opts.knows_discard):
+        raise SearchOptionError("endgame_nodes", "this game hides more than the order of future draws "
+                                "(or the Discard box is not remembered): an exact solve would see it")
     if opts.rollout_head and not (network is not None and network.has_rollout_head):
         raise SearchOptionError("rollout_head", f"needs a model with a rollout head; "
                                 f"{version or 'the rollout search'} has none")
@@ -540,7 +558,8 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "rollout_mix": opts.rollout_mix, "rollout_head": opts.rollout_head,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
             "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses,
-            "opponent_prior": opts.opponent_prior}
+            "opponent_prior": opts.opponent_prior, "solve_nodes": opts.endgame_nodes,
+            "solve_horizon": opts.endgame_horizon}
 
     slicer = getattr(_slicing, "slicer", None)
     cut_by_deadline = False

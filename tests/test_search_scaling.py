@@ -181,3 +181,97 @@ def test_selfplay_scaling_plans_seat_swapped_pairs_of_the_default_level():
 
 def _play(task):
     return bench("scaling")._play_selfplay(task)
+
+
+def brute_force(state, budget: list[int], depth: int = 0):
+    """Expectimax by the Python API alone: (win shares, expected scores); each seat maximizes its win
+    share, then its score over the other's (as endgame.pxi). OverflowError past the budget or 60 plies."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 60:
+        raise OverflowError
+    if state.is_terminal():
+        won, scores = state.winners(), [float(getattr(x, "total", x)) for x in state.scores()]
+        return [1.0 / len(won) if p in won else 0.0 for p in range(len(scores))], scores
+    if state.is_chance():
+        wins, scores = [0.0, 0.0], [0.0, 0.0]
+        for move, p in state.chance_outcomes():
+            w, s = brute_force(state.copy().apply(move), budget, depth + 1)
+            wins = [a + p * b for a, b in zip(wins, w)]
+            scores = [a + p * b for a, b in zip(scores, s)]
+        return wins, scores
+    cp, best = state.current_player, None
+    for move in state.legal_moves():
+        w, s = brute_force(state.copy().apply(move), budget, depth + 1)
+        key = w[cp] + 1e-6 * (s[cp] - s[1 - cp])
+        if best is None or key > best[0]:
+            best = (key, w, s)
+    return best[1], best[2]
+
+
+def game_ends(seeds) -> list[State]:
+    """The last few decisions of level-4 games (the policy's own moves: fast)."""
+    from search.arena import play_game
+    from search.bots import make_bot
+
+    out = []
+    for seed in seeds:
+        bots = [make_bot("ismcts:level=4", SPELLBOOK, seed=seed * 3 + i) for i in range(2)]
+        rec = play_game(lambda sd: State.new(players=2, spells="classic", seed=sd), bots, seed)
+        state, decisions = State.new(players=2, spells="classic", seed=seed), []
+        for seat, text in rec.moves:
+            if seat >= 0:
+                decisions.append(state.copy())
+            state.apply(state.parse_move(text))
+        out += decisions[-5:]
+    return out
+
+
+def test_an_exact_endgame_solve_agrees_with_brute_force_and_says_when_it_cannot():
+    checked = refused = 0
+    for state in game_ends(range(1, 9)):
+        solved = _mcts.solve(SPELLBOOK.vtable, SPELLBOOK.state_bytes(state), 20_000)
+        try:
+            want = brute_force(state, [25_000])
+        except OverflowError:
+            want = None
+        if solved is None:
+            refused += 1
+            continue
+        assert want is not None
+        assert solved[0] == pytest.approx(want[0], abs=1e-9) and solved[1] == pytest.approx(want[1], abs=1e-9)
+        checked += 1
+    assert checked >= 5 and refused >= 1
+    assert _mcts.solve(SPELLBOOK.vtable, SPELLBOOK.state_bytes(midgame()), 10_000) is None   # the game goes on
+
+
+def test_the_search_with_exact_endgames_plays_the_exact_best_move():
+    found = 0
+    for state in game_ends(range(1, 25)):
+        cp, values = state.current_player, {}
+        for move in state.legal_moves():
+            solved = _mcts.solve(SPELLBOOK.vtable, SPELLBOOK.state_bytes(state.copy().apply(move)), 50_000)
+            if solved is None:
+                break
+            values[str(move)] = solved[0][cp]
+        else:
+            if len(values) < 2 or max(values.values()) == min(values.values()):
+                continue
+            opts = SearchOptions(iterations=300, seed=1, temperature=0.0, endgame_nodes=50_000)
+            r = ismcts(SPELLBOOK, state, opts)
+            assert values[str(r.move)] == pytest.approx(max(values.values()))
+            assert r.move == ismcts(SPELLBOOK, state, opts).move
+            found += 1
+    assert found >= 2
+
+
+@pytest.mark.parametrize("game, state, options", [
+    (ABRACADAWHAT, lambda: ABRACADAWHAT_STATE(), {}),
+    (SPELLBOOK, lambda: midgame(), {"knows_discard": False}),
+    (SPELLBOOK, lambda: midgame(), {"evaluator": "rollout"}),
+    (SPELLBOOK, lambda: midgame(), {"endgame_nodes": 10**9})])
+def test_exact_endgames_are_refused_where_a_solve_would_see_hidden_information(game, state, options):
+    from search import SearchOptionError
+
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(game, state(), SearchOptions(**{"iterations": 50, "endgame_nodes": 1000, **options}))
+    assert e.value.field == "endgame_nodes"

@@ -20,6 +20,9 @@ class SpellBookGame(CompiledGameAdapter):
     # a hint's budget may double 4 times (16x the default level's 400 iterations: about half a second
     # on one core of a 2-core machine; search/coach.py hint_search)
     hint_doublings = 4
+    # only the Pouch's order is hidden when the Discard box is remembered (SPELLBOOK.md §8): its contents,
+    # and so every draw's probability, are known to all
+    exact_endgames = True
     State = State
     Move = Move
 
