@@ -159,9 +159,10 @@ class CompiledGameAdapter:
     State: type
     Move: type
     # True when the game's hidden information (with the Discard box remembered) is only the order of future
-    # chance outcomes, so an exact solve of one determinization is exact from a player's view too
-    # (SearchOptions.endgame_nodes, search/endgame.pxi).
-    exact_endgames: bool = False
+    # chance outcomes, so every chance outcome's probability is public: a determinization's probabilities
+    # are everyone's (SearchOptions.chance="expected") and an exact solve of one determinization is exact
+    # from a player's view too (SearchOptions.endgame_nodes, search/endgame.pxi).
+    public_chance: bool = False
 
     def state_bytes(self, state) -> bytes:
         return state._state_bytes()

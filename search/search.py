@@ -149,7 +149,7 @@ class SearchOptions:
     # > 0: the network search solves the end of the game exactly (search/endgame.pxi): a leaf whose
     # random rollout ended within `endgame_horizon` decisions is solved by expectimax over every move and
     # chance outcome within this many nodes, and its exact value replaces the network's. Only for a game
-    # whose hidden information is the order of future chance (GameAdapter.exact_endgames: SpellBook with
+    # whose hidden information is the order of future chance (GameAdapter.public_chance: SpellBook with
     # Discard-box memory). 0: off.
     endgame_nodes: int = 0
     endgame_horizon: int = 12
@@ -530,7 +530,12 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         network, version = resolve_network(game, opts)
     else:
         version = getattr(network, "version", "") or "given"
-    if opts.endgame_nodes and not (getattr(game, "exact_endgames", False) and opts.knows_discard):
+    public_chance = getattr(game, "public_chance", False) and opts.knows_discard
+    if opts.chance == "expected" and not public_chance:
+        raise SearchOptionError("chance", "'expected' weighs chance outcomes by their probabilities, which in this "
+                                "game depend on what the searcher cannot see (or the Discard box is not "
+                                "remembered): use 'keyed' or 'open'")
+    if opts.endgame_nodes and not public_chance:
         raise SearchOptionError("endgame_nodes", "this game hides more than the order of future draws "
                                 "(or the Discard box is not remembered): an exact solve would see it")
     if opts.rollout_head and not (network is not None and network.has_rollout_head):

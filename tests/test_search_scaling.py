@@ -93,14 +93,22 @@ def test_keyed_chance_nodes_keep_visit_frequency_means():
                 assert k["value"] == pytest.approx([r / k["visits"] for r in k["reward"]], abs=1e-12)
 
 
-@pytest.mark.parametrize("game, new", [(SPELLBOOK, lambda: midgame(3)),
-                                       (ABRACADAWHAT, lambda: ABRACADAWHAT_STATE())])
-def test_chance_expected_plays_legal_reproducible_moves_in_both_games(game, new):
-    state = new()
+def test_chance_expected_plays_legal_reproducible_moves():
+    state = midgame(3)
     opts = SearchOptions(iterations=300, seed=4, chance="expected", evaluator="network")
-    a, b = ismcts(game, state, opts), ismcts(game, state, opts)
-    assert a.move in game.legal_moves(state) and a.move == b.move
+    a, b = ismcts(SPELLBOOK, state, opts), ismcts(SPELLBOOK, state, opts)
+    assert a.move in SPELLBOOK.legal_moves(state) and a.move == b.move
     assert [(str(m.move), m.visits) for m in a.moves] == [(str(m.move), m.visits) for m in b.moves]
+
+
+@pytest.mark.parametrize("game, state, options", [(ABRACADAWHAT, lambda: ABRACADAWHAT_STATE(), {}),
+                                                  (SPELLBOOK, lambda: midgame(), {"knows_discard": False})])
+def test_chance_expected_is_refused_where_outcome_probabilities_depend_on_hidden_information(game, state, options):
+    from search import SearchOptionError
+
+    with pytest.raises(SearchOptionError) as e:
+        ismcts(game, state(), SearchOptions(iterations=50, chance="expected", **options))
+    assert e.value.field == "chance"
 
 
 def ABRACADAWHAT_STATE():

@@ -22,7 +22,7 @@ class SpellBookGame(CompiledGameAdapter):
     hint_doublings = 4
     # only the Pouch's order is hidden when the Discard box is remembered (SPELLBOOK.md §8): its contents,
     # and so every draw's probability, are known to all
-    exact_endgames = True
+    public_chance = True
     State = State
     Move = Move
 
