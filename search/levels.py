@@ -113,11 +113,14 @@ def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
     """'network' or 'rollout' at `level`: as _evaluator, except that "auto" with a game's own tables
     (Abracada…What?'s) keeps the rollout search at the levels whose budget the default model's gate did not
     pass at (its meta "gate": the budgets where its SPRT against the rollout search passed; without one,
-    its meta "levels"), while the policy's own levels (the game's `policy_levels`) are the network's."""
+    its meta "levels"), while the policy's own levels (the game's `policy_levels`) and the levels the game
+    measured for the network otherwise (its `network_levels`) are the network's."""
     kind = _evaluator(evaluator, game)
     if kind != "network" or evaluator != "auto":
         return kind
     if getattr(game, "level_table", None) is None or level in (getattr(game, "policy_levels", None) or {}):
+        return kind
+    if level in getattr(game, "network_levels", ()):      # measured for the network by its own curve (D154)
         return kind
     from search.model import default_model
 

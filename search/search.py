@@ -23,6 +23,7 @@ OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open", "expected")
 MAX_ENDGAME_NODES = 10_000_000       # one exact solve's nodes (about a second)
+DEFAULT_ENDGAME_HORIZON = 12
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
 
@@ -152,7 +153,7 @@ class SearchOptions:
     # whose hidden information is the order of future chance (GameAdapter.public_chance: SpellBook with
     # Discard-box memory). 0: off.
     endgame_nodes: int = 0
-    endgame_horizon: int = 12
+    endgame_horizon: int = 0          # 0: DEFAULT_ENDGAME_HORIZON decisions
 
     def validate(self) -> None:
         def bad(name: str, msg: str) -> None:
@@ -564,7 +565,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
             "mover_bias": mover_bias_of(network, game.num_players(state)) if opts.unbias_mover else 0.0,
             "root_halving": opts.root_halving, "redeterminize": opts.redeterminize, "hypotheses": hypotheses,
             "opponent_prior": opts.opponent_prior, "solve_nodes": opts.endgame_nodes,
-            "solve_horizon": opts.endgame_horizon}
+            "solve_horizon": opts.endgame_horizon or DEFAULT_ENDGAME_HORIZON}
 
     slicer = getattr(_slicing, "slicer", None)
     cut_by_deadline = False

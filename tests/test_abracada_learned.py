@@ -191,8 +191,9 @@ def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, mo
     assert low.chance == "open" and low.rollout == "heuristic"
     assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[6]["iterations"]
     kinds = [d["evaluator"] for d in describe_levels(ABRACADAWHAT)]
-    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed
-    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 5
+    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed; 9-10
+    # the game measured for the network by its own curve (D154)
+    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 3 + ["network"] * 2
     st = State.new(players=2, seed=3)
     assert make_bot("ismcts:level=4", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
     assert level_options(5, evaluator="network", game=ABRACADAWHAT).evaluator == "network"   # asked for: every level
@@ -216,7 +217,8 @@ def test_the_shipped_model_is_small_and_used_where_its_gate_passed():
     scale = model.meta["search"]["iteration_scale"]
     budgets = {round(g["challenger_iterations"] / scale) for g in gate.values() if g["sprt"] == "H1"}
     for d in describe_levels(ABRACADAWHAT):
-        passed = ABRACADAWHAT.level_table[d["level"]]["iterations"] in budgets or d["level"] in ABRACADAWHAT.policy_levels
+        passed = (ABRACADAWHAT.level_table[d["level"]]["iterations"] in budgets
+                  or d["level"] in ABRACADAWHAT.policy_levels or d["level"] in ABRACADAWHAT.network_levels)
         assert d["evaluator"] == ("network" if passed else "rollout")
     st = State.new(players=4, seed=2)
     r = ismcts(ABRACADAWHAT, st, level_options(min(model.levels), seed=1, game=ABRACADAWHAT))

@@ -49,9 +49,15 @@ class AbracadaWhatGame(CompiledGameAdapter):
         6: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
         7: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
         8: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
-        9: dict(iterations=3000, temperature=0.02, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
-        10: dict(iterations=12000, temperature=0.0, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        9: dict(iterations=3200, temperature=0.02, chance="keyed", rollout="heuristic", avoid_senseless=True, belief=True),
+        10: dict(iterations=6400, temperature=0.0, chance="keyed", rollout="heuristic", avoid_senseless=True, belief=True),
     }
+    # D154: the top two levels are the network search at 8x and 16x level 6's budget (2,560 and 5,120 network
+    # iterations) with keyed chance nodes, whatever the model's gate says: measured by the self-play curve
+    # (bench/scaling.py --selfplay), keyed it gains +93 at 4x and +147 at 16x over itself at 1x, where the
+    # open-loop search gained +74 and +45 and the rollout searches these levels were (3,000 and 12,000
+    # iterations) rated no higher than level 8 on the ladder.
+    network_levels = frozenset({9, 10})
     # The level of requests that name none (hints, reviews: search.levels.default_level): 400 iterations
     # with the belief, the search it was before D140 shifted the table (level 5 then).
     default_level = 6
