@@ -158,7 +158,9 @@ def test_options_are_checked():
 
 def test_levels_come_from_the_game():
     low, top = level_options(1, game=ABRACADAWHAT), level_options(10, game=ABRACADAWHAT)
-    assert top.belief and top.chance == "open" and top.rollout == "heuristic" and top.time_ms == 1000.0
+    assert top.belief and top.rollout == "heuristic" and top.time_ms == 1000.0
+    # levels 3-8 pool chance outcomes (D33); the top two key them (D154: they keep gaining to 16x so)
+    assert level_options(8, game=ABRACADAWHAT).chance == "open" and top.chance == "keyed"
     assert low.iterations < top.iterations and not low.belief
     assert not top.redeterminize and not top.opponent_prior      # D97: measured, not adopted
     assert [d["level"] for d in describe_levels(ABRACADAWHAT)] == list(range(1, 11))
