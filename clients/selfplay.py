@@ -65,13 +65,15 @@ def registry_game(game: str, players: list[int] | None = None, variants: list[st
 
 
 def game_search_fields(adapter) -> dict:
-    """The search fields a game's own levels all use beside the budget (its adapter's level_table, e.g.
-    Abracada…What?'s chance="open", rollout="heuristic"); {} for a game without one (SpellBook)."""
+    """The search fields of a game's own default level beside its budget (its adapter's level_table at
+    `default_level`, e.g. Abracada…What?'s chance="open", rollout="heuristic": the search its models are
+    gated and trained with; its top levels key chance nodes since D154); {} for a game without one
+    (SpellBook)."""
     table = getattr(adapter, "level_table", None)
     if not table:
         return {}
-    top = table[max(table)]
-    return {k: top[k] for k in ("chance", "rollout") if k in top}
+    row = table[getattr(adapter, "default_level", max(table))]
+    return {k: row[k] for k in ("chance", "rollout") if k in row}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
