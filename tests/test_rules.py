@@ -226,6 +226,25 @@ def test_A1_resupply(altar, draws, after_discard):
     assert st.active_player == 1
 
 
+@pytest.mark.parametrize("altar_size", range(0, 13))
+def test_A1_resupply_every_size(altar_size):
+    """A1 at every Altar size a resupply can meet: 0-4 draw up to exactly 5; 5-9 draw exactly 1; 10 or more
+    discard the whole Altar, then draw 5. The Altar ends at 5, 6-10 or 5 tokens."""
+    altar = "".join(f"{tok}{k}" for tok, k in zip(("Rc", "Rt", "Gc"), (min(altar_size - 4 * i, 4) for i in range(3)))
+                    if k > 0)
+    st = position(at="evening", altar=altar)
+    discard_before = size(st, "discard")
+    do(st, "pass")
+    n = 0
+    while st.is_chance():
+        draw(st, "Ys")
+        n += 1
+    expected = 5 - altar_size if altar_size < 5 else 1 if altar_size < 10 else 5
+    assert n == expected
+    assert size(st, "altar") == (altar_size + 1 if 5 <= altar_size < 10 else 5)
+    assert size(st, "discard") - discard_before == (altar_size if altar_size >= 10 else 0)
+
+
 def test_A2_altar_may_exceed_10_during_a_day():
     st = position(spells="set3", altar="Rc5Rt4", learned={0: {"Divination": 3}})
     do(st, "Divination 3")
