@@ -80,9 +80,9 @@ def _require_grpc_client(what: str):
 
 class RemoteBot:
     """A bot played by a server: each decision is one GetBestMove call, with the clients of
-    clients/client.py (their retries, backoff and deadlines). SpellBook (SpellBookClient) sends the full
-    state; Abracada…What? (`game=abracadawhat`: AbracadaWhatClient, abracadawhat.v1.AbracadaWhatService)
-    sends only the deciding seat's observation, which never shows its own hand (XI2), and the server
+    clients/client.py (their retries, backoff and deadlines): SpellBookClient, or AbracadaWhatClient
+    (`game=abracadawhat`, abracadawhat.v1.AbracadaWhatService). Either sends only the deciding seat's
+    observation (SpellBook: no Pouch order; Abracada…What?: never the seat's own hand, XI2), and the server
     samples the hidden part. Query options: `game` (default: the tournament's), `level` (1-10),
     `iterations`, `time_ms`, `threads`, `timeout` (seconds per call, default 60) and any SearchOptions
     field (`rollout`, ...).
@@ -129,13 +129,11 @@ class RemoteBot:
 
     def choose(self, state):
         seed = (self.seed + 7919 * self.calls) % 2**63
-        if self.game == "spellbook":
-            answer = self._client.best_move(state, level=self._level, options=self._options or None, seed=seed,
-                                            **self._limits)
-        else:      # only what the seat to move may see: its observation (the others' hands, not its own)
-            seat = state.current_player
-            answer = self._client.best_move(self._observation(state.observation(seat)), seat=seat, level=self._level,
-                                            options=self._options or None, seed=seed, **self._limits)
+        # only what the seat to move may see, its observation: never the state's text, whose rng and Pouch
+        # order would tell the server the draws to come (SpellBook) or the seat's own hand (Abracada…What?)
+        seat = state.current_player
+        answer = self._client.best_move(self._observation(state.observation(seat)), seat=seat, level=self._level,
+                                        options=self._options or None, seed=seed, **self._limits)
         self.calls += 1
         return answer.move, {"stats": answer.stats}
 

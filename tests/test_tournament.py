@@ -201,6 +201,19 @@ def test_bot_specs_and_a_remote_bot_in_a_tournament(tmp_path, capsys):
         validate_spec("ismcts:bogus=1")
     with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
         spec = f"grpc://127.0.0.1:{srv.port}?iterations=40&rollout=random"
+        # the bot sends its seat's observation, never the state's text (its rng would give away the draws)
+        from engine_c import State
+
+        bot = make_bot(spec, seed=3)
+        sent = []
+        real = bot._client.best_move
+        bot._client.best_move = lambda state, **kw: sent.append((state, kw)) or real(state, **kw)
+        st = State.new(players=2, seed=4)
+        move, _ = bot.choose(st)
+        assert move in st.legal_moves()
+        (obs, kw), = sent
+        assert obs.text == st.observation(0) and kw["seat"] == 0 and "rng=" not in obs.text
+        bot.close()
         out = tmp_path / "g.jsonl"
         code = cli_main(["tournament", spec, "random", "--games", "2", "--out", str(out), "--no-progress"])
         assert code == 0, capsys.readouterr().err
