@@ -11,7 +11,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Re-install when the build inputs change (the extension is compiled by pip).
-$(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*/*.pyx engine_c/*/*.pxd engine_c/*/*.pxi search/*.pyx search/*.pxd search/*.pxi)
+$(STAMP): $(PY) pyproject.toml setup.py $(wildcard engine_c/*.pxd engine_c/*/*.pyx engine_c/*/*.pxd engine_c/*/*.pxi search/*.pyx search/*.pxd search/*.pxi)
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 

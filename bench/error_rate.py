@@ -168,7 +168,7 @@ def exact_values(adapter, state, moves: list, mover: int, nodes: int) -> list[fl
     game has no exact endgames or one of them needs more than `nodes` nodes."""
     from search import _mcts
 
-    if nodes <= 0 or not getattr(adapter, "public_chance", False):
+    if nodes <= 0 or not adapter.public_chance:
         return None
     out = []
     for m in moves:

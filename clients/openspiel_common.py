@@ -121,7 +121,9 @@ class OpenSpielMCTSBot:
     generator, so the search never sees what the seat may not). The pyspiel game follows each state's
     settings (players, variants: the adapter's `game_params(state)`)."""
 
-    def __init__(self, spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
+    def __init__(self, spec: str, seed: int = 0, players: int = 2, game=None):
+        if game is None:
+            raise ValueError(f"bot spec {spec!r}: an OpenSpiel bot needs its game")
         self.opts = parse_openspiel_spec(spec)
         self.name = spec
         self.module = adapter_module(game)
@@ -157,16 +159,18 @@ class OpenSpielMCTSBot:
         return os_state.move_of(action), {}
 
 
-def adapter_module(game: str):
-    """The OpenSpiel adapter module of a registry name (engine_c/registry.py); importing it registers the
-    pyspiel game."""
+def adapter_module(game):
+    """The OpenSpiel adapter module of a game (a Game, or its name resolved at this edge): the module path the
+    game declares (engine_c/contract.py: clients.openspiel_NAME by default); importing it registers the
+    pyspiel game. ValueError when the game has none."""
+    import importlib
+
     from engine_c.registry import get_game
 
-    name = get_game(game).name
-    if name == "spellbook":
-        from clients import openspiel_game as module
-    elif name == "abracadawhat":
-        from clients import openspiel_abracadawhat as module
-    else:  # pragma: no cover - a new game needs its adapter here
-        raise ValueError(f"game {name!r} has no OpenSpiel adapter")
-    return module
+    g = get_game(game)
+    try:
+        return importlib.import_module(g.openspiel)
+    except ModuleNotFoundError as e:
+        if e.name != g.openspiel:
+            raise
+        raise ValueError(f"game {g.name!r} has no OpenSpiel adapter ({g.openspiel})") from None

@@ -69,10 +69,10 @@ def game_search_fields(adapter) -> dict:
     `default_level`, e.g. Abracada…What?'s chance="open", rollout="heuristic": the search its models are
     gated and trained with; its top levels key chance nodes since D154); {} for a game without one
     (SpellBook)."""
-    table = getattr(adapter, "level_table", None)
+    table = adapter.level_table
     if not table:
         return {}
-    row = table[getattr(adapter, "default_level", max(table))]
+    row = table[adapter.default_level or max(table)]
     return {k: row[k] for k in ("chance", "rollout") if k in row}
 
 
@@ -206,7 +206,7 @@ def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
     bad = [n for n in players if not g.min_players <= n <= g.max_players]
     if bad:
         raise ValueError(f"--players: {g.title} seats {g.min_players} to {g.max_players} players, got {bad}")
-    if args.belief and not hasattr(g.adapter, "new_belief"):
+    if args.belief and g.adapter.new_belief is None:
         raise ValueError(f"--belief: {g.title} offers no belief")
     if g.name == "spellbook":
         if args.variants:

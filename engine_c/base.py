@@ -1,4 +1,4 @@
-"""What every compiled game's Python face shares (SpellBook in engine_c/, Abracada…What? in engine_c/abracadawhat/):
+"""What every compiled game's Python face shares (each game's folder engine_c/NAME/):
 the error vocabulary, the State methods over a compiled core, the state text's field splitting, and the
 search adapter. A game's core (a Cython `CoreState`) provides `_legal_codes`, `_chance_codes`, `_apply_code`,
 `_sample_chance_code`, `_copy_from`, `_state_bytes`, `_load_state_bytes` and `current_player`."""
@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine_c.contract import GameAdapter
 
 
 class NotationError(ValueError):
@@ -151,18 +153,10 @@ class GameState:
             raise ValueError(f"{what} must be a seat from 0 to {n - 1}, got {player!r}")
 
 
-class CompiledGameAdapter:
-    """The adapter search/ uses (see search.GameAdapter) for a game whose State is a GameState: the game's
-    subclass sets `name`, `State`, `Move`, its `vtable` capsule and `default_model_path`."""
-
-    name: str
-    State: type
-    Move: type
-    # True when the game's hidden information (with the Discard box remembered) is only the order of future
-    # chance outcomes, so every chance outcome's probability is public: a determinization's probabilities
-    # are everyone's (SearchOptions.chance="expected") and an exact solve of one determinization is exact
-    # from a player's view too (SearchOptions.endgame_nodes, search/endgame.pxi).
-    public_chance: bool = False
+class CompiledGameAdapter(GameAdapter):
+    """The game contract's adapter (engine_c.contract.GameAdapter) for a game whose State is a GameState:
+    the game's subclass sets `name`, `State`, `Move` and its `vtable` capsule, and overrides the optional
+    parts it has (`default_model_path`, `level_table`, `public_chance`, ...)."""
 
     def state_bytes(self, state) -> bytes:
         return state._state_bytes()

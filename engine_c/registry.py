@@ -1,97 +1,77 @@
-"""The games this project plays, by name, and where each game's parts are found.
+"""The games this project plays, found by folder: every engine_c/NAME/ with a game.py that declares
+`DECLARATION` (engine_c.contract.Declaration) is a game, and nothing lists them by hand.
 
     from engine_c.registry import get_game
     g = get_game("abracadawhat")
     state = g.State.new(players=3, seed=1)
     search.ismcts(g.adapter, state, ...)
 
-The compiled games live one folder each (engine_c/spellbook/, engine_c/abracadawhat/), and one entry below
-declares all of a game's parts:
-- `adapter` (the folder's game.py) is what search/ and the bots reach a game through (search.GameAdapter):
-  the search, the game's own bots (`adapter.bots`), its strength levels (`adapter.level_table`, or
-  search/levels.py's default table) and its model file (`adapter.default_model_path`, None: rollouts);
-- `State`/`Move` (state.py), `notation` (notation.py), `text` (text.py: the game in words for the
-  shared clients: where(state), record_line(rec), LUCK) and `record` (record.py: its setup, chance
-  events and views in the one record format of engine_c/records.py);
-- `terminal` and `service` are module paths, not modules: the terminal game (clients/, imported by
-  clients/play.py and the demo) and the gRPC service with its conversions (server/, imported by
-  server/main.py). engine_c never imports clients/ or server/; each layer imports its own part by the
-  path named here, so a new game is one entry and its folders.
-search/ knows none of the games and reaches one only through its adapter.
+A name is resolved to its `Game` (engine_c.contract.Game) once, where it enters (a request, a CLI flag, a
+record); the object travels from there. engine_c never imports clients/ or server/: the terminal, the
+service and the OpenSpiel adapter are module paths each layer imports itself (the contract's conventions).
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+import os
 from types import ModuleType
-from typing import Any
+
+from engine_c.contract import Declaration, Game
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@dataclass(frozen=True)
-class Game:
-    """One game: `adapter` for search/ and bots, `State`/`Move` (python-chess style, with `new`, `from_text`,
-    `observation`, `determinize`...), its `notation`, `text` and `record` modules, the player counts it allows, the
-    record/request field its setup goes by (`setup`: SpellBook's "spells", Abracada…What?'s "variants"),
-    and the module paths of its terminal and its gRPC service (see the module docstring)."""
-
-    name: str
-    title: str
-    adapter: Any
-    State: type
-    Move: type
-    notation: ModuleType
-    min_players: int
-    max_players: int
-    rules: str               # the rules reference, relative to the repository's parent
-    text: ModuleType | None = None    # the game in words for the shared clients: where(state), record_line(rec), LUCK
-    record: ModuleType | None = None  # the game's part of the record format (engine_c/records.py asks it)
-    package: str = ""        # the compiled game's folder as a package (engine_c.spellbook)
-    setup: str = ""          # the setup's field name in records and requests
-    terminal: str = ""       # clients/: the terminal game, with run(args, inp, out) and demo(args, out)
-    service: str = ""        # server/: the game's gRPC service (SERVICE_DESCRIPTOR, Servicer; its `conv`)
+def _folders() -> list[str]:
+    """The game folders: engine_c's subfolders holding a game.py (hidden and private folders aside)."""
+    return sorted(n for n in os.listdir(_HERE)
+                  if n.isidentifier() and not n.startswith("_") and os.path.isfile(os.path.join(_HERE, n, "game.py")))
 
 
-@dataclass(frozen=True)
-class _Entry:
-    title: str
-    package: str             # modules: PACKAGE.game (adapter), .state, .notation, .text, .record
-    adapter: str             # the adapter's name in PACKAGE.game
-    players: tuple[int, int]
-    rules: str
-    setup: str
-    terminal: str
-    service: str
+def _declaration(folder: str) -> Declaration:
+    decl = getattr(importlib.import_module(f"engine_c.{folder}.game"), "DECLARATION", None)
+    if not isinstance(decl, Declaration):
+        raise TypeError(f"engine_c.{folder}.game must declare DECLARATION = engine_c.contract.Declaration(...)")
+    return decl
 
 
-_GAMES = {
-    "spellbook": _Entry("SpellBook", "engine_c.spellbook", "SPELLBOOK", (2, 4), "shared/rules/SPELLBOOK.md",
-                        "spells", terminal="clients.play_spellbook", service="server.service"),
-    "abracadawhat": _Entry("Abracada…What?", "engine_c.abracadawhat", "ABRACADAWHAT", (2, 5),
-                           "shared/rules/ABRACADAWHAT.md", "variants", terminal="clients.play_abracadawhat",
-                           service="server.aw_service"),
-}
-GAMES = tuple(_GAMES)
+_DECLARED = {folder: _declaration(folder) for folder in _folders()}
+GAMES: tuple[str, ...] = tuple(sorted(_DECLARED, key=lambda n: (_DECLARED[n].order, n)))
 _cache: dict[str, Game] = {}
 
 
-def get_game(name: str) -> Game:
-    """The game called `name` (case-insensitive; 'abracada…what?' and 'abracadawhat' are the same).
-    ValueError names the known games otherwise."""
+def _load(folder: str) -> Game:
+    """The game's whole face, its modules imported (lazily: a game's record module imports engine_c.records,
+    which imports this registry)."""
+    package, decl = f"engine_c.{folder}", _DECLARED[folder]
+
+    def part(module: str) -> ModuleType:
+        return importlib.import_module(f"{package}.{module}")
+
+    states = part("state")
+    low, high = decl.players
+    return Game(name=folder, title=decl.title, adapter=decl.adapter, State=states.State, Move=states.Move,
+                notation=part("notation"), min_players=low, max_players=high, rules=decl.rules,
+                text=part("text"), record=part("record"), package=package, setup=decl.setup,
+                terminal=decl.terminal or f"clients.play_{folder}",
+                service=decl.service or f"server.{folder}_service",
+                openspiel=decl.openspiel or f"clients.openspiel_{folder}", order=decl.order)
+
+
+def all_games() -> list[Game]:
+    """Every game, in listing order."""
+    return [get_game(name) for name in GAMES]
+
+
+def get_game(name) -> Game:
+    """The game called `name` (case-insensitive; 'abracada…what?' and 'abracadawhat' are the same), or
+    `name` itself when it is a Game already. ValueError names the known games otherwise."""
+    if isinstance(name, Game):
+        return name
     if not isinstance(name, str):
         raise ValueError(f"game must be a name ({', '.join(GAMES)}), got {name!r}")
     key = "".join(ch for ch in name.lower() if ch.isalnum())
-    if key not in _GAMES:
+    if key not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
     if key not in _cache:
-        e = _GAMES[key]
-
-        def part(module: str) -> ModuleType:
-            return importlib.import_module(f"{e.package}.{module}")
-
-        states = part("state")
-        _cache[key] = Game(name=key, title=e.title, adapter=getattr(part("game"), e.adapter), State=states.State,
-                           Move=states.Move, notation=part("notation"), min_players=e.players[0],
-                           max_players=e.players[1], rules=e.rules, text=part("text"), record=part("record"),
-                           package=e.package,
-                           setup=e.setup, terminal=e.terminal, service=e.service)
+        _cache[key] = _load(key)
     return _cache[key]

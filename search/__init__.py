@@ -1,7 +1,7 @@
 """Game-agnostic search: determinized ISMCTS, flat Monte Carlo, greedy and random bots, strength levels.
 
-Nothing here knows SpellBook: a game plugs in through the C interface in search/game.pxd and a small
-Python adapter (see search.search.GameAdapter; SpellBook's is engine_c.spellbook.game.SPELLBOOK).
+Nothing here knows a game: a game plugs in through the game contract (engine_c/contract.py: the C interface
+engine_c/game.pxd behind a GameAdapter whose optional parts have documented defaults).
 """
 from search._mcts import CancelToken
 from search.search import (GameAdapter, MoveStats, SearchOptionError, SearchOptions, SearchResult,

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled search over any game exposing a GameVTable (search/game.pxd): single-observer ISMCTS
+"""Compiled search over any game exposing a GameVTable (engine_c/game.pxd): single-observer ISMCTS
 (Cowling, Powley & Whitehouse 2012), flat Monte Carlo over determinizations, and a one-ply greedy player.
 
 Everything below runs without the GIL on raw state buffers; search.py wraps it for Python.
@@ -27,8 +27,8 @@ from libc.math cimport sqrt, log, exp, INFINITY
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
-from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
-from search.rng cimport rand_below, rand_unit, splitmix
+from engine_c.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+from engine_c.rng cimport rand_below, rand_unit, splitmix
 
 cdef enum:
     MAXP = 5                # the most seats any game may have (SpellBook 4, Abracada…What? 5); checked in vtable_of

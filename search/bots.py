@@ -51,7 +51,7 @@ class GreedyBot:
 
     def __init__(self, game: GameAdapter, seed: int = 0, static: bool = False):
         self.game, self.name, self.rng = game, "greedy:eval=static" if static else "greedy", random.Random(seed)
-        self.heuristic = None if static else getattr(game, "move_values", None)
+        self.heuristic = None if static else game.move_values
 
     def choose(self, state):
         forced = _forced(self.game, state)
@@ -92,10 +92,9 @@ class _SearchBot:
             return None
         seat = self.game.current_player(state) if seat is None else seat
         if seat not in self.beliefs:
-            make = getattr(self.game, "new_belief", None)
-            if make is None:
-                raise ValueError(f"belief: {getattr(self.game, 'name', 'this game')} offers no belief")
-            self.beliefs[seat] = make(seat)
+            if self.game.new_belief is None:
+                raise ValueError(f"belief: {self.game.name} offers no belief")
+            self.beliefs[seat] = self.game.new_belief(seat)
         return self.beliefs[seat]
 
     def choose(self, state):
@@ -148,7 +147,7 @@ def make_bot(spec: str, game: GameAdapter, seed: int = 0) -> Bot:
             raise ValueError(f"bot spec {spec!r}: {item!r} is not key=value")
         kv[key.strip()] = value.strip()
     kind = kind.strip().lower()
-    own = getattr(game, "bots", {})
+    own = game.bots
     if kind in own:
         try:
             bot = own[kind](seed=int(kv.pop("seed", seed)), **kv)

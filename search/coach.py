@@ -56,7 +56,7 @@ def hint_seed(seed: int, state: Any) -> int:
     """The seed of a terminal's hint at `state` in a game of seed `seed`: from what the seat to move
     observes (its observation text), so two states it cannot tell apart get the same hint."""
     seat = state.current_player
-    seen = state.observation(seat) if hasattr(state, "observation") and seat >= 0 else state.to_text()
+    seen = state.observation(seat) if seat >= 0 else state.to_text()
     return (seed * 31 + zlib.crc32(seen.encode())) % 2**63
 
 
@@ -77,14 +77,13 @@ def hint_options(game: Any, seed: int, level: int = 0, iterations: int | None = 
 def hint_family(game: Any, state: Any):
     """The game adapter's move families at `state` (moves that are one decision for a player,
     search/hints.py), or None for a game without them."""
-    fam = getattr(game, "move_family", None)
-    return None if fam is None else (lambda move: fam(state, move))
+    return lambda move: game.move_family(state, move)
 
 
 def hint_doublings(game: Any) -> int:
     """How often a hint's budget may double (the adapter's `hint_doublings`: how many its searches afford
     within about half a second at the default level)."""
-    return getattr(game, "hint_doublings", MAX_DOUBLINGS)
+    return game.hint_doublings
 
 
 def hint_search(game: Any, state: Any, opts: SearchOptions, cap: float = MAX_ITERATIONS,

@@ -1,5 +1,6 @@
 """Game-agnostic insight into hidden information: how each candidate move's value spreads across the
-worlds the searching player cannot tell apart."""
+worlds the searching player cannot tell apart, and what each outcome of the next chance event would mean
+(a what-if, over the game contract: a game folder never calls the search itself)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -56,3 +57,48 @@ def value_spread(game: GameAdapter, state: Any, moves: Sequence[Any] | None = No
 
 
 __all__ = ["MoveSpread", "value_spread"]
+
+
+@dataclass
+class ChanceOutcome:
+    """One outcome of a chance event: its probability, who decides after it (-2: the game is over), that
+    decision's best move (None when the game is over) and the values after it, by seat."""
+
+    outcome: Any
+    probability: float
+    decider: int
+    best_reply: Any
+    win_probability: list[float]
+    expected_score: list[float]
+
+
+def what_if_chance(game: GameAdapter, world: Any, move: Any = None, options: SearchOptions | None = None,
+                   cancel: Any = None) -> list[ChanceOutcome]:
+    """For the next chance event of `world` (after `move`, if given): each outcome with its probability, and
+    the best reply and values after it. `world` is a determinization for the player asking (the caller's:
+    it decides what that player may see), so the answer never uses what the player cannot see; later chance
+    events of the same step are sampled once in that world. `cancel` (a CancelToken) stops it: the outcomes
+    not reached yet are left out. [] when no chance event follows."""
+    from search.search import ismcts
+
+    opts = options or SearchOptions(iterations=300)
+    world = world.clone()
+    if move is not None:
+        world.apply(move)
+    if not world.is_chance():
+        return []
+    out = []
+    for outcome, prob in world.chance_outcomes():
+        if cancel is not None and cancel.cancelled:
+            break
+        after = world.clone()
+        after.apply(outcome)
+        after.resolve_chance()
+        if after.is_terminal():
+            wins, scores = game.final_values(after)
+            out.append(ChanceOutcome(outcome, prob, -2, None, list(wins), list(scores)))
+            continue
+        best = ismcts(game, after, opts, cancel=cancel).chosen
+        out.append(ChanceOutcome(outcome, prob, game.current_player(after), best.move, best.win_probability,
+                                 best.expected_score))
+    return out

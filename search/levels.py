@@ -118,9 +118,9 @@ def _level_evaluator(level: int, evaluator: str, game: Any) -> str:
     kind = _evaluator(evaluator, game)
     if kind != "network" or evaluator != "auto":
         return kind
-    if getattr(game, "level_table", None) is None or level in (getattr(game, "policy_levels", None) or {}):
+    if game is None or game.level_table is None or level in game.policy_levels:
         return kind
-    if level in getattr(game, "network_levels", ()):      # measured for the network by its own curve (D154)
+    if level in game.network_levels:      # measured for the network by its own curve (D154)
         return kind
     from search.model import default_model
 
@@ -146,10 +146,11 @@ def default_level(game: Any = None, evaluator: str = "auto") -> int:
     table applies: level 10 of the learned search's table, level 5 of the rollout search's, a game's own
     `default_level` with its own tables (Abracada…What?'s 6). Not the opponent a player meets first
     (PLAY_LEVEL)."""
-    if getattr(game, "level_table", None) is None and _evaluator(evaluator, game) == "network":
+    table = None if game is None else game.level_table
+    if table is None and _evaluator(evaluator, game) == "network":
         return NETWORK_DEFAULT_LEVEL
-    if getattr(game, "level_table", None) is not None:
-        return getattr(game, "default_level", DEFAULT_LEVEL)   # a game's own: its 400-iteration level
+    if table is not None:
+        return game.default_level or DEFAULT_LEVEL   # a game's own: its 400-iteration level
     return DEFAULT_LEVEL
 
 
@@ -159,14 +160,14 @@ def level_options(level: int, seed: int = 0, evaluator: str = "auto", game: Any 
         raise ValueError(f"level must be an integer from 1 to 10, got {level!r}")
     kind = _level_evaluator(level, evaluator, game)
     cap = LEVEL10_TIME_CAP_MS if level == 10 else 0.0
-    table = getattr(game, "level_table", None)
+    table = None if game is None else game.level_table
     asked = "auto" if evaluator == "auto" else "network"
     if kind == "network" and table is not None:
         # a game's own levels (below) with the learned evaluation: the same fields and budgets, the
         # network's priors and leaves, as the game's model was gated to search (_models_own_search); at its
         # policy levels the policy's own moves (the same chance fields, one iteration)
         fields = dict(table[level])
-        policy = (getattr(game, "policy_levels", None) or {}).get(level)
+        policy = game.policy_levels.get(level)
         if policy is not None:
             fields.update(iterations=1, temperature=0.0, belief=False, **policy)
         opts = SearchOptions(**fields, time_ms=cap, seed=seed, stop_early=fields.get("temperature", 0.0) == 0,

@@ -151,7 +151,7 @@ class Model:
         """The compiled network for `game` (built once per game; shared by every search thread).
         ValueError when the model was trained on another game or feature layout."""
         nin, nf_move, fver, _ = _mcts.feature_info(game.vtable)
-        name = getattr(game, "name", "?")
+        name = game.name
         if self.meta["game"] != name:
             raise ValueError(f"model {self.version} is for {self.meta['game']!r}, not {name!r}")
         readable = readable_feature_versions(game)
@@ -259,7 +259,7 @@ def _valid_search(search: Any) -> bool:
 def default_model(game: Any) -> Model | None:
     """The model a game ships (its adapter's `default_model_path`), or None when it has none. Whether
     "auto" searches use it is its `use_by_default`."""
-    path = getattr(game, "default_model_path", None)
+    path = game.default_model_path
     if not path or not os.path.exists(path):
         return None
     return load_cached(path)

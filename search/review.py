@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from search.hints import classify, difference_margin
-from search.search import CancelToken, GameAdapter, SearchOptions, SearchResult, flat_monte_carlo, ismcts
+from search.search import CancelToken, GameAdapter, SearchOptions, SearchResult, ismcts
 
 ESTIMATE_ITERATIONS = 256     # the estimator's search: fixed, whatever the review's budget
 MIN_VISITS = 64               # fewer visits in the estimator's search: the move is estimated on its own
@@ -177,13 +177,7 @@ class Estimator:
         s = at.stats_for(move)
         if s is not None and s.visits >= MIN_VISITS:
             return Estimate(list(s.win_probability), list(s.expected_score), s.visits)
-        if hasattr(self.game, "child") and hasattr(self.game, "sample_outcome") and hasattr(self.game, "final_values"):
-            return self.position(self.game.child(state, move), seed)
-        if s is not None and s.visits > 0:          # a game without the hooks: what the search saw
-            return Estimate(list(s.win_probability), list(s.expected_score), s.visits)
-        flat = flat_monte_carlo(self.game, state, replace(self.options, iterations=max(self.iterations // 4, 50),
-                                                           deadline=0.0), moves=[move]).moves[0]
-        return Estimate(list(flat.win_probability), list(flat.expected_score), flat.visits)
+        return self.position(self.game.child(state, move), seed)
 
 
 def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],

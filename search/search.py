@@ -1,8 +1,7 @@
 """Python face of the compiled search: options, results, ISMCTS and flat Monte Carlo with root parallelism.
 
-Game-agnostic: a game is any adapter with `vtable` (a PyCapsule of search/game.pxd's GameVTable),
-`state_bytes(state)`, `move(code)`, `code(move)`, `current_player(state)`, `num_players(state)` and
-`legal_moves(state)`. SpellBook's is `engine_c.spellbook.game.SPELLBOOK`.
+Game-agnostic: a game is an adapter of the game contract (engine_c.contract.GameAdapter: its `vtable`, a
+PyCapsule of engine_c/game.pxd's GameVTable, its conversions and its optional parts with their defaults).
 """
 from __future__ import annotations
 
@@ -15,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, asdict
 from typing import Any, Iterator, Protocol, Sequence
 
+from engine_c.contract import GameAdapter
 from search import _mcts
 from search._mcts import CancelToken
 from search.calibration import calibrate
@@ -26,20 +26,6 @@ MAX_ENDGAME_NODES = 10_000_000       # one exact solve's nodes (about a second)
 DEFAULT_ENDGAME_HORIZON = 12
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
-
-
-class GameAdapter(Protocol):
-    """What search/ needs of a game besides its C vtable. `child(state, move)` (the state after a move,
-    without resolving chance) is optional: tree reuse needs it."""
-
-    vtable: Any
-
-    def state_bytes(self, state: Any) -> bytes: ...
-    def move(self, code: int) -> Any: ...
-    def code(self, move: Any) -> int: ...
-    def current_player(self, state: Any) -> int: ...
-    def num_players(self, state: Any) -> int: ...
-    def legal_moves(self, state: Any) -> list: ...
 
 
 class SearchOptionError(ValueError):
@@ -400,10 +386,7 @@ def choose_final(stats: list[MoveStats], temperature: float, seed: int, lcb_stde
 def _sensible(game: GameAdapter, state: Any, stats: list[MoveStats]) -> list[MoveStats]:
     """`stats` without the moves the game calls senseless (all of them when every move is; the same
     order)."""
-    senseless = getattr(game, "senseless_moves", None)
-    if senseless is None:
-        return stats
-    bad = set(senseless(state, [s.move for s in stats]))
+    bad = set(game.senseless_moves(state, [s.move for s in stats]))
     return [s for s in stats if s.move not in bad] or stats
 
 
@@ -411,8 +394,7 @@ def choose_by_policy(game: GameAdapter, state: Any, stats: list[MoveStats], opts
     """The move of a policy level (opts.policy_temperature > 0): sampled from the root's priors among the
     best `policy_top_k` whose prior reaches `policy_floor` times the best, never a move the game calls
     senseless unless every move is (see SearchOptions.policy_temperature)."""
-    senseless = getattr(game, "senseless_moves", None)
-    bad = set(senseless(state, [s.move for s in stats])) if senseless is not None else set()
+    bad = set(game.senseless_moves(state, [s.move for s in stats]))
     pool = [s for s in stats if s.move not in bad] or list(stats)
     pool.sort(key=lambda s: (-s.prior, str(s.move)))
     top = pool[0].prior
@@ -461,13 +443,12 @@ class TreeReuse:
 
     def remember(self, game: GameAdapter, tree: Any, node: int, state: Any, move: Any) -> None:
         """After searching `state` from `node`: the next search may start where `move` leads."""
-        child = getattr(game, "child", None)
         self.tree, self.node, self.expected = tree, -1, None
         # a game whose moves' outcomes hang on hidden information says `tree_reuse = False` (Abracada…What?:
         # the node below a cast pools determinizations where it failed with ones where it succeeded)
-        if child is not None and getattr(game, "tree_reuse", True):
+        if game.tree_reuse:
             self.node = tree.child(node, game.code(move))
-            self.expected = child(state, move) if self.node >= 0 else None
+            self.expected = game.child(state, move) if self.node >= 0 else None
 
 
 def resolve_network(game: GameAdapter, opts: SearchOptions) -> tuple[Any, str]:
@@ -481,7 +462,7 @@ def resolve_network(game: GameAdapter, opts: SearchOptions) -> tuple[Any, str]:
         model = model_mod.load_cached(opts.model) if opts.model else model_mod.default_model(game)
         if model is None:
             if opts.evaluator == "network":
-                raise SearchOptionError("evaluator", f"{getattr(game, 'name', 'this game')} ships no model; "
+                raise SearchOptionError("evaluator", f"{game.name} ships no model; "
                                         "use evaluator=rollout or give a model file")
             return None, ""
         if opts.evaluator == "auto" and not opts.model and not model.use_by_default:
@@ -506,10 +487,9 @@ def root_hypotheses(game: GameAdapter, state: Any, opts: SearchOptions, belief: 
     if not opts.belief:
         return None
     if belief is None:
-        make = getattr(game, "new_belief", None)
-        if make is None:
-            raise SearchOptionError("belief", f"{getattr(game, 'name', 'this game')} offers no belief")
-        belief = make(game.current_player(state))
+        if game.new_belief is None:
+            raise SearchOptionError("belief", f"{game.name} offers no belief")
+        belief = game.new_belief(game.current_player(state))
     return belief.hypotheses(state)
 
 
@@ -531,7 +511,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         network, version = resolve_network(game, opts)
     else:
         version = getattr(network, "version", "") or "given"
-    public_chance = getattr(game, "public_chance", False) and opts.knows_discard
+    public_chance = game.public_chance and opts.knows_discard
     if opts.chance == "expected" and not public_chance:
         raise SearchOptionError("chance", "'expected' weighs chance outcomes by their probabilities, which in this "
                                 "game depend on what the searcher cannot see (or the Discard box is not "

@@ -157,12 +157,7 @@ def play_game(game: Any, new_state: Callable[[int], Any], seed: int, config: Sel
 def _final_values(game, state, n: int) -> tuple[list[float], list[float]]:
     """Each seat's win share (ties shared) and final score: the adapter's final_values when it has one
     (a score may be a number, Abracada…What?'s, or have a `total`, SpellBook's Score)."""
-    final = getattr(game, "final_values", None)
-    if final is not None:
-        return final(state)
-    winners = state.winners()
-    return ([1.0 / len(winners) if p in winners else 0.0 for p in range(n)],
-            [float(getattr(s, "total", s)) for s in state.scores()])
+    return game.final_values(state)
 
 
 def _decision_row(game, state, seat: int, n: int, legal: list, result, config: SelfPlayConfig,
@@ -361,7 +356,7 @@ def run_shard(task: dict) -> dict:
             games.append(arrays)
     merged = concat(games) if games else None
     nf, nm, fver, _ = _mcts.feature_info(game.vtable)
-    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
+    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": game.name,
             "feature_version": fver, "state_features": nf, "move_features": nm, **feature_prefix_meta(game),
             "config": t.config, "game_args": t.game_args, "seeds": t.seeds, "games": len(games),
             "seconds": round(time.monotonic() - start, 2)}
@@ -426,7 +421,7 @@ def _write_treeless_shard(t: ShardTask, game: Any, new_state: Callable[[int], An
     start = time.monotonic()
     arrays, counts = treeless_arrays(game, new_state, t.seeds, cfg, network)
     nf, nm, fver, _ = _mcts.feature_info(game.vtable)
-    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": getattr(game, "name", "?"),
+    meta = {"format": SHARD_FORMAT, "version": SHARD_VERSION, "game": game.name,
             "feature_version": fver, "state_features": nf, "move_features": nm, **feature_prefix_meta(game),
             "generator": "treeless",
             "td_lambdas": list(cfg.td_lambdas), "config": t.config, "game_args": t.game_args, "seeds": t.seeds,

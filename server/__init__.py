@@ -1,1 +1,2 @@
-"""The gRPC service (issue 4)."""
+"""The server: one gRPC server (and its Connect gateway and page, server/web.py) for every game of
+engine_c/registry.py, with sessions, credentials, fair share, deadlines and metrics (server/main.py)."""

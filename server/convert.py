@@ -416,10 +416,11 @@ def insight_pb(observer: int, knows_discard: bool, beliefs=None, what_if_move: M
     if what_if_move is not None and not hide_what_if_move:
         out.what_if_move.CopyFrom(move_pb(what_if_move))
     for d in what_if or []:
-        o = out.what_if.add(token=d.token, probability=d.probability, decider=d.decider,
+        # a SpellBook draw outcome reads "drawn Rc": the token is its second word
+        o = out.what_if.add(token=str(d.outcome).split()[1], probability=d.probability, decider=d.decider,
                             win_probability=d.win_probability, expected_score=d.expected_score)
-        if d.best_reply:
-            o.best_reply.CopyFrom(move_pb(Move.from_text(d.best_reply)))
+        if d.best_reply is not None:
+            o.best_reply.CopyFrom(move_pb(d.best_reply))
     for s in spread or []:
         out.value_spread.add(move=move_pb(s.move), margin_q05=s.margin_q05, margin_q50=s.margin_q50,
                              margin_q95=s.margin_q95, best_share=s.best_share)

@@ -1,4 +1,4 @@
-"""Runs the SpellBook gRPC server: `spellbook-ai serve` / `python -m server.main`.
+"""Runs the gRPC server of every game (engine_c/registry.py): `spellbook-ai serve` / `python -m server.main`.
 
 Configuration: flags, each with an environment variable as its default (flag wins):
 

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
 OUT_DIR = ROOT / "server" / "_gen"
 PACKAGE = "server._gen"
-PACKAGES = ("spellbook", "abracadawhat")      # proto/<name>/v1: one API package per game
+# proto/<name>/v1: one API package per folder, found by folder (a new game's API is a new folder)
+PACKAGES = tuple(sorted(p.parent.name for p in PROTO_DIR.glob("*/v1") if any(p.glob("*.proto"))))
 INIT_TEXT = '"""Generated from proto/ by `make proto` (server/protogen.py). Do not edit."""\n'
 
 

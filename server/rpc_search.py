@@ -11,12 +11,12 @@ from dataclasses import replace
 from typing import Any
 
 from engine_c.spellbook.game import SPELLBOOK, final_score_spread
-from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
+from engine_c.spellbook.insight import pouch_beliefs
 from engine_c.spellbook.reasons import reasons as move_reasons, veiled
 from search.coach import hint_family, hint_search
 from search.hints import Grown, hint_best, top_hints
 from search import CancelToken, ismcts
-from search.insight import MoveSpread, value_spread
+from search.insight import MoveSpread, value_spread, what_if_chance
 from search.search import SearchOptions, pause_point
 from search.streaming import ismcts_progress
 from server import convert, metrics
@@ -181,8 +181,9 @@ class SearchRpcs(RpcBase):
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                   exploration=opts.exploration, evaluator=opts.evaluator, model=opts.model,
                                   c_puct=opts.c_puct, rollout_mix=opts.rollout_mix)
-            outcomes = what_if_draw(state, player, wi_move, wopts, knows_discard=kd, seed=opts.seed,
-                                    cancel=cancel)
+            # a world as the seat to move may imagine it: never the real Pouch order
+            world = state.determinize(player, kd, opts.seed)
+            outcomes = what_if_chance(SPELLBOOK, world, wi_move, wopts, cancel=cancel)
         spread = None
         if spec.value_spread:
             cands = [m.move for m in result.moves[:spec.spread_moves]]

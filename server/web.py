@@ -8,9 +8,8 @@ own port and on the server's own event loop:
     GET  /games.json                              the games the page offers: one per folder of static/games/,
                                                   each with its title and what its engine says of its rules
                                                   (engine_c/<game>/text.py player_help())
-    GET  /spells.json                             SpellBook's spells at levels 3-5, with their points
-    POST /spellbook.v1.SpellBookService/METHOD    any RPC of proto/spellbook/v1/service.proto
-    POST /abracadawhat.v1.AbracadaWhatService/METHOD   any RPC of proto/abracadawhat/v1/service.proto
+    POST /PACKAGE.Service/METHOD                  any RPC of every game's service (proto/NAME/v1/service.proto:
+                                                  /spellbook.v1.SpellBookService/, /abracadawhat.v1.AbracadaWhatService/)
 
 The RPCs speak the Connect protocol (connectrpc.com/docs/protocol), in JSON (`application/json`; server
 streams `application/connect+json`, 5-byte envelopes) or binary (`application/proto`,
@@ -217,7 +216,6 @@ class WebGateway:
         app = web.Application(client_max_size=self.max_bytes + ENVELOPE.size,
                               middlewares=[self._guard])
         app.router.add_get("/", self._index)
-        app.router.add_get("/spells.json", self._spells)
         app.router.add_get("/games.json", self._games)
         app.router.add_get("/static/{name:.+}", self._asset)
         for info in games_info(tuple(self.static)):     # /spellbook, /abracadawhat: the page with that game chosen
@@ -282,9 +280,6 @@ class WebGateway:
         body, content_type = self.static[name]
         return web.Response(body=body, content_type=content_type, charset="utf-8" if content_type.startswith(
             ("text/", "application/json")) else None, headers={"Cache-Control": "no-cache"})
-
-    async def _spells(self, request: web.Request) -> web.Response:
-        return web.json_response(spell_help(), headers={"Cache-Control": "max-age=3600"})
 
     async def _games(self, request: web.Request) -> web.Response:
         return web.json_response(games_info(tuple(self.static)), headers={"Cache-Control": "no-cache"})
@@ -482,14 +477,6 @@ def _load_static() -> dict[str, tuple[bytes, str]]:
                 mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             files[name] = (path.read_bytes(), content_type)
     return files
-
-
-@functools.cache
-def spell_help() -> dict:
-    """Every SpellBook spell: its color, the phase of its action and, per level 3-5, its points and what it does."""
-    from engine_c.spellbook.spell_text import player_help
-
-    return player_help()
 
 
 @functools.cache

@@ -76,15 +76,16 @@ def test_each_game_declares_its_parts_in_its_registry_entry(name):
 
 
 def test_engine_c_holds_the_games_one_folder_each_and_knows_no_layer_above():
-    """D83: engine_c's top level is what knows no game; engine_c never imports clients/ or server/."""
+    """D83: engine_c's top level is what knows no game (the contract, the records, the registry); engine_c never
+    imports clients/, server/ or search/ (a what-if is the search's service over the contract)."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent / "engine_c"
     top = {p.name for p in root.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pxi")}
-    assert top == {"__init__.py", "base.py", "registry.py", "records.py"}
+    assert top == {"__init__.py", "base.py", "contract.py", "game.pxd", "rng.pxd", "registry.py", "records.py"}
     assert {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()} >= set(GAMES)
     for path in root.rglob("*.py*"):
         if path.suffix in (".py", ".pyx", ".pxd", ".pxi", ".pyi"):
             text = path.read_text(encoding="utf-8")
-            assert not re.search(r"^\s*(from|import)\s+(clients|server)\b", text, re.M), path
+            assert not re.search(r"^\s*(from|import)\s+(clients|server|search)\b", text, re.M), path

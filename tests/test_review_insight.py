@@ -7,7 +7,14 @@ import pytest
 
 from engine_c import State
 from engine_c.spellbook.game import SPELLBOOK
-from engine_c.spellbook.insight import pouch_beliefs, what_if_draw
+from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.insight import pouch_beliefs
+from search.insight import what_if_chance
+
+
+def what_if_draw(state, observer, move=None, options=None, seed=0, cancel=None):
+    """The server's SpellBook what-if: the search's over a determinization for `observer`."""
+    return what_if_chance(SPELLBOOK, state.determinize(observer, True, seed), move, options, cancel)
 from engine_c.records import RecordError, load_file, replay
 from search import SearchOptions
 from search.insight import value_spread
@@ -93,7 +100,7 @@ def test_what_if_draw_covers_every_outcome_once():
     state = State.new(players=2, seed=3)
     outcomes = what_if_draw(state, 0, move="draw", options=SearchOptions(iterations=60, seed=1), seed=1)
     assert math.isclose(sum(o.probability for o in outcomes), 1.0)
-    assert len({o.token for o in outcomes}) == len(outcomes) == 21
+    assert len({str(o.outcome) for o in outcomes}) == len(outcomes) == 21
     assert all(math.isclose(sum(o.win_probability), 1.0) for o in outcomes)
     assert what_if_draw(state, 0, move="pass") == []   # no draw follows a pass
 

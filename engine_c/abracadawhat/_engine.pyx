@@ -19,8 +19,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memset, memcpy, memcmp
 from libc.math cimport exp, log
 
-from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
-from search.rng cimport rand_below, rand_unit, splitmix
+from engine_c.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+from engine_c.rng cimport rand_below, rand_unit, splitmix
 from cpython.pycapsule cimport PyCapsule_New
 
 cdef extern from *:
@@ -788,7 +788,7 @@ cdef void deal_rest(ABState* s, int o, const CacheEntry* e, int i, uint64_t* rng
     s.rng = splitmix(rng)
 
 cdef int ab_determinize_hypothesis(ABState* s, int o, int hypothesis, uint64_t* rng) noexcept nogil:
-    """The companion of ab_determinize for a belief (search/game.pxd): o's hand is the hand multiset
+    """The companion of ab_determinize for a belief (engine_c/game.pxd): o's hand is the hand multiset
     `hypothesis` (an index of MULTISETS, from Belief.hypotheses), everything else o cannot see uniform
     given it. 0 (state unchanged) when the hand is impossible for o's observation (then the caller
     determinizes as usual)."""

@@ -6,6 +6,7 @@ import os
 from engine_c.abracadawhat._engine import game_vtable
 from engine_c.abracadawhat.state import Move, State
 from engine_c.base import CompiledGameAdapter
+from engine_c.contract import Declaration
 
 # The learned evaluation this game ships (search/model.py; `spellbook-ai selfplay/train --game abracadawhat`,
 # docs/learned.md "Abracada…What?"). Its meta lists the levels where it passed its gate against the level
@@ -124,3 +125,8 @@ def _counting_bot(seed: int = 0, threshold: str | float | None = None):
 
 
 ABRACADAWHAT = AbracadaWhatGame()
+
+# This folder as a game (engine_c/contract.py; the registry finds it by its folder); its terminal and OpenSpiel
+# adapter follow the contract's conventions, its service predates them.
+DECLARATION = Declaration(title="Abracada…What?", adapter=ABRACADAWHAT, players=(2, 5),
+                          rules="shared/rules/ABRACADAWHAT.md", setup="variants", order=1, service="server.aw_service")

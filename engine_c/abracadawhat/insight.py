@@ -6,10 +6,9 @@
     ins.announcements[0].move            # the legal cast most likely to succeed
 
 The probabilities come from the seat's exact posterior over its own hand (XC6: the stones it cannot see,
-XI4, and its own announcements' successes and failures). That posterior is uniform over the stone
-arrangements consistent with what the seat saw; a belief that also reads the others' announcements
-(issue 24) replaces `own_hand_posterior` here, and every caller (the service's GetHints and GetSession,
-the terminal's hints) follows.
+XI4, and its own announcements' successes and failures): uniform over the stone arrangements consistent
+with what the seat saw. The belief that also reads the others' announcements is belief.py's `Belief`
+(the searches' root at levels with `belief`, and the coach's "what you probably hold").
 """
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ its "order" is the sequence of chance outcomes, sampled when a draw happens, so 
 from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from search.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
-from search.rng cimport rand_below, splitmix
+from engine_c.game cimport GameVTable, PLAYER_CHANCE, PLAYER_TERMINAL
+from engine_c.rng cimport rand_below, splitmix
 from cpython.pycapsule cimport PyCapsule_New
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-# Included by _engine.pyx: SpellBook's features for a learned evaluation (search/game.pxd's
+# Included by _engine.pyx: SpellBook's features for a learned evaluation (engine_c/game.pxd's
 # state_features / move_features). Version FEATURE_VERSION; a model records the version it was trained on
 # and refuses to load on another (search/model.py), except version 1: version 2 appends a block to
 # version 1's layout (D100), so a version-1 model reads the first STATE_FEATURES_V1 floats.

@@ -5,6 +5,7 @@ import os
 
 from engine_c.spellbook._engine import game_vtable
 from engine_c.base import CompiledGameAdapter
+from engine_c.contract import Declaration
 from engine_c.spellbook.state import Move, State
 
 # The learned evaluation SpellBook ships (search/model.py; trained by `make train`, docs/learned.md):
@@ -73,6 +74,12 @@ def move_family(state: State, move: Move) -> tuple:
 
 
 SPELLBOOK = SpellBookGame()
+
+# This folder as a game (engine_c/contract.py; the registry finds it by its folder). Its terminal, service
+# and OpenSpiel adapter predate the contract's conventions, so they are named.
+DECLARATION = Declaration(title="SpellBook", adapter=SPELLBOOK, players=(2, 4), rules="shared/rules/SPELLBOOK.md",
+                          setup="spells", order=0, terminal="clients.play_spellbook", service="server.service",
+                          openspiel="clients.openspiel_game")
 
 
 # How far a seat's final score strays from the search's estimate of it, by the round the game is in

@@ -1,5 +1,5 @@
-"""SpellBook-specific hidden-information insight: what an observer can infer about the Pouch, and what
-each possible next draw would mean.
+"""SpellBook-specific hidden-information insight: what an observer can infer about the Pouch (what each next
+draw would mean is the search's what-if over the contract: search/insight.py what_if_chance).
 
 Beliefs follow SPELLBOOK.md §8. An observer who remembers the Discard box knows the Pouch's contents
 exactly (only the order is hidden). One who does not knows the union U of Pouch and Discard box and the
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from math import comb
 
 from engine_c.spellbook.state import NTYPE, State, token_name
-from search import SearchOptions, ismcts
 
 
 @dataclass
@@ -54,51 +53,3 @@ def pouch_beliefs(state: State, knows_discard: bool = True, max_k: int = 5) -> l
         out.append(TokenBelief(token_name(t), expected[t], counts[t] / total if total else 0.0,
                                [_p_at_least_one(total, counts[t], min(k, draws)) for k in range(1, max_k + 1)]))
     return out
-
-
-@dataclass
-class DrawOutcome:
-    token: str
-    probability: float
-    decider: int                  # who decides after the draw (-2: the game is over)
-    best_reply: str               # that decision's best move ("" when the game is over)
-    win_probability: list[float]  # per seat, after the draw
-    expected_score: list[float]
-
-
-def what_if_draw(state: State, observer: int, move=None, options: SearchOptions | None = None,
-                 knows_discard: bool = True, seed: int = 0, cancel=None) -> list[DrawOutcome]:
-    """For the next chance event (after `move`, if given): each outcome with its probability, and the best
-    reply and value after it. Computed on a determinization for `observer`, so it never uses the real
-    Pouch order; further draws of the same event are sampled once in that world. `cancel` (a search
-    CancelToken) stops it: the outcomes not reached yet are left out."""
-    opts = options or SearchOptions(iterations=300, seed=seed)
-    world = state.determinize(observer, knows_discard, seed)
-    if move is not None:
-        world.apply(move)
-    if not world.is_chance():
-        return []
-    out = []
-    for outcome, prob in world.chance_outcomes():
-        if cancel is not None and cancel.cancelled:
-            break
-        after = world.clone()
-        after.apply(outcome)
-        after.resolve_chance()
-        if after.is_terminal():
-            scores = [float(s.total) for s in after.scores()]
-            winners = after.winners()
-            wins = [1.0 / len(winners) if p in winners else 0.0 for p in range(after.players)]
-            out.append(DrawOutcome(str(outcome).split()[1], prob, -2, "", wins, scores))
-            continue
-        res = ismcts(_game(), after, opts, cancel=cancel)
-        best = res.chosen
-        out.append(DrawOutcome(str(outcome).split()[1], prob, res.player, str(best.move),
-                               best.win_probability, best.expected_score))
-    return out
-
-
-def _game():
-    from engine_c.spellbook.game import SPELLBOOK
-
-    return SPELLBOOK

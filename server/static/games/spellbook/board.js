@@ -50,7 +50,7 @@ export function moveLabel(text) {
 
 let SPELL_HELP = {};
 let pouchOpen = false;       // the Pouch's contents stay shown across the board's redraws once opened
-/** What each spell does at levels 3-5 with its points (GET /spells.json), shown in the spell table. */
+/** What each spell does at levels 3-5 with its points (the game's help in /games.json), shown in the spell table. */
 export function setSpellHelp(help) { SPELL_HELP = help; }
 
 /** A spell's name as a card: hovering, focusing or tapping it shows what it does at levels 3, 4 and 5. */

@@ -1,0 +1,148 @@
+"""The game contract: what a game folder provides, and the documented default of every optional part.
+
+Every layer reaches a game through this contract and nothing else: search/ through a `GameAdapter` (with the
+compiled interface of engine_c/game.pxd behind `vtable`), the clients and the server through the `Game` the
+registry (engine_c/registry.py) makes of a folder's declaration. A game folder engine_c/NAME/ holds:
+
+- `game.py`: the adapter (a `GameAdapter` subclass instance) and `DECLARATION = Declaration(...)`: title,
+  player counts, rules reference, setup field, listing order, and where the other layers' parts are;
+- `state.py` (`State`, `Move`: python-chess style, with `new`, `from_text`, `observation`, `determinize`),
+  `notation.py` (its `HEADER`), `text.py` (the game in words: `where`, `record_line`, `LUCK`, `player_help`)
+  and `record.py` (its part of the one record format of engine_c/records.py).
+
+The other layers' parts are found by convention unless the declaration names them: the terminal game
+`clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`
+and the page's folder server/static/games/NAME/. docs/adding-a-game.md walks through a new game.
+
+A name is resolved to its `Game` once, at the edge (a request, a CLI flag, a record); the object travels
+from there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType, ModuleType
+from typing import Any, Callable, Mapping
+
+NO_BOTS: Mapping[str, Callable] = MappingProxyType({})
+
+
+class GameAdapter:
+    """What search/ and the bots need of a game (search/ knows no game otherwise). Required: `name`,
+    `State`, `Move`, `vtable` (a PyCapsule of engine_c/game.pxd's GameVTable) and the conversions below,
+    which a game whose State is engine_c.base.GameState inherits from engine_c.base.CompiledGameAdapter.
+    Every other attribute is optional, and this class gives its documented default."""
+
+    name: str = ""
+    State: type
+    Move: type
+    vtable: Any = None
+
+    # ------------------------------------------------------------------ optional parts, with defaults
+    # The learned evaluation the game ships (search/model.py), or None: the rollout search only.
+    default_model_path: str | None = None
+    # The game's own strength levels {level: SearchOptions fields}, or None: search/levels.py's tables.
+    level_table: Mapping[int, dict] | None = None
+    # With its own table: the levels that are the policy's own moves ({level: policy fields}), the levels
+    # measured for the network whatever the model's gate says, and the level of requests that name none.
+    policy_levels: Mapping[int, dict] = MappingProxyType({})
+    network_levels: frozenset = frozenset()
+    default_level: int | None = None
+    # The game's own bot specs {kind: factory(seed=..., **options)} (search.bots.make_bot).
+    bots: Mapping[str, Callable] = NO_BOTS
+    # How often a hint's budget may double (about half a second of search at the default level).
+    hint_doublings: int = 4
+    # True when the hidden information is only the order of future chance outcomes, so every chance
+    # outcome's probability is public (SearchOptions.chance="expected", exact endgames).
+    public_chance: bool = False
+    # False when a move's outcome hangs on hidden information, so a search may not continue below it.
+    tree_reuse: bool = True
+    # The one-ply heuristic's values of `moves` for the mover, `move_values(state, moves, seed=0)`, or None:
+    # the game has none (the greedy bot and heuristic bot specs are refused).
+    move_values: Callable[..., list[float]] | None = None
+    # A fresh belief of a seat over its own hidden part, `new_belief(seat)`, or None: searches with
+    # options.belief are refused.
+    new_belief: Callable[[int], Any] | None = None
+
+    @staticmethod
+    def move_family(state: Any, move: Any) -> tuple:
+        """The decision `move` is one form of (search/hints.py): moves with the same key are one choice for
+        a player, told apart only by how it is paid or targeted. Default: every move its own family."""
+        return ("move", move.code)
+
+    @staticmethod
+    def senseless_moves(state: Any, moves: list) -> list:
+        """The moves no player who counts would make (weak levels never choose them; the absurd-move rate
+        counts them). Default: none."""
+        return []
+
+    # ------------------------------------------------------------------ required conversions
+    def state_bytes(self, state: Any) -> bytes:
+        raise NotImplementedError
+
+    def move(self, code: int) -> Any:
+        raise NotImplementedError
+
+    def code(self, move: Any) -> int:
+        raise NotImplementedError
+
+    def current_player(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def num_players(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any) -> list:
+        raise NotImplementedError
+
+    def child(self, state: Any, move: Any) -> Any:
+        """The state right after `move`, chance left pending (tree reuse, the review's estimator)."""
+        raise NotImplementedError
+
+    def sample_outcome(self, state: Any, seed: int) -> Any:
+        """A state with the pending chance resolved as it might fall for the seat that decided last."""
+        raise NotImplementedError
+
+    def final_values(self, state: Any) -> tuple[list[float], list[float]]:
+        """A finished game's win shares (ties shared) and final scores, by seat."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a game folder's game.py declares of itself (`DECLARATION`); the registry adds the rest."""
+
+    title: str                  # the game's name as players read it
+    adapter: GameAdapter
+    players: tuple[int, int]    # the fewest and most seats
+    rules: str                  # the rules reference, relative to the repository's parent
+    setup: str = ""             # the setup's field name in records and requests ("" for none)
+    order: int = 100            # where the game is listed (SpellBook 0, Abracada…What? 1; then by name)
+    terminal: str = ""          # module paths; "" = the conventions of the module docstring
+    service: str = ""
+    openspiel: str = ""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as every layer receives it: `adapter` for search/ and bots, `State`/`Move`, its `notation`,
+    `text` and `record` modules, the player counts it allows, the record/request field its setup goes by
+    (`setup`: SpellBook's "spells", Abracada…What?'s "variants"), and the module paths of its terminal,
+    its gRPC service and its OpenSpiel adapter (the module docstring's conventions)."""
+
+    name: str
+    title: str
+    adapter: Any
+    State: type
+    Move: type
+    notation: ModuleType
+    min_players: int
+    max_players: int
+    rules: str
+    text: ModuleType
+    record: ModuleType
+    package: str
+    setup: str
+    terminal: str
+    service: str
+    openspiel: str
+    order: int = 100

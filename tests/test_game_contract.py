@@ -1,0 +1,75 @@
+"""The game contract (engine_c/contract.py): a game lacking an optional part gets the documented default,
+and the layers reach a game through the contract, never by probing it."""
+import re
+from pathlib import Path
+
+import pytest
+
+from engine_c.base import CompiledGameAdapter
+from engine_c.contract import Declaration, Game, GameAdapter
+from engine_c.registry import GAMES, all_games, get_game
+from engine_c.spellbook._engine import game_vtable
+from engine_c.spellbook.state import Move, State
+from search import SearchOptionError, SearchOptions, ismcts
+from search.coach import hint_doublings, hint_family
+from search.levels import default_level, level_options
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class BareSpellBook(CompiledGameAdapter):
+    """SpellBook's compiled core with none of the optional parts: what a new game starts as."""
+
+    name = "bare"
+    State, Move = State, Move
+
+    def __init__(self):
+        self.vtable = game_vtable()
+
+
+def test_a_game_without_optional_parts_gets_the_documented_defaults():
+    bare = BareSpellBook()
+    st = State.new(players=2, seed=5)
+    moves = st.legal_moves()
+    assert bare.level_table is None and bare.policy_levels == {} and bare.network_levels == frozenset()
+    assert bare.bots == {} and bare.move_values is None and bare.new_belief is None
+    assert bare.default_model_path is None and not bare.public_chance and bare.tree_reuse
+    assert bare.senseless_moves(st, moves) == []
+    family = hint_family(bare, st)
+    assert len({family(m) for m in moves}) == len(moves)        # every move its own family
+    assert hint_doublings(bare) == GameAdapter.hint_doublings
+    # the generic level tables and the rollout search (no model), and the search plays it
+    assert default_level(bare) == 5 and level_options(3, game=bare).evaluator in ("auto", "rollout")
+    result = ismcts(bare, st, SearchOptions(iterations=60, seed=1))
+    assert result.move in moves and result.model == ""
+    # what it lacks is refused, naming the option
+    with pytest.raises(SearchOptionError, match="belief: bare offers no belief"):
+        ismcts(bare, st, SearchOptions(iterations=10, belief=True))
+    with pytest.raises(SearchOptionError, match="evaluator: bare ships no model"):
+        ismcts(bare, st, SearchOptions(iterations=10, evaluator="network"))
+    with pytest.raises(SearchOptionError, match="chance"):
+        ismcts(bare, st, SearchOptions(iterations=10, chance="expected"))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_folder_declares_itself_and_is_resolved_once(name):
+    g = get_game(name)
+    assert isinstance(g, Game) and get_game(g) is g and isinstance(g.adapter, GameAdapter)
+    decl = __import__(f"{g.package}.game", fromlist=["DECLARATION"]).DECLARATION
+    assert isinstance(decl, Declaration) and decl.adapter is g.adapter and decl.title == g.title
+    assert (g.min_players, g.max_players) == decl.players
+    assert (ROOT / "server" / "static" / "games" / name / "game.js").exists()   # the page's folder
+    assert (ROOT / "proto" / name / "v1").is_dir()                                # its API package
+
+
+def test_games_are_listed_in_their_declared_order():
+    assert [g.name for g in all_games()] == list(GAMES)
+    orders = [g.order for g in all_games()]
+    assert orders == sorted(orders)
+
+
+def test_search_reaches_a_game_only_through_the_contract():
+    """No `hasattr`/`getattr` probing of a game adapter in search/: every optional part has its default."""
+    for path in sorted((ROOT / "search").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\b(hasattr|getattr)\(\s*(self\.)?(game|adapter)\b", text), path
