@@ -134,8 +134,7 @@ def load_ladder_table(path: str = DEFAULT_OUT) -> dict[int, tuple[float, float]]
 def default_out(game: str = "spellbook") -> str:
     """Where a game's ladder table goes by default: data/ladder.json (SpellBook, what GetServerInfo reads),
     data/ladder-NAME.json for another game."""
-    name = get_game(game).name
-    return DEFAULT_OUT if name == "spellbook" else os.path.join("data", f"ladder-{name}.json")
+    return get_game(game).ladder
 
 
 def current_evaluation(game: str = "spellbook", server: str = "") -> str:

@@ -11,8 +11,8 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
   and `record.py` (its part of the one record format of engine_c/records.py).
 
 The other layers' parts are found by convention unless the declaration names them: the terminal game
-`clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`
-and the page's folder server/static/games/NAME/. docs/adding-a-game.md walks through a new game.
+`clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`,
+the ladder table data/ladder-NAME.json and the page's folder server/static/games/NAME/. docs/adding-a-game.md walks through a new game.
 
 A name is resolved to its `Game` once, at the edge (a request, a CLI flag, a record); the object travels
 from there.
@@ -120,6 +120,7 @@ class Declaration:
     terminal: str = ""          # module paths; "" = the conventions of the module docstring
     service: str = ""
     openspiel: str = ""
+    ladder: str = ""            # its level -> Elo table in the checkout; "" = data/ladder-NAME.json
 
 
 @dataclass(frozen=True)
@@ -145,4 +146,5 @@ class Game:
     terminal: str
     service: str
     openspiel: str
+    ladder: str = ""
     order: int = 100

@@ -54,7 +54,8 @@ def _load(folder: str) -> Game:
                 text=part("text"), record=part("record"), package=package, setup=decl.setup,
                 terminal=decl.terminal or f"clients.play_{folder}",
                 service=decl.service or f"server.{folder}_service",
-                openspiel=decl.openspiel or f"clients.openspiel_{folder}", order=decl.order)
+                openspiel=decl.openspiel or f"clients.openspiel_{folder}",
+                ladder=decl.ladder or f"data/ladder-{folder}.json", order=decl.order)
 
 
 def all_games() -> list[Game]:

@@ -52,31 +52,15 @@ def _seed(request, field: str = "seed") -> int:
 
 
 class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.AbracadaWhatServiceServicer):
-    """Shares the SpellBook servicer's config, SearchPool and SessionManager (one fair share, one store)."""
+    """Abracada…What?'s service, built over the server's ServiceCore (server/core.py) as every game's is: one
+    config, one SearchPool (one fair share), one SessionManager, one drain."""
 
     game = get_game("abracadawhat")
     spb, pb, conv = aspb, apb, conv
 
-    def __init__(self, spellbook_servicer):
-        self.config = spellbook_servicer.config
-        self.pool = spellbook_servicer.pool
-        self.sessions = spellbook_servicer.sessions
-        self._owner = spellbook_servicer
-        self._stopping = spellbook_servicer._stopping
+    def __init__(self, core):
+        super().__init__(core)
         self._level_info = None           # GetRules' levels, built on first use
-
-    # one count of calls in flight and one drain for the whole server: the SpellBook servicer's
-    @property
-    def inflight(self) -> int:
-        return self._owner.inflight
-
-    @inflight.setter
-    def inflight(self, value: int) -> None:
-        self._owner.inflight = value
-
-    @property
-    def draining(self) -> bool:
-        return self._owner.draining
 
     # ------------------------------------------------------------------ what a role may see
     @staticmethod
@@ -102,12 +86,12 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             default_level=self.config.default_level or default_level(self.game.adapter), state_format="aw1",
             record_format=f"{records.FORMAT} version {records.VERSION}, game {g.name}", levels=self._levels(),
             default_bot_level=self.config.default_bot_level or PLAY_LEVEL,
-            elo_anchor=ladder_anchor(self.config.ladder_abracadawhat))
+            elo_anchor=ladder_anchor(self.config.ladder_for(self.game)))
 
     def _levels(self) -> list:
         """Each level's search (search/levels.py, this game's table) and its Elo from the game's ladder."""
         if self._level_info is None:
-            path = self.config.ladder_abracadawhat
+            path = self.config.ladder_for(self.game)
             elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
             out = []
             for d in describe_levels(game=self.game.adapter):

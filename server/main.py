@@ -29,10 +29,9 @@ Configuration: flags, each with an environment variable as its default (flag win
                                                      session bots, in each process
     --max-sessions N        SPELLBOOK_MAX_SESSIONS   10000 unfinished sessions at once
     --max-review-ms MS      SPELLBOOK_MAX_REVIEW_MS  120000: cap on one AnalyzeGame
-    --ladder PATH           SPELLBOOK_LADDER         data/ladder.json of the checkout: the level -> Elo table
-                                                     GetServerInfo reports ('' for none)
-    --ladder-abracadawhat PATH SPELLBOOK_LADDER_ABRACADAWHAT data/ladder-abracadawhat.json: Abracada…What?'s
-                                                     table, reported by its GetRules ('' for none)
+    --ladder-NAME PATH      SPELLBOOK_LADDER_NAME    each game's own (data/ladder.json, data/ladder-NAME.json of
+                                                     the checkout): its level -> Elo table, reported with its
+                                                     levels ('' for none); --ladder is the first game's
     --model PATH            SPELLBOOK_MODEL          '' = data/models/spellbook.npz: the learned evaluation
                                                      searches use by default ('none': rollout search only)
     --per-client-searches N SPELLBOOK_PER_CLIENT_SEARCHES 0 (the per-host cap): one client's admitted searches
@@ -106,15 +105,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from server import auth, metrics
-from server._gen.spellbook.v1 import service_pb2
-from engine_c.registry import GAMES, get_game
+from engine_c.registry import GAMES, all_games
+from server.core import ServiceConfig, ServiceCore
 from server.rpc_base import service_handler
-from server.service import ServiceConfig, SpellBookServicer
 from server.sessions import Coordination, SessionManager
 from server.store import DEFAULT_DB, StoreError, open_store
 
-SERVICE_DESCRIPTOR = service_pb2.DESCRIPTOR.services_by_name["SpellBookService"]
-SERVICE_NAME = SERVICE_DESCRIPTOR.full_name
 log = logging.getLogger("spellbook.server")
 
 
@@ -171,6 +167,14 @@ def _env(name: str, default, cast=str):
     return default if value in (None, "") else cast(value)
 
 
+def _ladders(a) -> dict[str, str]:
+    """The ladder tables given by flag or environment, by game (the others: each game's own file)."""
+    out = {name: getattr(a, f"ladder_{name}") for name in GAMES if getattr(a, f"ladder_{name}") is not None}
+    if a.ladder is not None:
+        out.setdefault(GAMES[0], a.ladder)
+    return out
+
+
 def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") -> ServerConfig:
     cpus = os.cpu_count() or 1
     p = argparse.ArgumentParser(prog=prog, description="Run the SpellBook AI gRPC server.",
@@ -203,10 +207,15 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
         "threads for session bots' searches, per process (None: half the CPU count / processes, at least 1)")
     add("--max-sessions", "SPELLBOOK_MAX_SESSIONS", 10_000, int, "unfinished sessions held at once")
     add("--max-review-ms", "SPELLBOOK_MAX_REVIEW_MS", 120_000.0, float, "cap on one AnalyzeGame's time")
-    add("--ladder", "SPELLBOOK_LADDER", ServiceConfig.ladder, str,
-        "level -> Elo table from `spellbook-ai ladder`, reported by GetServerInfo ('' for none)")
-    add("--ladder-abracadawhat", "SPELLBOOK_LADDER_ABRACADAWHAT", ServiceConfig.ladder_abracadawhat, str,
-        "Abracada…What?'s level -> Elo table, reported by its GetRules ('' for none)")
+    # one ladder flag per game, found by folder (--ladder-NAME, env SPELLBOOK_LADDER_NAME); --ladder, from when
+    # the server had one game, is the first-listed game's
+    for g in all_games():
+        dest = f"ladder_{g.name}"
+        p.add_argument(f"--{dest.replace('_', '-')}", dest=dest, default=_env(f"SPELLBOOK_{dest.upper()}", None, str),
+                       help=f"{g.title}'s level -> Elo table from `spellbook-ai ladder --game {g.name}`, reported "
+                            f"with its levels ('' for none; default: {g.ladder} of the checkout)")
+    p.add_argument("--ladder", default=_env("SPELLBOOK_LADDER", None, str),
+                   help=f"the same as --ladder-{GAMES[0]}")
     add("--model", "SPELLBOOK_MODEL", "", str,
         "learned evaluation file ('' = the shipped data/models/spellbook.npz; 'none' = rollout search only)")
     add("--per-client-searches", "SPELLBOOK_PER_CLIENT_SEARCHES", 0, int,
@@ -288,8 +297,7 @@ def parse_args(argv: list[str] | None = None, prog: str = "spellbook-ai serve") 
                         max_message_bytes=a.max_message_bytes, default_level=a.default_level,
                         default_bot_level=a.default_bot_level,
                         deadline_margin_ms=a.deadline_margin_ms, bot_workers=a.bot_workers,
-                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladder=a.ladder,
-                        ladder_abracadawhat=a.ladder_abracadawhat,
+                        max_sessions=a.max_sessions, max_review_ms=a.max_review_ms, ladders=_ladders(a),
                         model=a.model,
                         per_client_searches=a.per_client_searches, per_client_queued_ms=a.per_client_queued_ms,
                         per_client_sessions=a.per_client_sessions, session_idle_s=a.session_idle_s,
@@ -318,14 +326,15 @@ class Server:
                                        config.service.per_client_sessions, config.service.session_idle_s,
                                        config.coordination)
         config.service.keyed_clients = bool(config.api_keys)
-        # SpellBook's servicer owns the config, SearchPool and sessions; every other game's service (found
-        # through engine_c/registry.py, one API package each) is built on the same ones (D55)
-        self.servicer = SpellBookServicer(config.service, self.sessions)
+        # one core (config, SearchPool, sessions, drain) under every game's servicer, each found through
+        # engine_c/registry.py (its declared service module, one API package each; D55)
+        self.core = ServiceCore(config.service, self.sessions)
         self.services = {}            # game name: (its service descriptor, its servicer)
-        for name in GAMES:
-            module = importlib.import_module(get_game(name).service)
-            servicer = self.servicer if module.Servicer is SpellBookServicer else module.Servicer(self.servicer)
-            self.services[name] = (module.SERVICE_DESCRIPTOR, servicer)
+        for g in all_games():
+            module = importlib.import_module(g.service)
+            self.services[g.name] = (module.SERVICE_DESCRIPTOR, module.Servicer(self.core))
+        # the first-listed game's servicer (SpellBook's), as tests and embedders have reached it
+        self.servicer = self.services[GAMES[0]][1]
         self.health = health.aio.HealthServicer()
         self.group_health: "GroupHealth | None" = None
         size = config.service.max_message_bytes
@@ -339,7 +348,6 @@ class Server:
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
         self.handlers = {name: (descriptor, service_handler(servicer, descriptor))
                          for name, (descriptor, servicer) in self.services.items()}
-        self.service_handler = self.handlers[self.servicer.game.name][1]     # the owner's
         self.grpc.add_generic_rpc_handlers(tuple(h for _, h in self.handlers.values()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([d.full_name for d, _ in self.handlers.values()]
@@ -377,9 +385,7 @@ class Server:
         """The page and the browsers' API (server/web.py, the `web` extra): the same handlers and interceptors."""
         from server.web import WebGateway
 
-        self.web = WebGateway(self, self.config.web_address, SERVICE_DESCRIPTOR, self.service_handler,
-                              self.interceptors, more_services=tuple(dh for name, dh in self.handlers.items()
-                                                                     if name != self.servicer.game.name))
+        self.web = WebGateway(self, self.config.web_address, tuple(self.handlers.values()), self.interceptors)
         self.web_port = await self.web.start(reuse_port=self.config.reuse_port)
         host = self.config.web_address.rpartition(":")[0]
         scheme = "https" if self.config.tls.enabled else "http"
@@ -394,21 +400,21 @@ class Server:
         if self.group_health is not None:
             self.group_health.stop()
         await self.health.enter_graceful_shutdown()
-        self.servicer.begin_shutdown()
+        self.core.begin_shutdown()
         limit = started + grace
-        while self.servicer.inflight and time.monotonic() < limit:
+        while self.core.inflight and time.monotonic() < limit:
             await asyncio.sleep(0.01)
-        if self.servicer.inflight:
-            self.servicer.pool.cancel_all()
+        if self.core.inflight:
+            self.core.pool.cancel_all()
             settle = time.monotonic() + 2.0        # a cancelled search answers within milliseconds
-            while self.servicer.inflight and time.monotonic() < settle:
+            while self.core.inflight and time.monotonic() < settle:
                 await asyncio.sleep(0.01)
         if self.web is not None:
             await self.web.stop()
         await self.grpc.stop(0.5)
         await self.sessions.close()
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, self.servicer.pool.shutdown)
+        await loop.run_in_executor(None, self.core.pool.shutdown)
         await loop.run_in_executor(None, self.bot_executor.shutdown)
         self.store.close()
         if self._lock_file is not None:
@@ -529,7 +535,7 @@ class ServerThread:
         return self.port
 
     @property
-    def servicer(self) -> SpellBookServicer:
+    def servicer(self):
         assert self._server is not None
         return self._server.servicer
 

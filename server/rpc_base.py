@@ -29,8 +29,7 @@ from server.fairshare import Overloaded, client_of, current_client, current_conn
 from server.sessions import SessionError
 
 if TYPE_CHECKING:
-    from server.fairshare import SearchPool
-    from server.service import ServiceConfig
+    from server.core import ServiceCore
 
 log = logging.getLogger("spellbook.server")
 
@@ -191,12 +190,33 @@ def rpc(method):
 
 
 class RpcBase:
-    """State and helpers every group of RPCs uses; SpellBookServicer (server/service.py) sets them."""
+    """State and helpers every group of RPCs uses: a game's servicer is built over the server's one
+    ServiceCore (server/core.py), whose config, pool, sessions, calls in flight and drain it shares with
+    every other game's."""
 
-    config: ServiceConfig
-    pool: SearchPool
-    inflight: int = 0          # calls running now (the Server's drain waits for them)
-    draining: bool = False     # set at shutdown: new calls are refused
+    def __init__(self, core: "ServiceCore"):
+        self.core = core
+        self.config = core.config
+        self.pool = core.pool
+        self.sessions = core.sessions
+        self._stopping = core.stopping
+
+    @property
+    def inflight(self) -> int:
+        """Calls running now, every game's (the Server's drain waits for them)."""
+        return self.core.inflight
+
+    @inflight.setter
+    def inflight(self, value: int) -> None:
+        self.core.inflight = value
+
+    @property
+    def draining(self) -> bool:
+        """Set at shutdown: new calls are refused."""
+        return self.core.draining
+
+    def begin_shutdown(self) -> None:
+        self.core.begin_shutdown()
 
     def _answer_margin_s(self, remaining: float) -> float:
         """How long before the call's deadline a search-bearing call stops working, to answer in time.

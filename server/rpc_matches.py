@@ -30,19 +30,8 @@ from server.sessions import SeatSpec, bot_seed, secret_seed
 
 class MatchRpcs(RpcBase):
     def match_bot(self, spec: str, seed: int, adapter=None):
-        """The bot `spec` plays with for one decision, seeded `seed` (sessions.bot_seed of the match's seed and
-        the event number), its search held to the server's caps. A match makes a new one for every decision,
-        and so does the session manager carrying a match on after a restart: the bots keep nothing from one
-        decision to the next (no tree reuse, no generator state), so a resumed match plays the same game."""
-        bot = make_bot(spec, adapter or self.game.adapter, seed=seed)
-        opts = getattr(bot, "options", None)
-        if opts is not None:
-            c = self.config
-            opts.max_nodes = min(opts.max_nodes, c.max_nodes)
-            opts.time_ms = min(opts.time_ms or c.max_time_ms, c.max_time_ms)
-            opts.reuse_tree = False
-            bot.reuse = None
-        return bot
+        """This game's bot `spec` for one decision, held to the server's caps (ServiceCore.match_bot)."""
+        return self.core.match_bot(spec, seed, adapter or self.game.adapter)
 
     def _match_bots(self, request) -> list[int]:
         """Checks every bot spec against the server's caps (FieldError naming bots[i]); their levels."""

@@ -55,7 +55,8 @@ class RulesRpcs(RpcBase):
                                     deadline_margin_ms=c.deadline_margin_ms, max_top_k=c.max_top_k,
                                     min_report_every_ms=c.min_report_every_ms, bot_workers=c.bot_workers,
                                     max_sessions=c.max_sessions, max_review_ms=c.max_review_ms))
-        elo, anchor, profiles = ladder_table(c.ladder), ladder_anchor(c.ladder), level_profiles(profile_path(c.ladder))
+        path = c.ladder_for(self.game)
+        elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
         info.default_bot_level = c.default_bot_level or PLAY_LEVEL
         info.elo_anchor = anchor
         for d in describe_levels(game=SPELLBOOK):

@@ -36,6 +36,7 @@ from server import auth, convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
 from server._gen.spellbook.v1 import types_pb2 as pb
+from server.core import ServiceConfig, ServiceCore  # noqa: F401  (ServiceConfig re-exported)
 from server.fairshare import Overloaded, SearchPool  # noqa: F401  (re-exported)
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
@@ -43,51 +44,6 @@ from server.rpc_rules import RulesRpcs, rules_info  # noqa: F401  (re-exported)
 from server.rpc_search import SearchRpcs
 from server.rpc_sessions import SessionRpcs
 from server.sessions import SessionManager
-
-
-@dataclass
-class ServiceConfig:
-    """Everything the servicer needs to know about its limits (server/main.py fills it from flags/env)."""
-
-    workers: int = 2
-    queue_size: int = 64
-    max_iterations: int = 200_000
-    max_time_ms: float = 10_000.0
-    max_threads: int = 2
-    max_nodes: int = 2_000_000
-    max_message_bytes: int = 1 << 20
-    default_level: int = 0           # 0: the level table's own (search.levels.default_level: 400 iterations)
-    # The level the page and the terminal offer first (GetServerInfo/GetRules default_bot_level); 0: the
-    # table's own (search.levels.PLAY_LEVEL, about the heuristic bot, D142)
-    default_bot_level: int = 0
-    deadline_margin_ms: float = 50.0
-    max_top_k: int = 20
-    min_report_every_ms: int = 20
-    bot_workers: int = 1
-    max_sessions: int = 10_000
-    max_review_ms: float = 120_000.0
-    # fair share (server/fairshare.py): per client (API key, else connection) and host (key, else address)
-    per_client_searches: int = 0          # admitted searches of one client; 0: the per-host cap
-    per_host_searches: int = 0            # admitted searches of one host; 0: 3/4 of workers + queue_size
-    slice_ms: float = 50.0                # a search's slice on a worker before a waiting job may take it
-    inline_ms: float = 20.0               # a search expected to need at most this CPU runs inline when idle
-    per_client_queued_ms: float = 900_000.0   # time budgets of its admitted searches, running or waiting
-    per_client_sessions: int = 100        # unfinished sessions it created
-    session_idle_s: float = 24 * 3600.0   # an unfinished session untouched this long expires (0: never)
-    max_match_ms: float = 300_000.0       # cap on one PlayMatch (besides the call's deadline)
-    keyed_clients: bool = False           # set by the Server when it has API keys: clients are their keys
-    # level -> Elo table written by `spellbook-ai ladder` (clients/ladder.py); "" for none
-    ladder: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder.json")
-    # Abracada…What?'s table (`spellbook-ai ladder --game abracadawhat`), reported by its GetRules
-    ladder_abracadawhat: str = str(Path(__file__).resolve().parent.parent / "data" / "ladder-abracadawhat.json")
-    # the learned evaluation searches use by default: "" = the model the game ships
-    # (data/models/spellbook.npz), a path = that model file, "none" = no model (rollout search)
-    model: str = ""
-
-    def caps(self) -> convert.Caps:
-        return convert.Caps(self.max_iterations, self.max_time_ms, self.max_threads, self.max_nodes,
-                            self.default_level)
-
 
 
 def use_model(model: str) -> None:
@@ -107,22 +63,14 @@ def use_model(model: str) -> None:
 
 class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
                         service_pb2_grpc.SpellBookServiceServicer):
-    """SpellBook's service; it owns the config, SearchPool and sessions every game's servicer shares (D55)."""
+    """SpellBook's service, built over the server's ServiceCore (server/core.py) as every game's is."""
 
     game = get_game("spellbook")
     spb, pb, conv = spb, pb, convert
 
-    def __init__(self, config: ServiceConfig, sessions: SessionManager | None = None):
-        self.config = config
-        use_model(config.model)
-        self.pool = SearchPool(config.workers, config.queue_size, config.per_client_searches or None,
-                               config.per_client_queued_ms, config.per_host_searches or None, config.slice_ms,
-                               inline_ms=config.inline_ms)
-        self.sessions = sessions
-        if sessions is not None:
-            sessions.bot_factory = self.match_bot
-        self.inflight, self.draining = 0, False
-        self._stopping = asyncio.Event()
+    def __init__(self, core: ServiceCore):
+        super().__init__(core)
+        use_model(core.config.model)
         self._info = self._server_info()
 
     # ------------------------------------------------------------------ SpellBook's own session calls
@@ -169,12 +117,6 @@ class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
     def _match_setup(self, request) -> tuple[str, object]:
         """The request's game setup: (its field's name, its value). SpellBook: the spells."""
         return "spells", request.spells or "set1"
-
-    def begin_shutdown(self) -> None:
-        """Starts the drain: new calls get UNAVAILABLE, and WatchSession streams end (UNAVAILABLE, with the seq
-        to resume from) so shutdown need not wait for them."""
-        self.draining = True
-        self._stopping.set()
 
 
 # What server/main.py finds through the registry (engine_c/registry.py: the game's `service`)

@@ -195,16 +195,12 @@ class _Route:
 class WebGateway:
     """The page and the Connect endpoints of one Server (server/main.py), on its event loop."""
 
-    def __init__(self, server, address: str, service_descriptor, generic_handler, interceptors: list,
-                 more_services: tuple = ()):
-        """`more_services`: (descriptor, handler) of further services to route as the first (the server's
-        other games: POST /abracadawhat.v1.AbracadaWhatService/METHOD); the page's game folders call them."""
+    def __init__(self, server, address: str, services: tuple, interceptors: list):
+        """`services`: (descriptor, handler) of every game's service, each routed at POST /FULL_NAME/METHOD
+        (/spellbook.v1.SpellBookService/GetBestMove, ...); the page's game folders call them."""
         self.server, self.address = server, address
-        self.service = service_descriptor
-        self.generic_handler, self.interceptors = generic_handler, list(interceptors)
-        self.routes = {d.full_name: _Route(d, h) for d, h in ((service_descriptor, generic_handler), *more_services)}
-        self.methods = self.routes[service_descriptor.full_name].methods
-        self.request_classes = self.routes[service_descriptor.full_name].request_classes
+        self.interceptors = list(interceptors)
+        self.routes = {d.full_name: _Route(d, h) for d, h in services}
         self.max_bytes = server.config.service.max_message_bytes
         self.host = address.rpartition(":")[0].strip("[]")
         self.static = _load_static()

@@ -281,7 +281,7 @@ def test_rules_list_each_level_with_its_search_and_the_ladder_elo(api, tmp_path)
     table.write_text(json.dumps({"levels": [{"level": 2, "elo": 433.1, "pm": 186.0},
                                             {"level": 9, "elo": 923.2, "pm": 344.0}]}))
     for path, expect in ((str(table), {2: (433.1, 186.0), 9: (923.2, 344.0)}), ("", {})):
-        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladder_abracadawhat=path))
+        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladders={"abracadawhat": path}))
         with ServerThread(config) as srv, grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
             levels = grpc_mod.AbracadaWhatServiceStub(ch).GetRules(svc.GetRulesRequest(), timeout=10).levels
         assert [lv.level for lv in levels] == list(range(1, 11))

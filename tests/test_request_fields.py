@@ -30,7 +30,7 @@ from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server._gen.spellbook.v1 import service_pb2 as ssvc
 from server._gen.spellbook.v1 import types_pb2 as spb
 from server.auth import SESSION_TOKEN_HEADER
-from server.main import SERVICE_DESCRIPTOR as SB_SERVICE
+from server.service import SERVICE_DESCRIPTOR as SB_SERVICE
 from server.main import ServerConfig, ServerThread
 from server.service import ServiceConfig
 

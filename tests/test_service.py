@@ -513,7 +513,7 @@ def test_server_info_reports_the_ladder_elo(tmp_path):
     (tmp_path / "level-profile.json").write_text(_json.dumps({"levels": [
         {"level": 3, "inaccuracy_share": 0.1, "mistake_share": 0.05, "blunder_share": 0.02, "absurd_rate": 0.0}]}))
     for path, expect in ((str(table), {3: (880.5, 80.0), 7: (1200.0, 150.0)}), ("", {})):
-        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladder=path))
+        config = ServerConfig(address="127.0.0.1:0", service=ServiceConfig(workers=1, ladders={"spellbook": path}))
         with ServerThread(config) as srv, SpellBookClient(f"127.0.0.1:{srv.port}") as client:
             info = client.server_info()
             levels = info.levels

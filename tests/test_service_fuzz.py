@@ -20,7 +20,8 @@ from engine_c import State
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import service_pb2_grpc
 from server._gen.spellbook.v1 import types_pb2 as pb
-from server.main import SERVICE_DESCRIPTOR, ServerConfig, ServerThread
+from server.main import ServerConfig, ServerThread
+from server.service import SERVICE_DESCRIPTOR
 from server.service import ServiceConfig
 
 REFUSALS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.OUT_OF_RANGE,

@@ -15,7 +15,8 @@ from clients.client import SpellBookClient
 from engine_c import State
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
-from server.main import SERVICE_DESCRIPTOR, ServerConfig, ServerThread
+from server.main import ServerConfig, ServerThread
+from server.service import SERVICE_DESCRIPTOR
 from server.service import ServiceConfig
 
 TOKEN = "spellbook-session-token"

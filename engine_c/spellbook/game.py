@@ -79,7 +79,7 @@ SPELLBOOK = SpellBookGame()
 # and OpenSpiel adapter predate the contract's conventions, so they are named.
 DECLARATION = Declaration(title="SpellBook", adapter=SPELLBOOK, players=(2, 4), rules="shared/rules/SPELLBOOK.md",
                           setup="spells", order=0, terminal="clients.play_spellbook", service="server.service",
-                          openspiel="clients.openspiel_game")
+                          openspiel="clients.openspiel_game", ladder="data/ladder.json")
 
 
 # How far a seat's final score strays from the search's estimate of it, by the round the game is in
