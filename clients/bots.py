@@ -107,11 +107,9 @@ class RemoteBot:
             raise ValueError(f"bot spec {spec!r}: {e}") from None
         self._level = int(opts.pop("level", 0))
         self._options = _typed_search_options(spec, opts)
-        if game == "spellbook":
-            self._client = module.SpellBookClient(self.remote.address, timeout=timeout)
-        else:
-            _check_aw_options(spec, self._options)       # before connecting: a bad spec fails the preflight
-            self._client = module.AbracadaWhatClient(self.remote.address, timeout=timeout)
+        client_cls = module.client_for(game)
+        _check_options(spec, self._options, client_cls)   # before connecting: a bad spec fails the preflight
+        self._client = client_cls(self.remote.address, timeout=timeout)
         self._observation = module.Observation
         self._service_error = module.ServiceError
 
@@ -119,10 +117,7 @@ class RemoteBot:
         """BotUnavailableError naming the server when it does not answer the game's service (one cheap call
         with the same retries: a tournament's preflight, before any game)."""
         try:
-            if self.game == "spellbook":
-                self._client.server_info(timeout=min(self._client.timeout, 10))
-            else:
-                self._client.rules(timeout=min(self._client.timeout, 10))
+            self._client.ping(timeout=min(self._client.timeout, 10))
         except self._service_error as e:
             raise BotUnavailableError(f"bot {self.name!r}: the server at {self.remote.address} does not answer "
                                       f"its {self.game} service: {e}") from None
@@ -141,14 +136,22 @@ class RemoteBot:
         self._client.close()
 
 
-def _check_aw_options(spec: str, options: dict) -> None:
-    """ValueError for a search option Abracada…What?'s service does not take (abracadawhat.v1 SearchOptions)."""
-    from server._gen.abracadawhat.v1 import types_pb2 as apb
+def _check_options(spec: str, options: dict, client_cls) -> None:
+    """ValueError for a search option the game's service does not take (its API's SearchOptions message)."""
+    from engine_c.registry import get_game
 
-    known = apb.SearchOptions.DESCRIPTOR.fields_by_name
+    title = get_game(client_cls.game).title
+    known = _search_options_message(client_cls.game).DESCRIPTOR.fields_by_name
     for key in options:
         if key not in known:
-            raise ValueError(f"bot spec {spec!r}: option {key!r} is not an Abracada…What? search option")
+            raise ValueError(f"bot spec {spec!r}: option {key!r} is not one of {title}'s search options")
+
+
+def _search_options_message(game: str):
+    """The SearchOptions message of a game's API package (proto/NAME/v1, server/_gen/NAME/v1/types_pb2)."""
+    import importlib
+
+    return importlib.import_module(f"server._gen.{game}.v1.types_pb2").SearchOptions
 
 
 def _typed_search_options(spec: str, raw: dict[str, str]) -> dict:

@@ -496,6 +496,8 @@ def _analyze_game_request(record, level, iterations, time_ms, threads, options, 
 class SpellBookClient:
     """Blocking client. `timeout` is the default deadline of a call in seconds."""
 
+    game = "spellbook"             # the game whose service this client speaks (client_for)
+
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
                  api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
@@ -538,6 +540,10 @@ class SpellBookClient:
             raise _error_from(e) from None
 
     # -------------------------------------------------------------- rules
+    def ping(self, timeout: float | None = None) -> None:
+        """One cheap call: ServiceError when the server does not answer this game's service."""
+        self.server_info(timeout=timeout)
+
     def server_info(self, timeout: float | None = None) -> spb.GetServerInfoResponse:
         return self._call(self.stub.GetServerInfo, spb.GetServerInfoRequest(), timeout)
 
@@ -897,6 +903,8 @@ class AbracadaWhatClient:
             best = client.best_move(Observation(state.observation(seat)), seat=seat, level=5, seed=1)
     """
 
+    game = "abracadawhat"          # the game whose service this client speaks (client_for)
+
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
                  api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
@@ -965,6 +973,10 @@ class AbracadaWhatClient:
         return kw
 
     # -------------------------------------------------------------- rules
+    def ping(self, timeout: float | None = None) -> None:
+        """One cheap call: ServiceError when the server does not answer this game's service."""
+        self.rules(timeout=timeout)
+
     def rules(self, timeout: float | None = None):
         return self._call(self.stub.GetRules, self._spb.GetRulesRequest(), timeout)
 
@@ -1035,3 +1047,15 @@ class AbracadaWhatClient:
         resp = self._call(self.stub.ExportSession, self._spb.ExportSessionRequest(session_id=session_id), timeout,
                           token=token)
         return json.loads(resp.record_json)
+
+
+def client_for(game):
+    """The blocking client class of a game's service (a Game, or its name resolved here). ValueError when
+    no client speaks it."""
+    from engine_c.registry import get_game
+
+    name = get_game(game).name
+    for cls in (SpellBookClient, AbracadaWhatClient):
+        if cls.game == name:
+            return cls
+    raise ValueError(f"no gRPC client speaks {name}'s service")

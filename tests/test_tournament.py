@@ -304,7 +304,7 @@ def test_a_remote_abracadawhat_bot_in_a_tournament_and_a_gauntlet(tmp_path, caps
 
     with pytest.raises(ValueError, match="plays abracadawhat"):
         make_bot("grpc://127.0.0.1:1?level=2&game=abracadawhat")               # a SpellBook tournament
-    with pytest.raises(ValueError, match="not an Abracada…What\\? search option"):
+    with pytest.raises(ValueError, match="not one of Abracada…What\\?'s search options"):
         make_bot("grpc://127.0.0.1:1?knows_discard=1", game="abracadawhat")
     assert cli_main(["tournament", "grpc://127.0.0.1:1?game=abracadawhat", "random", "--games", "2",
                      "--out", str(tmp_path / "x.jsonl"), "--no-progress"]) == 2
