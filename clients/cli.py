@@ -19,6 +19,8 @@ import argparse
 import os
 import sys
 
+from clients.args import add_game_flags, players_help
+
 
 FORMATTER = argparse.ArgumentDefaultsHelpFormatter    # every --help shows the defaults
 DEMO_HELP = "a seeded game between uniformly random bots (one per seat), printing every move, draw and the final scores"
@@ -30,10 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="run the gRPC server (`spellbook-ai serve --help` lists its flags)", add_help=False)
     p = sub.add_parser("demo", help=DEMO_HELP, description=DEMO_HELP)
-    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
-    p.add_argument("--players", type=int, default=2, help="2 to 4 (SpellBook), 2 to 5 (Abracada…What?)")
-    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
-    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
+    add_game_flags(p)
+    p.add_argument("--players", type=int, default=2, help=players_help())
     p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices")
     # Each of these lives in its own module; cli.py only routes to it.
     from clients import analysis, ladder, play, review, selfplay, tournament, train

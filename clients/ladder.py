@@ -33,6 +33,7 @@ import time
 
 from clients import ratings as R
 from clients import tournament as T
+from clients.args import add_game_flags
 from engine_c.registry import get_game
 
 ANCHOR = "random"
@@ -201,9 +202,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=GAMES_PER_PAIR, help="games per pair (both seat orders of each deal)")
     p.add_argument("--span", type=int, default=SPAN, help="each bot meets the next SPAN bots up the chain")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal")
-    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
-    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
-    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
+    add_game_flags(p)
     p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games")
     p.add_argument("--executor", default=None, help="process (None), inline, or dask://scheduler:8786")
     p.add_argument("--out", default=None, help="the level -> Elo table (JSON; default data/ladder.json, "

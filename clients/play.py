@@ -391,8 +391,10 @@ class PlayClient:
 # Command line
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
+    from clients.args import add_game_flags
     from search.levels import LEVEL_NAMES, PLAY_LEVEL
+
+    add_game_flags(p)
 
     names = ", ".join(f"{lv} {name}" for lv, name in LEVEL_NAMES.items())
     p.add_argument("--bots", nargs="+", default=[f"ismcts:level={PLAY_LEVEL}"],
@@ -402,8 +404,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "can win with care (docs/search.md, Levels)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
     p.add_argument("--seed", type=int, default=None, help="the deal (%(default)s: a random one, shown when the game ends)")
-    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic or 7 spell names")
-    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("--practice", action="store_true", help="allow undo")
     p.add_argument("--load", default=None, metavar="FILE", help="continue a saved game")
     p.add_argument("--server", default=None, metavar="HOST:PORT", help="play in a session on a server (either game)")

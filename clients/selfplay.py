@@ -78,7 +78,9 @@ def game_search_fields(adapter) -> dict:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
-    p.add_argument("--game", default="spellbook", help="the game (engine_c.registry: spellbook, abracadawhat)")
+    from clients.args import add_game_flags
+
+    add_game_flags(p, setup=False)
     p.add_argument("--out", required=True, help="directory of the shards (created; resumed when it has some)")
     p.add_argument("--games", type=int, default=200, help="games in the whole run")
     p.add_argument("--games-per-shard", type=int, default=None,

@@ -115,7 +115,9 @@ class Declaration:
     adapter: GameAdapter
     players: tuple[int, int]    # the fewest and most seats
     rules: str                  # the rules reference, relative to the repository's parent
-    setup: str = ""             # the setup's field name in records and requests ("" for none)
+    setup: str = ""             # the setup's field name in records and requests ("" for none), and its flag
+    setup_default: str = ""     # the setup a command line gives when none is named
+    setup_help: str = ""        # what the setup flag takes, for a command line's help
     order: int = 100            # where the game is listed (SpellBook 0, Abracada…What? 1; then by name)
     terminal: str = ""          # module paths; "" = the conventions of the module docstring
     service: str = ""
@@ -143,6 +145,8 @@ class Game:
     record: ModuleType
     package: str
     setup: str
+    setup_default: str
+    setup_help: str
     terminal: str
     service: str
     openspiel: str

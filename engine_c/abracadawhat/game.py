@@ -129,4 +129,5 @@ ABRACADAWHAT = AbracadaWhatGame()
 # This folder as a game (engine_c/contract.py; the registry finds it by its folder); its terminal and OpenSpiel
 # adapter follow the contract's conventions, its service predates them.
 DECLARATION = Declaration(title="Abracada…What?", adapter=ABRACADAWHAT, players=(2, 5),
-                          rules="shared/rules/ABRACADAWHAT.md", setup="variants", order=1, service="server.aw_service")
+                          rules="shared/rules/ABRACADAWHAT.md", setup="variants",
+                          setup_help="xv1 and/or xv2, comma-separated", order=1, service="server.aw_service")

@@ -78,7 +78,8 @@ SPELLBOOK = SpellBookGame()
 # This folder as a game (engine_c/contract.py; the registry finds it by its folder). Its terminal, service
 # and OpenSpiel adapter predate the contract's conventions, so they are named.
 DECLARATION = Declaration(title="SpellBook", adapter=SPELLBOOK, players=(2, 4), rules="shared/rules/SPELLBOOK.md",
-                          setup="spells", order=0, terminal="clients.play_spellbook", service="server.service",
+                          setup="spells", setup_default="set1",
+                          setup_help="set1, set2, set3, classic or 7 spell names", order=0, terminal="clients.play_spellbook", service="server.service",
                           openspiel="clients.openspiel_game", ladder="data/ladder.json")
 
 
