@@ -392,11 +392,11 @@ class PlayClient:
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from clients.args import add_game_flags
-    from search.levels import LEVEL_NAMES, PLAY_LEVEL
+    from search.levels import LEVEL_NAMES, PLAY_LEVEL, level_words
 
     add_game_flags(p)
 
-    names = ", ".join(f"{lv} {name}" for lv, name in LEVEL_NAMES.items())
+    names = ", ".join(f"{lv} {level_words(lv)[0]}" for lv in LEVEL_NAMES)     # no ladder here: no "strongest"
     p.add_argument("--bots", nargs="+", default=[f"ismcts:level={PLAY_LEVEL}"],
                    help="opponents by spec (random, greedy, ismcts:level=N, ...; Abracada…What? also counting): "
                         f"1 to 3 (SpellBook), 1 to 4 (Abracada…What?). Levels: {names}; level {PLAY_LEVEL} (the "

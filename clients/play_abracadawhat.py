@@ -135,8 +135,10 @@ class AbracadaSession:
         before, seat = self.state.clone(), self.state.current_player
         self.state.apply(move)
         self.events.append(records.event("move", seat, move))
+        done = len(self.events)
         self._resolve_chance()
-        return T.describe_changes(before, move, self.state, self.names)
+        rolls = [int(e["move"].split()[1]) for e in self.events[done:] if e["kind"] == "roll"]
+        return T.describe_changes(before, move, self.state, self.names, rolls)
 
     def play_human(self, move: Move) -> list[str]:
         return self._play(move)

@@ -296,7 +296,7 @@ def render_board(sess: GameSession) -> str:
         lines.append(f"    {'your ' if you else ''}familiar ({stored}/16 stored, worth {familiar_value(stored)}): "
                      f"{format_counts(raw['fam'][p])}")
         learned = [f"{spell_title(st.spells[c])} level {raw['level'][p][c]} rune {RUNES[raw['rune'][p][c]]} "
-                   f"({sc.spells.get(st.spells[c], 0)} pts)"
+                   f"({_pts(sc.spells.get(st.spells[c], 0))})"
                    for c in range(len(COLORS)) if raw["level"][p][c]]
         lines.append(f"    spells: {'; '.join(learned) if learned else 'none learned'}")
         bonus = [f"{name} {v}" for name, v in _bonuses(sess, sc) if v]
@@ -354,7 +354,7 @@ def render_moves(moves: list[Move], filt: str | None = None, limit: int | None =
                 if want_level and str(lvl) != want_level:
                     lines.append(f"    level {lvl}: {len(ms)} way{'s' if len(ms) > 1 else ''} (`learn {spell} {lvl}`)")
                     continue
-                lines.append(f"    level {lvl} ({points(spell, lvl)} pts), {len(ms)} way{'s' if len(ms) > 1 else ''} to pay:")
+                lines.append(f"    level {lvl} ({_pts(points(spell, lvl))}), {len(ms)} way{'s' if len(ms) > 1 else ''} to pay:")
                 lines += [f"    {i:3d}. {m}" for i, m in ms]
         else:
             first, last = items[0][0], items[-1][0]

@@ -92,6 +92,26 @@ LEVEL_MEANINGS: dict[int, str] = {
     9: "a stronger search",
     10: "the strongest the server plays",
 }
+# Level 10 is the largest search; it is called the strongest only where the game's ladder rates it highest
+# (Abracada…What?'s ladder puts it below levels 8 and 9, within the measurement's margins).
+TOP_LEVEL_UNRATED = ("deepest search", "the largest search the server plays")
+
+
+def level_words(level: int, elo: dict[int, float] | None = None) -> tuple[str, str]:
+    """A level's name and what it means, for a player (GetServerInfo/GetRules, the page's chooser, the
+    terminal's help), true to the ladder table `elo` (level -> Elo): the top level is "strongest" only
+    when the table rates it above every other level; otherwise (or without a table) it is the deepest
+    search, and the meaning says which levels the table rates above it."""
+    if level != max(LEVEL_NAMES):
+        return LEVEL_NAMES[level], LEVEL_MEANINGS[level]
+    if elo and level in elo and all(elo[level] > e for lv, e in elo.items() if lv != level):
+        return LEVEL_NAMES[level], LEVEL_MEANINGS[level]
+    name, meaning = TOP_LEVEL_UNRATED
+    above = sorted(lv for lv, e in (elo or {}).items() if lv != level and e >= elo.get(level, float("inf")))
+    if above:
+        which = " and ".join(map(str, above)) if len(above) <= 2 else ", ".join(map(str, above[:-1])) + f" and {above[-1]}"
+        meaning += f"; the ladder rates it below level{'s' if len(above) > 1 else ''} {which} (within its margin)"
+    return name, meaning
 
 
 def _evaluator(evaluator: str, game: Any) -> str:

@@ -14,6 +14,7 @@ from engine_c.abracadawhat.game import ABRACADAWHAT
 from engine_c.abracadawhat.insight import HandInsight
 from engine_c.abracadawhat.state import SPELLS, Move, State, outcome_visible_to
 from engine_c.abracadawhat.notation import log_entries
+from engine_c.abracadawhat import text as T
 from server import convert
 from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server.convert import FieldError
@@ -91,14 +92,31 @@ def parse_state(si: apb.StateInput, seed: int, field: str = "state") -> State:
         raise FieldError(f"{field}.{form}", str(e)) from None
 
 
-def insight_pb(ins: HandInsight) -> apb.HandInsight:
-    return apb.HandInsight(
-        seat=ins.seat, hands_considered=ins.hands_considered,
-        holding=[apb.SpellChance(spell=k, name=SPELLS[k - 1], probability=p) for k, p in ins.holding.items()],
-        announcements=[apb.Announcement(move=move_pb(a.move), name=a.name, success_probability=a.success_probability,
-                                        expected_life_loss=a.expected_life_loss,
-                                        self_knockout_probability=a.self_knockout_probability, effect=a.effect)
-                       for a in ins.announcements])
+def reader_names(players: int, viewer: int | None) -> list[str]:
+    """The seats' names in the words a message gives a caller: "you" for its own seat, "seat N" for the
+    others (the page puts its own names for them in)."""
+    return ["you" if p == viewer else f"seat {p}" for p in range(players)]
+
+
+def insight_pb(ins: HandInsight, state: State | None = None) -> apb.HandInsight:
+    """The insight; with `state` where the insight's seat decides now, each announcement's words too (what a
+    success does here and what a failure costs: text.announcements, the terminal's `chances`) and whether
+    it may end its turn."""
+    words = {}
+    out = apb.HandInsight(seat=ins.seat, hands_considered=ins.hands_considered,
+                          holding=[apb.SpellChance(spell=k, name=SPELLS[k - 1], probability=p)
+                                   for k, p in ins.holding.items()])
+    if state is not None and state.current_player == ins.seat >= 0:
+        for a in T.announcements(state, ins.seat, reader_names(state.players, ins.seat), ins.holding):
+            words[str(a.move)] = a
+        out.end_legal = "end" in words
+    for a in ins.announcements:
+        w = words.get(str(a.move))
+        out.announcements.append(apb.Announcement(
+            move=move_pb(a.move), name=a.name, success_probability=a.success_probability,
+            expected_life_loss=a.expected_life_loss, self_knockout_probability=a.self_knockout_probability,
+            effect=a.effect, if_success=w.gain if w else "", if_failure=w.risk if w else ""))
+    return out
 
 
 def _reasons_pb(reasons) -> list:
@@ -126,6 +144,10 @@ def event_pb(ev, viewer: int | None, everything: bool = False) -> apb.SessionEve
     hidden zones are turned up at the end, as the finished game's record shows them)."""
     out = apb.SessionEvent(seq=ev.seq, kind=ev.kind, seat=ev.seat, to_move=ev.to_move, scores=ev.scores,
                            winners=ev.winners, zone=ev.zone, to=ev.to)
+    if ev.kind == "move" and getattr(ev, "context", ()):      # what the table saw, as the terminal says it
+        before, after, rolls = ev.context
+        b, a = State.from_text(before), State.from_text(after)
+        out.lines.extend(T.describe_changes(b, Move.from_text(ev.move), a, reader_names(b.players, viewer), rolls))
     if ev.move:
         if ev.is_chance and not everything and not outcome_visible_to(ev.zone, ev.to, viewer):
             out.hidden = True

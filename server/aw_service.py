@@ -170,7 +170,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             why = aw_reasons(state, h.move, versus=versus)
             hidden = aw_veiled(why)
             hints.append(conv.hint_pb(h, ins, hide_move=hide, reasons=hidden if hide else why, veiled_reasons=hidden))
-        return hints, conv.insight_pb(ins)
+        return hints, conv.insight_pb(ins, state)
 
     @rpc
     async def GetHints(self, request, context, log_extra):
@@ -245,7 +245,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
             state=conv.game_state(state, conv.SPECTATOR if viewer is None else viewer, finished=over), over=over,
             seats=seats, fixed_seed=bool(mgr.store.session(sid).fixed_seed))
         if viewer is not None and not over:
-            out.insight.CopyFrom(conv.insight_pb(hand_insight(state, viewer)))
+            out.insight.CopyFrom(conv.insight_pb(hand_insight(state, viewer), state))
             if state.current_player == viewer:
                 out.legal_moves.extend(conv.move_pb(m) for m in state.legal_moves())
         return out

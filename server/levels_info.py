@@ -60,12 +60,14 @@ def level_profiles(path: str) -> dict[int, dict]:
 PROFILE_FIELDS = ("inaccuracy_share", "mistake_share", "blunder_share", "absurd_rate")
 
 
-def level_meaning(d: dict, elo: tuple[float, float] | None, anchor: str) -> str:
+def level_meaning(d: dict, elo: tuple[float, float] | None, anchor: str, table: dict | None = None) -> str:
     """A level for a player: its name, what it plays like, and where the ladder puts it against the
-    heuristic bot ("greedy = 1000" -> "about 120 Elo below greedy, the one-ply heuristic")."""
-    from search.levels import LEVEL_MEANINGS
+    heuristic bot ("greedy = 1000" -> "about 120 Elo below greedy, the one-ply heuristic"). `table`: the
+    whole ladder (level -> (Elo, margin)), so that no level is called the strongest unless rated highest."""
+    from search.levels import level_words
 
-    text = f"{d['name'].capitalize()}: {LEVEL_MEANINGS[d['level']]}"
+    name, meaning = level_words(d["level"], {lv: e for lv, (e, _) in (table or {}).items()})
+    text = f"{name.capitalize()}: {meaning}"
     name, _, base = anchor.partition(" = ")
     if elo is not None and base and name != "random":
         diff = elo[0] - float(base)
@@ -100,8 +102,10 @@ def level_text(d: dict) -> str:
 def fill_level(level, d: dict, elo: dict, anchor: str, profiles: dict) -> None:
     """Sets a StrengthLevel message's player-facing fields (either game's): name, meaning, the policy
     fields, the Elo from the ladder and the mistake profile, where known."""
-    level.name = d["name"]
-    level.meaning = level_meaning(d, elo.get(d["level"]), anchor)
+    from search.levels import level_words
+
+    level.name = level_words(d["level"], {lv: e for lv, (e, _) in elo.items()})[0]
+    level.meaning = level_meaning(d, elo.get(d["level"]), anchor, elo)
     level.policy_temperature, level.policy_top_k = d["policy_temperature"], d["policy_top_k"]
     level.policy_floor = d["policy_floor"]
     if d["level"] in elo:

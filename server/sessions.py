@@ -88,6 +88,9 @@ class Event:
     winners: list[int] = field(default_factory=list)
     zone: str = ""            # Abracada…What?'s chance events: removed | hand | secret | taken ("" for a roll)
     to: int = -1              # ... and the seat the stone went to
+    # a move of a game that tells what the table saw (its text module's describe_changes): the state before
+    # the move, the state after the chance events it set off, and the die rolls among them
+    context: tuple = ()
 
     @property
     def is_chance(self) -> bool:
@@ -414,10 +417,9 @@ class SessionManager:
         session.subscribers.append(queue)
         try:
             last = from_seq - 1
-            for row in self.store.events(sid, from_seq):
-                if row.kind != "setup":
-                    yield self._event_from_row(row, session.game)
-                    last = row.seq
+            for event in self._events(sid, self.store.events(sid, from_seq), session.game):
+                yield event
+                last = event.seq
             if session.over:
                 yield self._end_event(session)
                 return
@@ -430,11 +432,11 @@ class SessionManager:
                 if ev is None:
                     raise SessionError("NOT_FOUND", "session_id", _EXPIRED)
                 if ev.seq > last + (ev.kind != "end"):       # fill a gap from the store first
-                    for row in self.store.events(sid, last + 1):
-                        if row.seq > (ev.seq if ev.kind == "end" else ev.seq - 1):
+                    for event in self._events(sid, self.store.events(sid, last + 1), session.game):
+                        if event.seq > (ev.seq if ev.kind == "end" else ev.seq - 1):
                             break
-                        yield self._event_from_row(row, session.game)
-                        last = row.seq
+                        yield event
+                        last = event.seq
                 if ev.kind != "end" and ev.seq <= last:
                     continue
                 yield ev
@@ -465,7 +467,7 @@ class SessionManager:
     def history(self, sid: str, from_seq: int = 1) -> list[Event]:
         """The stored events from `from_seq` (no 'end' event)."""
         game = self._get(sid).game
-        return [self._event_from_row(r, game) for r in self.store.events(sid, from_seq) if r.kind != "setup"]
+        return self._events(sid, self.store.events(sid, from_seq), game)
 
     def export(self, sid: str) -> dict:
         """The whole game record (engine_c.records, docs/records.md): the setup's chance events, every move
@@ -545,18 +547,19 @@ class SessionManager:
         rows = [r for r in rows if r.seq > session.seq]
         if not rows:
             return
+        events = self._events(session.id, rows, session.game, before=session.state.to_text())
         session.state, session.seq = session.game.State.from_text(rows[-1].state_after), rows[-1].seq
         if rows[-1].kind == records.RESIGN:
             session.resigned = rows[-1].seat
-        for r in rows:
-            self._publish(session, self._event_from_row(r, session.game))
+        for ev in events:
+            self._publish(session, ev)
         if session.over:
             self._finished(session)
 
     def _apply_and_store(self, session: _Session, seat: int, choose, draws: list[str] | None = None) -> list[Event]:
         """Stores `seat`'s move and the draws it causes, serialized by the database. choose(state, seq) runs on
         the latest stored state and returns the move (or raises: nothing is stored)."""
-        behind = []
+        behind, before = [], []
 
         def step(seq: int, text: str) -> Advance:
             # Another replica moved on: continue from the stored state (its events are published after).
@@ -564,6 +567,7 @@ class SessionManager:
             if seq != session.seq:
                 behind.append(seq)
             move = choose(state, seq)
+            before.append(state.to_text())
             state.apply(move)
             rows = [(seq + 1, "move", seat, str(move), state.to_text())]
             for outcome, kind, to in _resolve(state) if draws is None else _applied(state, draws):
@@ -579,10 +583,10 @@ class SessionManager:
         finally:
             if behind:
                 self._catch_up(session)
+        events = self._events(session.id, [_Row(*r) for r in out.events], session.game, before=before[-1])
         if session.seq >= out.events[-1][0]:    # (caught up past them: already published)
-            return [self._event_from_row(_Row(*r), session.game) for r in out.events]
+            return events
         session.state, session.seq = out.value, out.events[-1][0]
-        events = [self._event_from_row(_Row(*r), session.game) for r in out.events]
         for ev in events:
             self._publish(session, ev)
         if session.state.is_terminal():
@@ -612,6 +616,36 @@ class SessionManager:
         except Expired:
             self.sessions.pop(session.id, None)
             raise SessionError("NOT_FOUND", "session_id", _EXPIRED) from None
+
+    def _events(self, sid: str, rows, game: Game, before: str | None = None) -> list[Event]:
+        """The events of stored rows (setup rows left out). A move of a game that tells what the table saw
+        (text.describe_changes) gets its context: the state before it (`before`: the state before the
+        first row, else read from the store), the state after the chance events it set off (they are
+        stored with it, in one transaction, so `rows` never end within them) and the die rolls among them."""
+        rows = [r for r in rows if r.kind != "setup"] if rows else []
+        events = [self._event_from_row(r, game) for r in rows]
+        if not rows or not hasattr(game.text, "describe_changes"):
+            return events
+        for i, (row, ev) in enumerate(zip(rows, events)):
+            if row.kind != "move":
+                continue
+            if i:
+                previous = rows[i - 1].state_after
+            elif before is not None:
+                previous = before
+            else:
+                earlier = self.store.events(sid, row.seq - 1)
+                if not earlier or earlier[0].seq != row.seq - 1:
+                    continue
+                previous = earlier[0].state_after
+            batch = [row]           # rows always run to a batch's end: a move and its chance are stored at once
+            for r in rows[i + 1:]:
+                if r.kind in ("move", "setup", records.RESIGN):
+                    break
+                batch.append(r)
+            rolls = tuple(int(r.move.split()[1]) for r in batch if r.kind == "roll")
+            ev.context = (previous, batch[-1].state_after, rolls)
+        return events
 
     def _event_from_row(self, row, game: Game) -> Event:
         st = game.State.from_text(row.state_after)

@@ -195,6 +195,61 @@ def test_a_seat_never_sees_its_own_hand_and_a_spectator_sees_none(stub, api):
                 assert ev.hidden == (role == "spectator" or ev.to == 1)
 
 
+def test_each_move_event_tells_what_the_table_saw_as_the_terminal_does(stub, api):
+    """Issue 51 item 2: a move's event carries the terminal's lines (text.describe_changes): the outcome
+    and its die, life lost and gained, knock-outs, the round's end and points; a failed announcement ends
+    the turn by rule (never "ended the turn"). Each caller reads "you" for its own seat. And the insight
+    of the seat to move words each announcement as the terminal's `chances` does, `end` only when legal."""
+    from engine_c import records
+    from engine_c.abracadawhat import text as T
+
+    types, svc, _ = api
+    created = create(stub, api, ["client", "bot:1", "bot:1"], seed=3)
+    sid, tok = created.session_id, created.seat_tokens[0].token
+    ended_legal = False
+    while True:
+        view = wait_turn(stub, api, sid, tok, 0)
+        if view.over:
+            break
+        legal = [m.text for m in view.legal_moves]
+        hints = stub.GetHints(svc.GetHintsRequest(state=types.StateInput(observation=view.state.text), seat=0,
+                                                  level=1, seed=1, top_k=1), timeout=30)
+        for insight in (view.insight, hints.insight):
+            assert insight.end_legal == ("end" in legal)
+            ended_legal |= insight.end_legal
+            for a in insight.announcements:
+                assert a.if_success and a.if_failure and a.move.text in legal
+                if a.success_probability == 0:
+                    assert "cannot succeed" in a.if_success and "knock" not in a.if_success
+        # the highest announcement: it often fails, and costs life
+        move = "end" if len(legal) < 3 and "end" in legal else legal[-1] if legal[-1] != "end" else legal[-2]
+        stub.SubmitMove(svc.SubmitMoveRequest(session_id=sid, seat=0, move=types.Move(text=move),
+                                              expected_seq=view.seq), metadata=token(tok), timeout=30)
+    assert ended_legal
+    record = json.loads(stub.ExportSession(svc.ExportSessionRequest(session_id=sid), metadata=token(tok),
+                                           timeout=30).record_json)
+    final, steps, indices = records.replay_indexed(record)
+    names = ["you", "seat 1", "seat 2"]
+    expected = []
+    for k, ((before, move, _seat), i) in enumerate(zip(steps, indices)):
+        after = steps[k + 1][0] if k + 1 < len(steps) else final
+        end = indices[k + 1] if k + 1 < len(indices) else len(record["events"])
+        rolls = [int(e["move"].split()[1]) for e in record["events"][i + 1:end] if e["kind"] == "roll"]
+        expected.append(T.describe_changes(before, move, after, names, rolls))
+    watched = [item.event for item in stub.WatchSession(svc.WatchSessionRequest(session_id=sid, from_seq=1),
+                                                        metadata=token(tok), timeout=30)]
+    told = [list(ev.lines) for ev in watched if ev.kind == "move"]
+    assert told == expected
+    lines = [line for t in told for line in t]
+    assert any(": fails" in line for line in lines) and any(line.startswith("life: ") for line in lines)
+    assert any(" ends: " in line and "Scores: " in line for line in lines)          # a round's end and points
+    assert any("A failed announcement ends your turn" == line for line in lines)
+    assert not any(line == "you end the turn" and prev.startswith("you announce") and ": fails" in prev
+                   for prev, line in zip(lines, lines[1:]))
+    # a round ended by a knock-out names it in the life line
+    assert any("(knocked out)" in line for line in lines)
+
+
 def test_bad_input_names_the_field(stub, api, server):
     types, svc, _ = api
     cases = [

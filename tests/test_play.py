@@ -111,13 +111,13 @@ def test_learn_options_are_grouped_by_spell_then_level_then_payment():
     assert n_learn > 40 and len(listed) < 6                               # one line per spell, collapsed
     assert re.search(r"\d+-\d+\. learn Sacrifice: level 3 \(\d+ ways\), level 4 \(\d+ ways\)", board)
     expanded = text[text.index("> learn Sacrifice"):text.index("> help sacrifice")]
-    assert "level 3 (1 pts)" in expanded and "level 4 (2 pts)" in expanded
+    assert "level 3 (1 point)" in expanded and "level 4 (2 points)" in expanded     # never "1 pts"
     assert expanded.index("level 3") < expanded.index("level 4")
     numbers = [int(m) for m in re.findall(r"^\s+(\d+)\. learn Sacrifice 4", expanded, flags=re.M)]
     assert numbers and all(str(P.ordered_moves(st)[k - 1]).startswith("learn Sacrifice 4") for k in numbers)
     # help SPELL: its text at each level
     one_level = text[text.index("> learn Sacrifice 5"):]
-    assert re.search(r"level 3: \d+ ways \(`learn Sacrifice 3`\)", one_level) and "level 5 (3 pts)" in one_level
+    assert re.search(r"level 3: \d+ ways \(`learn Sacrifice 3`\)", one_level) and "level 5 (3 points)" in one_level
     assert "learn Sacrifice 3 R" not in one_level
     helped = text[text.index("> help sacrifice"):text.index("> learn Sacrifice 5")]
     for lvl, pts in ((3, 1), (4, 2), (5, 3)):

@@ -59,3 +59,22 @@ def test_announcement_texts_name_no_rule_and_read_as_sentences():
                     assert not RULE_ID.search(line), line
             assert not RULE_ID.search(T.describe_final(st, T.seat_names(3)))
     assert not RULE_ID.search(" ".join(T.EFFECTS.values()) + " ".join(T.REASONS.values()))
+
+
+def test_a_level_is_called_the_strongest_only_where_its_ladder_rates_it_highest():
+    """Issue 51 item 10: Abracada…What?'s ladder rates level 10 below levels 8 and 9, so it is not called
+    the strongest there (the chooser, GetRules, the terminal's help); SpellBook's rates it highest."""
+    import json
+    from pathlib import Path
+
+    from search.levels import level_words
+    from server.levels_info import ladder_table
+
+    data = Path(__file__).resolve().parent.parent / "data"
+    aw = {lv: e for lv, (e, _) in ladder_table(str(data / "ladder-abracadawhat.json")).items()}
+    sb = {lv: e for lv, (e, _) in ladder_table(str(data / "ladder.json")).items()}
+    name, meaning = level_words(10, aw)
+    assert "strongest" not in name + meaning and "below levels 8 and 9" in meaning, (name, meaning)
+    assert level_words(10, sb)[0] == "strongest" and max(sb, key=sb.get) == 10
+    assert "strongest" not in " ".join(level_words(10)) and level_words(9, aw)[0] == "expert+"
+    assert json.loads((data / "ladder-abracadawhat.json").read_text())["levels"]

@@ -162,6 +162,12 @@ def _risk(state: State, seat: int, k: int) -> str:
     return f"you lose 1 life ({life} -> {life - 1}) and the turn ends"
 
 
+IMPOSSIBLE = 1e-9            # a chance of success at or below this is none: the spell cannot be held
+# what a success does, for a spell the seat cannot hold (every stone of it in sight, or a failed
+# announcement of it this round): nothing, so no effect or knock-out is held out to it
+CANNOT_SUCCEED = "it cannot succeed: you cannot hold this spell (its stones are all in sight, or you failed it this round)"
+
+
 def announcements(state: State, seat: int | None = None, names: Sequence[str] | None = None,
                   probabilities: dict[int, float] | None = None) -> list[Announcement]:
     """Every legal move of the deciding seat with its chance of success (from hold_probabilities), what a
@@ -177,7 +183,8 @@ def announcements(state: State, seat: int | None = None, names: Sequence[str] | 
             out.append(Announcement(move, 0.0, END_TEXT, "nothing"))
         else:
             k = move.value
-            out.append(Announcement(move, probs[k], _gain(state, seat, k, names), _risk(state, seat, k)))
+            gain = _gain(state, seat, k, names) if probs[k] > IMPOSSIBLE else CANNOT_SUCCEED
+            out.append(Announcement(move, probs[k], gain, _risk(state, seat, k)))
     return out
 
 
@@ -268,9 +275,33 @@ def log_text(entries: list[dict], names: Sequence[str]) -> str:
     return " | ".join(turns)
 
 
+def _you(name: str) -> bool:
+    """Whether a seat's name is the reader's own ('you', 'you (seat 0)'): it takes the second person."""
+    return name.lower().startswith("you")
+
+
 def _does(name: str, verb: str) -> str:
     """'seat 2 announces', 'you (seat 0) announce'."""
-    return f"{name} {verb}" if name.startswith("you") else f"{name} {verb}s"
+    return f"{name} {verb}" if _you(name) else f"{name} {verb}s"
+
+
+def _whose(name: str) -> str:
+    """'your', "seat 2's"."""
+    return "your" if _you(name) else f"{name}'s"
+
+
+def reason_text(key: str, name: str) -> str:
+    """Why a round ended (REASONS), for the seat `name`: 'knocked themselves out', or for the reader
+    'knocked yourself out'."""
+    text = REASONS[key]
+    if _you(name):
+        text = text.replace("themselves", "yourself").replace("their", "your").replace("is the", "are the")
+    return text
+
+
+def points_text(n: int) -> str:
+    """'1 point', '3 points'."""
+    return f"{n} point{'' if n == 1 else 's'}"
 
 
 def describe_cast(entry: dict) -> str:
@@ -284,36 +315,57 @@ def describe_result(result: dict, names: Sequence[str], round_number: int) -> st
     """A finished round (State.results() item) in words."""
     who = names[result["seat"]]
     scores = ", ".join(f"{names[p]} +{s}" for p, s in enumerate(result["scores"]))
-    return f"Round {round_number} ends: {who} {REASONS[result['reason']]}. Scores: {scores}."
+    return f"Round {round_number} ends: {who} {reason_text(result['reason'], who)}. Scores: {scores}."
 
 
-def describe_changes(before: State, move: Move, after: State, names: Sequence[str]) -> list[str]:
+def _life_line(before: Sequence[int], after: Sequence[int], names: Sequence[str]) -> str | None:
+    """'life: seat 1 3 -> 2, seat 2 1 -> 0 (knocked out)', or None when no life changed."""
+    changed = [f"{names[p]} {lb} -> {la}" + (" (knocked out)" if la <= 0 < lb else "")
+               for p, (lb, la) in enumerate(zip(before, after)) if lb != la]
+    return "life: " + ", ".join(changed) if changed else None
+
+
+def describe_changes(before: State, move: Move, after: State, names: Sequence[str],
+                     rolls: Sequence[int] = ()) -> list[str]:
     """What the table saw when the seat to move at `before` played `move` and chance followed, up to
-    `after`: the announcement with its outcome and die, life changes, the turn's end, a finished round.
-    Only public facts (XI1): never a stone drawn or dealt."""
+    `after`: the announcement with its outcome and die, life lost and gained (a knock-out), the turn's
+    end (a failed announcement ends it: the seat did not choose to), a finished round with its points.
+    Only public facts (XI1): never a stone drawn or dealt. `rolls`: the die rolls that followed `move`
+    (a round that ends takes its log, and so its die, with it). The terminal and the page (each
+    SessionEvent's `lines`) show these lines."""
     seat, done = before.current_player, len(before.results())
     if len(after.results()) > done:                 # the round ended: its log is gone, its result says how
         r = after.results()[done]
         lines = []
         if move.kind == "cast":
-            ok = not (r["reason"] == "self" and r["seat"] == seat)
-            lines.append(f"{_does(names[seat], 'announce')} {spell_name(move.value)}: {'success' if ok else 'fails'}")
+            ok = r["life"][seat] > 0                 # only a failure (its last life) knocks the caster out
+            roll = f", the die shows {rolls[0]}" if rolls else ""
+            lines.append(f"{_does(names[seat], 'announce')} {spell_name(move.value)}: "
+                         f"{'success' if ok else 'fails'}{roll}")
+        life = _life_line(before.life, r["life"], names)
+        if life:
+            lines.append(life)
         lines += [describe_result(x, names, done + k + 1) for k, x in enumerate(after.results()[done:])]
         if after.is_terminal():
-            lines.append("The game is over: someone has 8 points or more.")        # XG1
+            lines.append(f"The game is over: someone has {WIN_POINTS} points or more.")        # XG1
         else:
             lines.append("Points: " + ", ".join(f"{names[p]} {v}" for p, v in enumerate(after.points))
-                         + ". A new round is dealt; everyone is back to 6 life.")
+                         + f". A new round is dealt; everyone is back to {LIFE_MAX} life.")
         return lines
     lines = []
+    previous = before.log()[-1] if before.log() else None
     for e in after.log()[len(before.log()):]:
         if e["kind"] == "cast":
             lines.append(f"{_does(names[e['seat']], 'announce')} {describe_cast(e)}")
+        elif previous is not None and previous["kind"] == "cast" and not previous["ok"] \
+                and previous["seat"] == e["seat"]:
+            lines.append(f"A failed announcement ends {_whose(names[e['seat']])} turn")      # XT1
         else:
             lines.append(f"{_does(names[e['seat']], 'end')} the turn")
-    changed = [f"{names[p]} {lb} -> {la}" for p, (lb, la) in enumerate(zip(before.life, after.life)) if lb != la]
-    if changed:
-        lines.append("life: " + ", ".join(changed))
+        previous = e
+    life = _life_line(before.life, after.life, names)
+    if life:
+        lines.append(life)
     return lines
 
 

@@ -60,13 +60,15 @@ async function init() {
   $("review-back").addEventListener("click", () => { $("review").hidden = true; (game.sessionId || game.practice ? $("game") : $("setup")).hidden = false; });
   $("share-show").addEventListener("click", () => { $("share-token").textContent = game.spectatorToken; $("share-token").hidden = false; });
   $("share-copy").addEventListener("click", () => navigator.clipboard?.writeText(game.spectatorToken).then(() => status("Spectator token copied.")));
-  $("help-button").addEventListener("click", () => { $("help").hidden = !$("help").hidden; $("help-button").setAttribute("aria-expanded", String(!$("help").hidden)); });
+  $("help-button").addEventListener("click", toggleHelp);
   document.addEventListener("keydown", shortcut);
   document.addEventListener("visibilitychange", syncWatch);     // a tab out of view holds no stream
   await loadGames();
   const saved = sessionStorage.getItem(STORE_KEY);
-  if (saved) {
-    const state = JSON.parse(saved);
+  const state = saved ? JSON.parse(saved) : null;
+  // a link to a game (/spellbook) opens that game: a stored session of another game does not take it over
+  // (it stays stored, and its own link, or a reload there, resumes it)
+  if (state && (!gameInPath() || gameInPath() === (state.kind || "spellbook"))) {
     await chooseGame(state.kind || "spellbook");
     Object.assign(game, state);
     showGame();
@@ -76,6 +78,22 @@ async function init() {
   }
   await chooseGame(gameInPath() || sessionStorage.getItem(GAME_STORE) || $("game-choice").value);
   status(READY);
+}
+
+/** The rules panel, opened and closed by its button. While it is open the header says so (not a stale
+ *  "Review ready."); closing it brings back what the header said before. */
+let statusBeforeHelp = null;
+function toggleHelp() {
+  const open = $("help").hidden;
+  $("help").hidden = !open;
+  $("help-button").setAttribute("aria-expanded", String(open));
+  if (open) {
+    statusBeforeHelp = $("status").textContent;
+    status(`Rules and help for ${$("game-name").textContent} are open below; the button closes them.`);
+  } else if (statusBeforeHelp !== null) {
+    if ($("status").textContent.startsWith("Rules and help")) status(statusBeforeHelp);   // unless news came meanwhile
+    statusBeforeHelp = null;
+  }
 }
 
 /** The game a link names (/abracadawhat), if this server offers it. */
@@ -302,7 +320,9 @@ function logEvent(ev) {
     const you = ev.seat === game.seat && !game.spectator;
     item = el("li", { class: `end resign ${you ? "own" : "bot"}` }, `${you ? "You" : seatName(ev.seat)} resigned.`);
   } else {
-    const { cls, nodes, merge, more } = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
+    const told = G.eventItem(ev, seatName, game.spectator ? -1 : game.seat);
+    if (!told) return;                    // an event the game's log tells with another (a die with its announcement)
+    const { cls, nodes, merge, more } = told;
     const top = $("log").firstElementChild;
     // a run of like chance events (a deal's stones to one hand) is one line that grows
     if (merge && top && top.dataset.merge === merge) { top.append(...(more || nodes)); top.dataset.seq = ev.seq; return; }
@@ -406,7 +426,7 @@ async function hint() {
     } finally { $("hint").disabled = false; }
   }
   game.hintLevel = Math.min(game.hintLevel + 1, 3);
-  renderHint($("hint-box"), game.hintLevel, v.view, game.hint.answer, G, (text) => submit(text));
+  renderHint($("hint-box"), game.hintLevel, v.view, game.hint.answer, G, (text) => submit(text), seatName);
   status(`Hint ${game.hintLevel} of 3.`);
 }
 

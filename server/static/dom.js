@@ -13,6 +13,8 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** '1 point', '3 points' (never '1 pts'). */
+export const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
 export const pct = (x) => `${Math.round(100 * (x || 0))}%`;
 export const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
 

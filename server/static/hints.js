@@ -4,8 +4,9 @@
 // `game.hintDetail`, `game.hintColumns`); the ladder, the table and "Play it" are the shell's.
 import { className, el, pct } from "./dom.js";
 
-/** The hint box's content at `level` (1-3) for the GetHints answer `answer` at the observed `view`. */
-export function renderHint(box, level, view, answer, game, onPlay) {
+/** The hint box's content at `level` (1-3) for the GetHints answer `answer` at the observed `view`;
+ *  `name(seat)`: the page's name of a seat, for the game's words about the others. */
+export function renderHint(box, level, view, answer, game, onPlay, name = (s) => `seat ${s}`) {
   const hints = answer.hints || [];
   const best = hints[0];
   const parts = [];
@@ -15,7 +16,7 @@ export function renderHint(box, level, view, answer, game, onPlay) {
     parts.push(el("p", {}, el("strong", { text: "Hint 1: " }), game.hintFocus(view, best.move, answer)),
       ...(game.hintFocusMore ? game.hintFocusMore(view, answer) : []));
   } else if (level === 2) {
-    const [title, ...rest] = game.hintWhy(view, best, answer);
+    const [title, ...rest] = game.hintWhy(view, best, answer, name);
     parts.push(el("p", {}, el("strong", { text: "Hint 2: " }), title), ...rest);
   } else {
     parts.push(el("p", {}, el("strong", { text: "Hint 3: play " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),

@@ -288,32 +288,38 @@ class SpellChance(_message.Message):
     def __init__(self, spell: _Optional[int] = ..., name: _Optional[str] = ..., probability: _Optional[float] = ...) -> None: ...
 
 class Announcement(_message.Message):
-    __slots__ = ("move", "name", "success_probability", "expected_life_loss", "self_knockout_probability", "effect")
+    __slots__ = ("move", "name", "success_probability", "expected_life_loss", "self_knockout_probability", "effect", "if_success", "if_failure")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SUCCESS_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_LIFE_LOSS_FIELD_NUMBER: _ClassVar[int]
     SELF_KNOCKOUT_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
     EFFECT_FIELD_NUMBER: _ClassVar[int]
+    IF_SUCCESS_FIELD_NUMBER: _ClassVar[int]
+    IF_FAILURE_FIELD_NUMBER: _ClassVar[int]
     move: Move
     name: str
     success_probability: float
     expected_life_loss: float
     self_knockout_probability: float
     effect: str
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., name: _Optional[str] = ..., success_probability: _Optional[float] = ..., expected_life_loss: _Optional[float] = ..., self_knockout_probability: _Optional[float] = ..., effect: _Optional[str] = ...) -> None: ...
+    if_success: str
+    if_failure: str
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., name: _Optional[str] = ..., success_probability: _Optional[float] = ..., expected_life_loss: _Optional[float] = ..., self_knockout_probability: _Optional[float] = ..., effect: _Optional[str] = ..., if_success: _Optional[str] = ..., if_failure: _Optional[str] = ...) -> None: ...
 
 class HandInsight(_message.Message):
-    __slots__ = ("seat", "holding", "announcements", "hands_considered")
+    __slots__ = ("seat", "holding", "announcements", "hands_considered", "end_legal")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HOLDING_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCEMENTS_FIELD_NUMBER: _ClassVar[int]
     HANDS_CONSIDERED_FIELD_NUMBER: _ClassVar[int]
+    END_LEGAL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     holding: _containers.RepeatedCompositeFieldContainer[SpellChance]
     announcements: _containers.RepeatedCompositeFieldContainer[Announcement]
     hands_considered: int
-    def __init__(self, seat: _Optional[int] = ..., holding: _Optional[_Iterable[_Union[SpellChance, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., hands_considered: _Optional[int] = ...) -> None: ...
+    end_legal: bool
+    def __init__(self, seat: _Optional[int] = ..., holding: _Optional[_Iterable[_Union[SpellChance, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., hands_considered: _Optional[int] = ..., end_legal: _Optional[bool] = ...) -> None: ...
 
 class Hint(_message.Message):
     __slots__ = ("rank", "move", "win_probability", "expected_score", "loss", "mistake_class", "visits", "about_equal", "success_probability", "variants", "note", "reasons", "veiled_reasons")
@@ -368,7 +374,7 @@ class SessionSeat(_message.Message):
     def __init__(self, kind: _Optional[_Union[SeatKind, str]] = ..., level: _Optional[int] = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ("seq", "kind", "seat", "move", "hidden", "zone", "to", "to_move", "scores", "winners")
+    __slots__ = ("seq", "kind", "seat", "move", "hidden", "zone", "to", "to_move", "scores", "winners", "lines")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -379,6 +385,7 @@ class SessionEvent(_message.Message):
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    LINES_FIELD_NUMBER: _ClassVar[int]
     seq: int
     kind: str
     seat: int
@@ -389,7 +396,8 @@ class SessionEvent(_message.Message):
     to_move: int
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., hidden: _Optional[bool] = ..., zone: _Optional[str] = ..., to: _Optional[int] = ..., to_move: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    lines: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., hidden: _Optional[bool] = ..., zone: _Optional[str] = ..., to: _Optional[int] = ..., to_move: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., lines: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RecordSeat(_message.Message):
     __slots__ = ("kind", "level", "spec")

@@ -2,12 +2,31 @@
 // its own hand as hidden stones (a seat never sees its own, the game's whole point), the pile, the secret
 // stones, life and points, the round, whose turn, the casts of this turn and this round's announcements.
 // A spectator of a live game sees no hand at all; a finished game (and the review's replay) shows them all.
-import { el } from "../../dom.js";
+import { el, points } from "../../dom.js";
 
 let HELP = { spells: [], lifeMax: 6, winPoints: 8, reasons: {} };
 export function setHelp(help) { HELP = { ...HELP, ...help }; }
 export const spellName = (k) => (HELP.spells[k - 1] ? HELP.spells[k - 1].name : `spell ${k}`);
 export const effect = (k) => (HELP.spells[k - 1] ? HELP.spells[k - 1].effect : "");
+
+/** The engine's words for a reader (engine_c/abracadawhat/text.py, as the terminal prints them: a move's
+ *  event lines, an announcement's gain and risk) as page nodes: "you" and "seat N" become this page's
+ *  names, "you" opening a sentence "You", and a spell ("6 Blizzard") its stone with its name. */
+export function words(text, name) {
+  const spells = HELP.spells.map((s) => s.name).sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`\\bseat (\\d+)\\b|\\b([1-8]) (${spells.join("|") || "$^"})\\b`, "g");
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    out.push(text.slice(at, m.index));
+    if (m[1] !== undefined) out.push(name(Number(m[1])));
+    else out.push(stone(Number(m[2]), { small: true }), ` ${m[3]}`);
+    at = m.index + m[0].length;
+  }
+  out.push(text.slice(at));
+  if (typeof out[0] === "string") out[0] = out[0].replace(/^you\b/, "You");
+  return out.filter((n) => n !== "");
+}
 
 /** One stone: its spell's number on its spell's color, named in words; or a hidden stone. */
 export function stone(k, { hidden = false, small = false } = {}) {
@@ -61,9 +80,11 @@ function roundLog(view, name) {
     else { current.done = true; current.refilled = e.refilled || 0; }
   }
   if (!turns.length) return el("p", { class: "empty", text: "No announcement yet this round." });
+  // a failed announcement ends the turn by rule: the seat did not choose to end it
+  const ending = (t) => (t.casts.length && !t.casts[t.casts.length - 1].ok ? " — the failure ended the turn" : " — ended the turn");
   return el("ol", { class: "aw-turns" }, turns.map((t) => el("li", {}, el("strong", { text: `${name(t.seat)}: ` }),
     t.casts.length ? t.casts.map((e) => `${e.spell || 0} ${e.ok ? "✓" : "✗"}${e.roll ? ` (die ${e.roll})` : ""}`).join(", ") : "no announcement",
-    t.done ? ` — ended the turn${t.refilled ? `, drew ${t.refilled}` : ""}` : " …")));
+    t.done ? `${ending(t)}${t.refilled ? `, drew ${t.refilled}` : ""}` : " …")));
 }
 
 /** How a round ended, in the engine's words (third person), or the second person for "You". */
@@ -109,7 +130,7 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], t
       : `Hand (${hand ? hand.size : 0})`;
     return el("article", { class: `seat${mine ? " mine" : ""}${deciding ? " deciding" : ""}`, "aria-label": name(s) },
       el("h4", {}, name(s), deciding ? el("span", { class: "badge", text: "to move" }) : "",
-        el("span", { class: "score", text: `${(view.points || [])[s] || 0}/${HELP.winPoints || 8} pts` })),
+        el("span", { class: "score", title: `the first to ${HELP.winPoints || 8} points wins`, text: points((view.points || [])[s] || 0) })),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: "Life" }), life((view.life || [])[s] || 0)),
       el("div", { class: "zone hand" }, el("span", { class: "zlabel", text: handLabel }),
         stones(hand, { empty: "empty", hiddenAs: mine ? "hidden" : "unseen" })),

@@ -5,7 +5,7 @@
 // (engine_c/abracadawhat/text.py player_help(), in GET /games.json), without the rules' ids.
 import { call } from "../../rpc.js";
 import { addStyle, el, pct } from "../../dom.js";
-import { castText, effect, renderBoard, setHelp, spellName, stone } from "./board.js";
+import { castText, renderBoard, setHelp, spellName, stone, words } from "./board.js";
 
 let HELP = { spells: [], focus: {}, end: "" };
 
@@ -41,25 +41,18 @@ function sizeBars(root) {
   for (const bar of root.querySelectorAll(".bar[data-p]")) bar.style.width = `${bar.dataset.p}%`;
 }
 
-/** What a failed announcement costs, in the terminal's words (engine_c/abracadawhat/text.py's risk). */
-function risk(view, seat, a) {
-  const life = (view.life || [])[seat] || 0;
-  const ko = a.selfKnockoutProbability || 0;
-  if ((a.move.value || 0) === 1) {
-    return "you lose the die roll in life and the turn ends" + (ko > 0 ? `; the chance this announcement knocks you out (0 points): ${pct(ko)}` : "");
-  }
-  if (life <= 1) return `you lose your last life: knocked out (0 points); the chance of that: ${pct(ko)}`;
-  return `you lose 1 life (${life} → ${life - 1}) and the turn ends`;
-}
-
-function announcementTable(view, answer) {
-  const ann = (answer.insight || {}).announcements || [];
+/** Hint 2: each legal announcement (and ending the turn, only where it is legal) with its chance, what a
+ *  success does here and what a failure costs, in the terminal's words (`chances`: the insight's
+ *  ifSuccess / ifFailure, from engine_c/abracadawhat/text.py announcements). */
+function announcementTable(view, answer, name) {
+  const insight = answer.insight || {};
+  const ann = insight.announcements || [];
   const rows = ann.map((a) => el("tr", {},
     el("th", { scope: "row" }, stone(a.move.value || Number(a.move.text.split(" ")[1]), { small: true }), ` ${spellName(a.move.value || 0)}`),
     el("td", { text: pct(a.successProbability) }),
-    el("td", { text: effect(a.move.value || 0) }),
-    el("td", { text: risk(view, answer.insight.seat || 0, a) })));
-  rows.push(el("tr", {}, el("th", { scope: "row", text: "End the turn" }), el("td", { text: "—" }), el("td", { text: HELP.end }), el("td", { text: "nothing" })));
+    el("td", {}, words(a.ifSuccess || "", name)),
+    el("td", {}, words(a.ifFailure || "", name))));
+  if (insight.endLegal) rows.push(el("tr", {}, el("th", { scope: "row", text: "End the turn" }), el("td", { text: "—" }), el("td", { text: HELP.end }), el("td", { text: "nothing" })));
   return el("table", { class: "aw-ann" },
     el("caption", { text: "Each announcement: its chance of success, what it does, what a failure costs" }),
     el("thead", {}, el("tr", {}, ["Announce", "Chance", "If it succeeds", "If it fails"].map((t) => el("th", { scope: "col", text: t })))),
@@ -138,6 +131,12 @@ const game = {
 
   eventItem(ev, name, me) {
     const who = (s) => (s === me ? "You" : name(s));
+    if (ev.kind === "move" && (ev.lines || []).length) {     // what the table saw, as the terminal prints it
+      const [first, ...more] = ev.lines;
+      return { cls: `move${ev.lines.some((l) => l.includes(": fails")) ? " fail" : ""}`, nodes: [el("span", {}, words(first, who)),
+        ...more.map((l) => el("span", { class: `more${/ ends: /.test(l) ? " round-end" : ""}` }, words(l, who)))] };
+    }
+    if (ev.kind === "roll") return null;                        // the move's lines already name the die
     if (ev.kind === "move") {
       const [kind, value] = ev.move.text.split(" ");
       if (kind === "cast") return { cls: "", nodes: [`${who(ev.seat)} announce${ev.seat === me ? "" : "s"} `, stone(Number(value), { small: true }), ` ${spellName(Number(value))}`] };
@@ -161,7 +160,7 @@ const game = {
     return (probs.get(best.value) || 0) >= top - 0.05 ? HELP.focus.likely : HELP.focus.beyond;
   },
   hintFocusMore(view, answer) { const nodes = holdingTable(answer.insight); queueMicrotask(() => sizeBars(document)); return nodes; },
-  hintWhy(view, best, answer) { return ["each announcement's chance and risk", announcementTable(view, answer)]; },
+  hintWhy(view, best, answer, name = (s) => `seat ${s}`) { return ["each announcement's chance and risk", announcementTable(view, answer, name)]; },
   hintDetail(view, best, answer) {
     const nodes = [el("p", { text: `${best.move.kind === "end" ? "Stop here" : `Its chance of success: ${chance(best, answer)}`}; ` +
       `your chance to win the game after it: ${pct(best.winProbability)}; your points at the end, estimated by simulated play: ` +

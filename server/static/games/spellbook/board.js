@@ -1,7 +1,7 @@
 // The board as one seat sees it (a GetSession observation's StateView): the Altar, the spells in play with
 // their points by level, every seat's pool, familiar, learned spells and score. Built with DOM calls
 // (no HTML strings), so nothing from the server is ever parsed as markup.
-import { el } from "../../dom.js";
+import { el, points } from "../../dom.js";
 
 export const COLORS = { R: "Red", P: "Purple", G: "Green", K: "Black", W: "White", B: "Blue", Y: "Yellow" };
 export const RUNES = { c: "circle", t: "triangle", s: "square" };
@@ -46,6 +46,26 @@ export function moveLabel(text) {
     out.push(isToken(w) ? chip(w) : /^[A-Z][a-z]+[A-Z]/.test(w) ? spellTitle(w) : w);
   });
   return out;
+}
+
+/** A move in words, its tokens as chips, as the learning chooser's buttons show it: "learn Time Travel at
+ *  level 3 (rune W■), paying W● W▲" for the notation "learn TimeTravel 3 Ws : Wc Wt"; "take R●", "draw 2
+ *  from the Pouch", "store W● on your familiar". The log, the hints, the review and the buttons use it, so no
+ *  notation reaches a player. Other moves (a spell's use and its steps) keep their words with chips. */
+export function moveWords(text) {
+  const [head, pay] = text.split(" : ");
+  const words = head.split(" ");
+  const chipsOf = (ws) => ws.flatMap((w, i) => [i ? " " : "", isToken(w) ? chip(w) : w]);
+  const learning = words[0] === "learn" ? words.slice(1) : words[0].split("/")[0] === "Transmutation" && pay ? words.slice(1) : null;
+  if (learning && learning.length >= 3) {
+    const [spell, level, rune] = learning;
+    return [words[0] === "learn" ? "learn " : "learn with Transmutation: ", spellTitle(spell), ` at level ${level} (rune `,
+      isToken(rune) ? chip(rune) : rune, ")", ...(pay ? [", paying ", ...chipsOf(pay.split(" "))] : [])];
+  }
+  if (words[0] === "take" && words.length === 2) return ["take ", ...chipsOf(words.slice(1)), " from the Altar"];
+  if (words[0] === "store" && words.length === 2) return ["store ", ...chipsOf(words.slice(1)), " on the familiar"];
+  if (text === "draw") return ["draw 2 from the Pouch"];
+  return moveLabel(text);
 }
 
 let SPELL_HELP = {};
@@ -111,11 +131,11 @@ export function renderBoard(view, tableNode, seatsNode, { me = -1, names = [], s
     const deciding = s.seat === toMove;
     return el("article", { class: `seat${mine ? " mine" : ""}${deciding ? " deciding" : ""}`, "aria-label": names[s.seat] || `seat ${s.seat}` },
       el("h4", {}, `${names[s.seat] || "seat " + s.seat}`, deciding ? el("span", { class: "badge", text: "to move" }) : "",
-        el("span", { class: "score", text: `${score.total} pts` })),
+        el("span", { class: "score", text: points(score.total) })),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: `${mine ? "Your pool" : "Pool"} (${total(s.pool)}/9)` }), chips(s.pool, live(`pool${s.seat}`))),
       el("div", { class: "zone" }, el("span", { class: "zlabel", text: `Familiar (${stored}/16, worth ${familiarValue(stored)})` }), familiar(s.familiar)),
       el("ul", { class: "learned" }, (s.spells || []).length ? s.spells.map((l) => el("li", {},
         `${spellTitle(l.spell)} level ${l.level} `, chip(l.color + l.rune),
-        ` · ${score.spells ? score.spells[l.spell] || 0 : 0} pts`)) : el("li", { class: "empty", text: "no spell learned" })));
+        ` · ${points(score.spells ? score.spells[l.spell] || 0 : 0)}`)) : el("li", { class: "empty", text: "no spell learned" })));
   }));
 }

@@ -2,8 +2,8 @@
 // log and the hints, its practice game and what its review replays. The shell (server/static/app.js)
 // does the rest alike for every game; a game is a folder with a game.js exporting such an object.
 import { call } from "../../rpc.js";
-import { addStyle, el, groupBy } from "../../dom.js";
-import { chip, moveLabel, renderBoard, setSpellHelp, spellTitle } from "./board.js";
+import { addStyle, el, groupBy, points } from "../../dom.js";
+import { chip, moveLabel, moveWords, renderBoard, setSpellHelp, spellTitle } from "./board.js";
 import { hintDetail, hintFocus, hintWhy } from "./hints.js";
 import { PracticeGame } from "./practice.js";
 
@@ -20,7 +20,7 @@ export default {
   service: "/spellbook.v1.SpellBookService/",
   title: "SpellBook",
   Practice: PracticeGame,
-  moveLabel,
+  moveLabel: moveWords,
   renderBoard: (view, table, seats, ctx) => renderBoard(view, table, seats, { ...ctx, spellHelp }),
   hintFocus, hintWhy, hintDetail,
 
@@ -46,12 +46,21 @@ export default {
   },
   chanceText: "Drawing from the Pouch…",
 
-  decisionText(view) {
+  /** What this decision offers, from its legal moves (T3: Take 1 or Draw 2 in the Morning, Store 1 at
+   *  Midday, Learn in the Evening; a learned spell adds its phase's action): never an action of another
+   *  phase, such as learning in the Morning. */
+  decisionText(view, moves = []) {
     const d = view.decision;
-    if (d === "morning") return "Your Morning: take 1 Altar token, draw 2, cast a Morning spell, learn — or pass.";
-    if (d === "midday") return "Your Midday: store 1 pool token on your familiar, cast a Midday spell — or pass.";
-    if (d === "evening") return "Your Evening: learn a spell, cast an Evening spell — or pass.";
-    return `Next step of your action: ${d}. Choose one.`;
+    const phase = { morning: "Morning", midday: "Midday", evening: "Evening" }[d];
+    if (!phase) return `Next step of your action: ${d}. Choose one.`;
+    const kinds = new Set(moves.map((m) => m.kind));
+    const offers = [];
+    if (kinds.has("take")) offers.push("take 1 Altar token");
+    if (kinds.has("draw")) offers.push("draw 2 from the Pouch");
+    if (kinds.has("store")) offers.push("store 1 pool token on your familiar");
+    if (moves.some(isLearning)) offers.push("learn a spell");
+    if (moves.some((m) => !isLearning(m) && !["take", "draw", "store", "pass"].includes(m.kind))) offers.push(`cast ${d === "evening" ? "an" : "a"} ${phase} spell`);
+    return `Your ${phase}: ${offers.join(", ") || "nothing to do"}${kinds.has("pass") ? " — or pass" : ""}.`;
   },
 
   resetMoves() { learnPath = []; },
@@ -77,7 +86,7 @@ export default {
       for (const [lvl, group] of groupBy(ms, (m) => m.text.split(" ")[2])) {
         const pts = spellHelp[spell] ? spellHelp[spell].levels.find((l) => String(l.level) === lvl) : null;
         out.push(el("button", { type: "button", class: "move learn", "data-level": lvl, onclick: step([spell, lvl]) },
-          `${spellTitle(spell)} at level ${lvl}${pts ? ` (${pts.points} pts: ${pts.text})` : ""} — ${group.length} way${group.length > 1 ? "s" : ""} to pay`));
+          `${spellTitle(spell)} at level ${lvl}${pts ? ` (${points(pts.points)}: ${pts.text})` : ""} — ${group.length} way${group.length > 1 ? "s" : ""} to pay`));
       }
     } else {
       out.push(...ms.filter((m) => m.text.split(" ")[2] === level).map((m) => button(m, ["Pay ", ...moveLabel(m.text.split(" : ")[1] || m.text), " (rune ", ...moveLabel(m.text.split(" ")[3]), ")"])));
@@ -92,7 +101,7 @@ export default {
       const where = ev.zone === "pool" ? ` into ${possessive(name(ev.to))} pool` : ev.zone === "altar" ? " onto the Altar" : "";
       return { cls: "draw", nodes: [`Drawn from the Pouch${where}: `, ...moveLabel(ev.move.text.replace(/^drawn /, ""))] };
     }
-    return { cls: "", nodes: [`${name(ev.seat)}: `, ...moveLabel(ev.move.text)] };
+    return { cls: "", nodes: [`${name(ev.seat)}: `, ...moveWords(ev.move.text)] };
   },
 
   // ------------------------------------------------------------------ records and the review
