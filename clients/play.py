@@ -349,7 +349,9 @@ class PlayClient:
         review, steps = review_local(rec, iterations=self.review_iterations, seed=REVIEW_SEED,
                                      estimator_iterations=self.review_estimator_iterations)
         budget = review_budget(rec, self.review_iterations)
-        self.say(review_text(rec, review, steps, f"{budget} search iterations a decision"))
+        humans = [p for p in range(self.sess.players) if self.sess.seats[p] == HUMAN]
+        you = humans[0] if len(humans) == 1 else None          # the player at this terminal is "You"
+        self.say(review_text(rec, review, steps, f"{budget} search iterations a decision", you=you))
         return review_data(review, budget, rec, steps)
 
     def offer_save(self, review: dict | None = None) -> None:
