@@ -338,6 +338,9 @@ def verdict(h: Hint, hints: list[Hint]) -> str:
                 f"{h.mistake_class}, loses {h.loss:.0%} of win probability against #1 (± {h.loss_margin:.0%})"))
     if h.about_equal:
         return "about equal to #1: the search can't tell these apart"
+    if h.loss <= h.loss_margin:          # about equal in the chance to win, clearly behind on points (D122)
+        return (f"{h.mistake_class}: about equal to #1 in the chance to win, but it scores clearly fewer points "
+                f"({h.expected_score:.1f} against {hints[0].expected_score:.1f})")
     return (f"{h.mistake_class}: loses {h.loss:.0%} of win probability against #1 (± {h.loss_margin:.0%}, the "
             f"search's noise)")
 
