@@ -253,7 +253,10 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
     p = res.player
     total = sum(s.visits for s in res.moves) or 1
     infos = []
-    hints = top_hints(res, job.top_k, spread_floor=floor, family=hint_family(job.game.adapter, state))
+    family = hint_family(job.game.adapter, state)
+    # up to topK moves with visits: the examined ones as GetHints ranks them, then the barely visited
+    # (`examined` false) to fill; `aboutEqual` by one rule for every move (search/hints.py, D155)
+    hints = top_hints(res, job.top_k, spread_floor=floor, family=family, fill=True)
     # the principal variation follows the most visited moves; the choice (order 0) may be another move
     # (the learned search's lower confidence bound), whose line is then the move alone
     pv = [str(m) for m in res.principal_variation]
@@ -263,7 +266,10 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
         info = {"move": str(h.move), "order": h.rank - 1, "visits": h.visits, "winrate": h.win_probability,
                 "scoreMean": h.expected_score, "scoreStdev": h.score_spread, "prior": h.stats.prior,
                 "loss": h.loss, "lossMargin": h.loss_margin, "mistakeClass": h.mistake_class,
-                "aboutEqual": h.about_equal, "pv": pv if h.rank == 1 else [str(h.move)]}
+                "aboutEqual": h.about_equal, "examined": h.examined, "verdict": h.verdict,
+                "pv": pv if h.rank == 1 else [str(h.move)]}
+        if h.note:
+            info["note"] = h.note
         if holding is not None:         # a cast succeeds when the seat holds the spell (GetHints' hint)
             info["successProbability"] = holding[h.move.value] if h.move.kind == "cast" else 1.0
         if job.reasons:
@@ -271,7 +277,7 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
 
             info["reasons"] = [{"kind": r.kind, "aspect": r.aspect, "text": r.text} for r in reasons(state, h.move)]
         infos.append(info)
-    sep = separation(res)
+    sep = separation(res, family)          # rank 1's aboutEqual, negated
     out = {"id": job.qid, "game": job.game.name, "isDuringSearch": during, "moveInfos": infos,
            "rootInfo": {"currentPlayer": p, "visits": res.iterations,
                         "winrate": sum(s.visits * s.win_probability[p] for s in res.moves) / total,

@@ -175,9 +175,10 @@ class Hint:
     mistake_class: str
     visits: int
     reasons: list[Reason] = field(default_factory=list)
-    about_equal: bool = False      # within the search's noise of the best (rank 1: of the second)
+    about_equal: bool = False      # within the search's noise of the best (rank 1: another move is; D155)
     loss_margin: float = 0.0       # ~95% half-width of `loss`
     score_spread: float = 0.0      # std of the final score across the search's simulated games
+    verdict: str = ""              # the move's verdict in words (search/hints.py `verdict`)
 
 
 @dataclass
@@ -419,7 +420,8 @@ def _hint(h: pb.Hint) -> Hint:
                 expected_score=h.expected_score, loss=h.loss, loss_points=h.loss_points,
                 mistake_class=MISTAKE_CLASS_NAMES.get(h.mistake_class, "unspecified"), visits=h.visits,
                 reasons=[Reason(r.kind, r.value, list(r.items), r.text, r.aspect) for r in h.reasons],
-                about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread)
+                about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread,
+                verdict=h.verdict)
 
 
 def _search_fields(state: StateLike, seat: int | None, level: int, iterations: int, time_ms: float, threads: int,

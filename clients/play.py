@@ -110,23 +110,22 @@ class Hinter:
 
 
 def ranked_lines(grown, hints, costs=lambda move: []) -> list[str]:
-    """Hint 3's list: the search's choice, then the other moves it examined by win probability, each with
-    its win probability, estimated score and label; `costs(move)`: lines under a runner-up (what it gives up)."""
-    lines = [f"The search's choice, then the other moves it examined by win probability "
+    """Hint 3's list: the search's choice, the moves it cannot tell apart from it ("1=", about equal), then
+    the others by win probability, each with its win probability, estimated score and verdict (search/hints.py
+    `verdict`: the text GetHints sends and the page shows); `costs(move)`: lines under a runner-up (what it
+    gives up); the notes where figures look out of order."""
+    lines = [f"The search's choice, the moves it cannot tell apart from it, then the others by win probability "
              f"({grown.result.iterations} iterations; {grown.separation.text}):"]
+    from search.hints import rank_label
+
     for h in hints:
-        if h.rank == 1:
-            verdict = "the search's choice" + (", about equal with the next" if h.about_equal else "")
-        elif h.about_equal:
-            verdict = f"about equal (loses {h.loss:.0%} ± {h.loss_margin:.0%}, within the search's noise)"
-        else:
-            verdict = f"{h.mistake_class}: loses {h.loss:.0%} ± {h.loss_margin:.0%} of win probability"
-        lines.append(f"  {h.rank}. {str(h.move):36s} win {h.win_probability:4.0%}   "
-                     f"est. score {h.expected_score:5.1f}   {verdict}")
+        lines.append(f"  {rank_label(h):>2s}. {str(h.move):36s} win {h.win_probability:4.0%}   "
+                     f"est. score {h.expected_score:5.1f}   {h.verdict}")
         if h.rank > 1:
             lines += [f"       {text}" for text in costs(h.move)]
     if len(hints) == 1:
         lines.append("  (no other move was examined closely: each got less than a tenth of its visits)")
+    lines += [f"  note on #{h.rank}: {h.note}" for h in hints if h.note]
     return lines
 
 
@@ -350,7 +349,9 @@ class PlayClient:
         review, steps = review_local(rec, iterations=self.review_iterations, seed=REVIEW_SEED,
                                      estimator_iterations=self.review_estimator_iterations)
         budget = review_budget(rec, self.review_iterations)
-        self.say(review_text(rec, review, steps, f"{budget} search iterations a decision"))
+        humans = [p for p in range(self.sess.players) if self.sess.seats[p] == HUMAN]
+        you = humans[0] if len(humans) == 1 else None          # the player at this terminal is "You"
+        self.say(review_text(rec, review, steps, f"{budget} search iterations a decision", you=you))
         return review_data(review, budget, rec, steps)
 
     def offer_save(self, review: dict | None = None) -> None:

@@ -232,7 +232,7 @@ class AbracadaHinter(Hinter):
         def chance(move) -> str:
             return "" if move.kind == "end" else f"its chance of success: {probs[move.value]:.0%}"
 
-        lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
+        lines = [f"Hint 3: play {best.move}" + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
                  f"  {chance(best.move) or 'stop here'}; your chance to win the game after it: "
                  f"{best.win_probability:.0%}; your points at the end, estimated by simulated play: "
                  f"{best.expected_score:.1f}"]

@@ -457,7 +457,7 @@ class SpellBookHinter(Hinter):
             if equal:
                 lines.append(equal.strip())
             return "\n".join(lines)
-        lines = [f"Hint 3: play {best.move}" + ("  (about equal with the next move)" if best.about_equal else ""),
+        lines = [f"Hint 3: play {best.move}" + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
                  f"  your win probability after it: {best.win_probability:.0%}",
                  f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
                  f"(games end within ± {best.score_spread:.1f} of it about two times in three: "

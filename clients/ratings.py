@@ -24,6 +24,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+# Fewer games than this (of a pair, or of a bot in the rating table) are "too few games to rate": an
+# interval from so few is the normal approximation's artefact (4 games printed "Elo -0.00 ± 17.00", D156).
+MIN_RATED_GAMES = 10
 ELO_PER_NAT = 400.0 / math.log(10.0)  # 173.7...: logistic Elo per unit of the Bradley-Terry log-strength
 Z95 = NormalDist().inv_cdf(0.975)      # 1.95996...
 
@@ -65,8 +68,11 @@ class EloEstimate:
     score: float               # mean score per game
     games: int
     los: float                 # likelihood of superiority: P(elo > 0)
-    draw_ratio: float = 0.0    # fastchess's DrawRatio: drawn games (trinomial) or pairs scoring 1 of 2
+    draw_ratio: float = math.nan    # drawn games / games (trinomial); NaN from pairs, which do not say (D156)
     pairs_ratio: float = math.nan   # fastchess's PairsRatio (pentanomial): (WW + WD) / (LL + LD)
+    even_pairs: float = math.nan    # pentanomial: pairs scoring 1 of 2 (LW + DD + WL) / pairs, which fastchess
+    #                                 prints as DrawRatio: a split pair of two decisive games is no draw
+    too_few: str = ""               # why no Elo is given (too_few_to_rate), empty when it is
 
     @property
     def pm(self) -> float:
@@ -106,18 +112,23 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
     games = int(round(raw_n * per_unit))
     if raw_n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, 0.5)
-    draws = counts[len(counts) // 2] / raw_n
+    draws, even = math.nan, math.nan
     pairs_ratio = math.nan
     if len(counts) == 5:
+        even = counts[2] / raw_n
         lost = counts[0] + counts[1]
         pairs_ratio = (counts[3] + counts[4]) / lost if lost else math.inf
+    else:
+        draws = counts[1] / raw_n
+    few = too_few_to_rate(counts)
     mu = sum(i * c for i, c in enumerate(counts)) / (raw_n * (len(counts) - 1))
     if mu in (0.0, 1.0):
         # a perfect (or null) score has no spread to estimate: the difference is unbounded on one side and
         # the other bound is the Wilson interval's over the counted units (pairs or games)
         lo_s, hi_s = wilson_interval(mu * raw_n, int(raw_n))
         lo, hi = (elo_from_score(lo_s), math.inf) if mu == 1.0 else (-math.inf, elo_from_score(hi_s))
-        return EloEstimate(elo_from_score(mu), lo, hi, mu, games, 1.0 if mu == 1.0 else 0.0, draws, pairs_ratio)
+        return EloEstimate(elo_from_score(mu), lo, hi, mu, games, 1.0 if mu == 1.0 else 0.0, draws, pairs_ratio,
+                           even, few)
     n, pdf = _pdf(counts)
     mu_r, var = _mean_var(pdf)                 # per unit, score scaled to [0, 1]
     se = math.sqrt(var / n)                    # standard error of the mean score
@@ -128,7 +139,23 @@ def outcome_elo(counts: Sequence[float]) -> EloEstimate:
         lo, hi = (w_lo if lo <= 0.0 else lo), (w_hi if hi >= 1.0 else hi)
     los = NormalDist().cdf((mu - 0.5) / se) if se > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
     return EloEstimate(elo_from_score(mu), elo_from_score(lo), elo_from_score(hi), mu, games, los, draws,
-                       pairs_ratio)
+                       pairs_ratio, even, few)
+
+
+def too_few_to_rate(counts: Sequence[float]) -> str:
+    """Why outcome counts (trinomial [L, D, W] or pentanomial) give no Elo worth printing, in words; empty
+    when they do. Too few: fewer than MIN_RATED_GAMES games. Degenerate: every counted unit (game or pair)
+    in one outcome between the extremes (e.g. every pair split 1-1): the spread is zero, and an interval
+    would come from the regularization alone. A perfect (or null) score is rated: one side is open."""
+    per_unit = (len(counts) - 1) // 2
+    games = int(round(sum(counts) * per_unit))
+    if games < MIN_RATED_GAMES:
+        return f"too few games to rate ({games}; at least {MIN_RATED_GAMES})"
+    used = [i for i, c in enumerate(counts) if c > 0]
+    if len(used) == 1 and 0 < used[0] < len(counts) - 1:
+        unit = "pair" if len(counts) == 5 else "game"
+        return f"too few games to rate (every {unit} had the same result: no spread to measure)"
+    return ""
 
 
 # ----------------------------------------------------------------------------------------------

@@ -52,9 +52,21 @@ def pick_game(path: str, game: int | str | None) -> dict:
     return found[game - 1]
 
 
-def seat_names(rec: dict) -> list[str]:
+def seat_names(rec: dict, you: int | None = None) -> list[str]:
+    """Each seat's name in a review: "seat 2 (greedy)", stable whatever seat is reviewed; `you`: the seat the
+    review is for (--seat, the terminal's player) is "You", and only that one (issue 51)."""
     seats = rec.get("seats") or [{}] * rec["players"]
-    return [f"seat {i} ({records.seat_name(s) if s else '?'})" for i, s in enumerate(seats)]
+    return ["You" if i == you else f"seat {i} ({records.seat_name(s) if s else '?'})" for i, s in enumerate(seats)]
+
+
+def relative_label(label: str, you: int | None) -> str:
+    """A decision's label with the reviewed seat's Day or turn as "your Day", "your 2nd turn"."""
+    if you is None:
+        return label
+    import re
+
+    return re.sub(rf"\b(?:(\d+(?:st|nd|rd|th)) )?(Day|turn) of seat {you}\b",
+                  lambda m: f"your {m.group(1) + ' ' if m.group(1) else ''}{m.group(2)}", label)
 
 
 def game_of(rec: dict):
@@ -62,11 +74,12 @@ def game_of(rec: dict):
     return get_game(rec.get("game", "spellbook"))
 
 
-def _where(rec: dict, steps: Sequence[tuple]):
-    text = game_of(rec).text
+def _where(rec: dict, steps: Sequence[tuple], you: int | None = None):
+    """Where decision i was: AnalyzeGame's label (records.decision_labels: one a decision), "your ..." for `you`."""
+    labels = records.decision_labels(game_of(rec).text, steps)
 
     def where(i: int) -> str:
-        return text.label(steps[i][0])
+        return relative_label(labels[i], you)
     return where
 
 
@@ -120,13 +133,14 @@ def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITER
         return DecisionReview(d.decision, d.seat, Move.from_text(d.played.text), Move.from_text(d.best.text), d.loss,
                               d.loss_points, cls, d.win_before, d.win_after, iterations=d.iterations,
                               loss_margin=d.loss_margin, win_probabilities=list(d.win_probabilities),
-                              accuracy=d.accuracy)
+                              accuracy=d.accuracy, win_next=d.win_next if d.HasField("win_next") else None)
 
     review = GameReview([dr(d) for d in resp.decisions],
                         [PlayerSplit(p.seat, p.expected_start, p.final_score, p.luck, p.decisions, p.others,
                                      p.accuracy if p.HasField("accuracy") else None)
                          for p in resp.players],
                         [dr(d) for d in resp.key_moments])
+    review.resigned = resp.result.HasField("resigned")
     return review, steps
 
 
@@ -159,21 +173,31 @@ def records_class(value: int) -> str:
     return pb.MistakeClass.Name(value).removeprefix("MISTAKE_CLASS_").lower()
 
 
-def review_text(rec: dict, review, steps, budget: str) -> str:
+def game_result(rec: dict, steps=None) -> tuple[list[int], list[int], int | None]:
+    """The game's scores, winners and who resigned: the one source of a review's "Result" (the record
+    replayed: a resigned game's scores as they stood, its winners the others with the most, D130)."""
+    rp = records.replayed(rec)
+    scores = records.totals(rp.final)
+    quitter = rp.resigned
+    winners = records.resign_winners(scores, quitter) if quitter is not None else list(rp.final.winners())
+    return scores, winners, quitter
+
+
+def review_text(rec: dict, review, steps, budget: str, you: int | None = None) -> str:
+    """The review for a person. `you`: the seat it is for (named "You"; the others keep their seat names)."""
     from search.review import format_review
 
-    names = seat_names(rec)
+    names = seat_names(rec, you)
     text = game_of(rec).text
     head = [f"Review: {text.record_line(rec)}; " + ", ".join(names) + "."]
-    if rec.get("result"):
-        res = rec["result"]
-        head.append("Result: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(res["scores"]))
-                    + "; winner" + ("s " if len(res["winners"]) > 1 else " ") + " and ".join(names[w] for w in res["winners"]))
-    quitter = records.resigned(rec)
+    scores, winners, quitter = game_result(rec)
+    when = "Scores when the game was resigned" if quitter is not None else "Final scores"
+    head.append(f"{when}: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores))
+                + "; winner" + ("s " if len(winners) > 1 else " ") + " and ".join(names[w] for w in winners) + ".")
     if quitter is not None:
-        head.append(f"{names[quitter]} resigned: the review ends there, and each player's final below is the "
-                    f"score they could expect at that moment.")
-    return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps), budget, text.LUCK)
+        head.append(f"{names[quitter]} resigned: the review ends there, and each player's result in the split "
+                    f"below is the score they could expect at that moment, not the score above.")
+    return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps, you), budget, text.LUCK)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -228,7 +252,7 @@ def main(args: argparse.Namespace, out=None) -> int:
         return 2
     where = f"by {args.server}, " if args.server else ""
     budget = review_budget(rec, args.iterations)
-    print(review_text(rec, review, steps, f"{where}{budget} search iterations a decision"), file=out)
+    print(review_text(rec, review, steps, f"{where}{budget} search iterations a decision", you=args.seat), file=out)
     try:
         if args.json:
             with open(args.json, "w") as f:
@@ -252,14 +276,17 @@ def review_data(review, iterations: int, rec: dict | None = None, steps=None) ->
     record and its steps, each decision's round and label too (as AnalyzeGame's)."""
     text = game_of(rec).text if rec is not None and steps is not None else None
 
+    labels = records.decision_labels(text, steps) if text is not None else []
+
     def where(d) -> dict:
-        return {} if text is None else {"round": text.round_of(steps[d.index][0]), "label": text.label(steps[d.index][0])}
+        return {} if text is None else {"round": text.round_of(steps[d.index][0]), "label": labels[d.index]}
 
     return {"iterations": iterations, "estimator_iterations": review.estimator_iterations,
             "decisions": [{"decision": d.index, **where(d), "seat": d.seat, "played": str(d.played), "best": str(d.best),
                            "class": d.mistake, "loss": round(d.loss_win, 5), "loss_margin": round(d.loss_margin, 5),
                            "loss_points": round(d.loss_points, 3), "accuracy": round(d.accuracy, 2),
-                           "win_probabilities": [round(w, 5) for w in d.win_probabilities]}
+                           "win_probabilities": [round(w, 5) for w in d.win_probabilities],
+                           **({} if d.win_next is None else {"win_next": round(d.win_next, 5)})}
                           for d in review.decisions],
             "players": [{"seat": p.seat, "accuracy": None if p.accuracy is None else round(p.accuracy, 2),
                          "expected_start": round(p.expected_start, 3), "luck": round(p.luck, 3),

@@ -18,9 +18,11 @@ the match early as soon as the sequential test decides.
 
 Results. Per pair of bots, one Elo with its 95% interval: from the duplicate pairs (pentanomial, counting
 the shared deal's correlation as fishtest does) when both seat orders of a deal were played, else from
-the games; with LOS, DrawRatio and PairsRatio as fastchess prints them. Then the rating table of all
-bots: one Bradley-Terry fit of every pairwise result (3-4 seat games give several per game; the table
-counts games), whose intervals treat results as independent and so are narrower than the pairs'. The SPRT
+the games; with LOS and PairsRatio as fastchess prints them, and DrawRatio as drawn games / games (never
+fastchess's pairs scoring 1 of 2: a pair split by two decisive games is no draw, D156). Fewer than
+ratings.MIN_RATED_GAMES games (or every game or pair alike) are "too few games to rate": no Elo is printed.
+Then the rating table of all bots: one Bradley-Terry fit of every pairwise result (3-4 seat games give
+several per game; the table counts games; its intervals treat results as independent). The SPRT
 line gives the measured Elo with its interval and the LLR against its bounds; with 3-4 seats, openskill
 Plackett-Luce ratings. `--plots DIR` writes PNGs (needs matplotlib: the `plots` extra).
 """
@@ -468,6 +470,8 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
         else:
             d["elo"] = R.outcome_elo([ps.losses, ps.draws, ps.wins]).to_dict()
             d["elo_from"] = "games"
+        # the draw ratio is drawn games / games, whatever the Elo came from (pairs do not say, D156)
+        d["elo"]["draw_ratio"] = ps.draws / ps.games if ps.games else 0.0
         out["pairs"].append(d)
     if sprt is not None and len(bots) == 2 and (bots[0], bots[1]) in pentas:
         # the trace in completion order (file order) for the plot
@@ -484,24 +488,31 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
 
 
 def format_summary(summary: dict) -> str:
+    names = [b["name"] for b in summary["bots"]] + [x["name"] for x in summary["rating_table"]]
+    w = max([32] + [len(n) for n in names])            # the columns fit the longest bot name
     lines = [f"{summary['games']} games"]
     if summary.get("unfinished"):
         lines[0] += (f" ({summary['unfinished']} stopped at {MAX_DECISIONS} decisions and scored as shared, "
                      f"docs/decisions.md D15)")
     lines.append("")
-    lines.append(f"{'bot':32s} {'games':>6s} {'win share':>9s} {'points':>7s}")
+    lines.append(f"{'bot':{w}s} {'games':>6s} {'win share':>9s} {'points':>7s}")
     for b in summary["bots"]:
-        lines.append(f"{b['name']:32s} {b['games']:6d} {b['win_share']:9.3f} {b['mean_points']:7.2f}")
+        lines.append(f"{b['name']:{w}s} {b['games']:6d} {b['win_share']:9.3f} {b['mean_points']:7.2f}")
     if summary["pairs"]:
         lines.append("")
         lines.append("Head to head (the first bot's result against the second; Elo with its 95% interval, from "
-                     "duplicate pairs when both seat orders of a deal were played)")
+                     f"duplicate pairs when both seat orders of a deal were played; fewer than {R.MIN_RATED_GAMES} "
+                     f"games are too few to rate)")
         for p in summary["pairs"]:
             e = p["elo"]
             rate = 100 * p["score"] / p["games"] if p["games"] else 50.0
+            drawn = 100 * p["draws"] / p["games"] if p["games"] else 0.0
             lines.append(f"  {p['a']} vs {p['b']}:")
-            lines.append(f"    Elo: {_fmt_elo(e)}, LOS: {100 * e['los']:.2f} %, DrawRatio: {100 * e['draw_ratio']:.2f} %"
-                         + (f", PairsRatio: {e['pairs_ratio']:.2f}" if p["elo_from"] == "pairs" else ""))
+            if e.get("too_few"):
+                lines.append(f"    Elo: {e['too_few']}, DrawRatio: {drawn:.2f} % (drawn games)")
+            else:
+                lines.append(f"    Elo: {_fmt_elo(e)}, LOS: {100 * e['los']:.2f} %, DrawRatio: {drawn:.2f} % (drawn games)"
+                             + (f", PairsRatio: {e['pairs_ratio']:.2f}" if p["elo_from"] == "pairs" else ""))
             lines.append(f"    Games: {p['games']}, Wins: {p['wins']}, Losses: {p['losses']}, Draws: {p['draws']}, "
                          f"Points: {p['score']:g} ({rate:.2f} %), win rate 95% [{p['lo']:.3f}, {p['hi']:.3f}]"
                          + (f", Ptnml(0-2): {p['pentanomial']}" if "pentanomial" in p else ""))
@@ -509,24 +520,28 @@ def format_summary(summary: dict) -> str:
         lines.append("")
         anchor = f"{summary['anchor']} = 0" if summary.get("anchor") else "mean = 0"
         lines.append(f"Rating table of all {len(summary['rating_table'])} bots (one Bradley-Terry fit of every "
-                     f"pairwise result; {anchor}; ± 95%, narrower than the head-to-head intervals: it treats results "
-                     f"as independent)")
+                     f"pairwise result; {anchor}; ± 95%, treating every pairwise result as independent; fewer "
+                     f"than {R.MIN_RATED_GAMES} games are too few to rate)")
         for x in summary["rating_table"]:
-            lines.append(f"  {x['name']:32s} {x['elo']:+8.1f} ± {x['pm']:6.1f}  ({x['games']} games)")
+            if x["games"] < R.MIN_RATED_GAMES:
+                lines.append(f"  {x['name']:{w}s} too few games to rate  ({x['games']} games)")
+            else:
+                lines.append(f"  {x['name']:{w}s} {x['elo']:+8.1f} ± {x['pm']:6.1f}  ({x['games']} games)")
     if "sprt" in summary:
         s = summary["sprt"]
         state = {"H1": f"H1 accepted ({s['a']} is about {s['elo1']:g} Elo stronger or more)",
                  "H0": f"H0 accepted ({s['a']} is at most about {s['elo0']:g} Elo stronger)",
                  None: "continuing (no decision yet)"}[s["decision"]]
+        elo = s["elo"].get("too_few") or f"Elo {_fmt_elo(s['elo'])}"
         lines.append("")
-        lines.append(f"SPRT {s['a']} vs {s['b']}: Elo {_fmt_elo(s['elo'])} after {s['pairs']} pairs; "
+        lines.append(f"SPRT {s['a']} vs {s['b']}: {elo} after {s['pairs']} pairs; "
                      f"LLR: {s['llr']:.2f} ({s['lower']:.2f}, {s['upper']:.2f}) [{s['elo0']:.2f}, {s['elo1']:.2f}] "
                      f"alpha={s['alpha']:g} beta={s['beta']:g}: {state}")
     if "plackett_luce" in summary:
         lines.append("")
         lines.append("openskill Plackett-Luce over the 3-4 seat games (mu, sigma, ordinal = mu - 3 sigma)")
         for x in summary["plackett_luce"]:
-            lines.append(f"  {x['name']:32s} mu {x['mu']:6.2f}  sigma {x['sigma']:5.2f}  ordinal {x['ordinal']:6.2f}"
+            lines.append(f"  {x['name']:{w}s} mu {x['mu']:6.2f}  sigma {x['sigma']:5.2f}  ordinal {x['ordinal']:6.2f}"
                          f"  ({x['games']} games)")
     return "\n".join(lines)
 

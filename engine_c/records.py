@@ -38,6 +38,7 @@ states.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from typing import Any, Iterable, Sequence
 
@@ -485,8 +486,47 @@ class Replayed:
         return self.game.text.round_of(self.steps[index][0])
 
     def label(self, index: int) -> str:
-        """Where decision `index` was, in a player's words: 'Round 2 · Day of seat 1 · Evening'."""
-        return self.game.text.label(self.steps[index][0])
+        """Where decision `index` was, in a player's words, one label a decision (decision_labels): 'Round 2 ·
+        Day of seat 1 · Evening', 'Round 3 · 2nd turn of seat 1 · 3rd decision'."""
+        if getattr(self, "_labels", None) is None:
+            self._labels = decision_labels(self.game.text, self.steps)
+        return self._labels[index]
+
+
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def decision_labels(text: Any, steps: Sequence[tuple]) -> list[str]:
+    """Each decision's label, distinct within a game (issue 51: nine entries of one round read "Round 3 ·
+    your turn"): the game's `text.label(state)` (where it is), the seat's turn when it has several under that
+    label (Abracada…What?'s turns of a round: '2nd turn of seat 1'), and the decision's place in the run of
+    the seat's consecutive decisions there when the run has more than one ('3rd decision')."""
+    bases = [text.label(st) for st, _m, _s in steps]
+    runs: list[tuple[int, int]] = []            # (turn number under its label, place in its run) per step
+    seen: dict[tuple[str, int], int] = {}
+    for i, (_st, _m, seat) in enumerate(steps):
+        if i and steps[i - 1][2] == seat and bases[i - 1] == bases[i]:
+            runs.append((runs[-1][0], runs[-1][1] + 1))
+        else:
+            seen[(bases[i], seat)] = seen.get((bases[i], seat), 0) + 1
+            runs.append((seen[(bases[i], seat)], 1))
+    longest: dict[tuple[str, int, int], int] = {}
+    for i, (turn, place) in enumerate(runs):
+        key = (bases[i], steps[i][2], turn)
+        longest[key] = max(longest.get(key, 0), place)
+    out = []
+    for i, (turn, place) in enumerate(runs):
+        label = bases[i]
+        if seen[(bases[i], steps[i][2])] > 1:
+            label = re.sub(r"\b(Day|turn) of seat", lambda m: f"{ordinal(turn)} {m.group(1)} of seat", label, count=1) \
+                if re.search(r"\b(Day|turn) of seat", label) else f"{label} · {ordinal(turn)} turn"
+        if longest[(bases[i], steps[i][2], turn)] > 1:
+            label += f" · {ordinal(place)} decision"
+        out.append(label)
+    return out
 
 
 def replayed(rec: dict) -> Replayed:

@@ -38,10 +38,11 @@ REVIEW_SEED = 0                   # the review's seed when none is given (CLI, t
 KEY_MOMENTS = 5
 
 # What a review's three parts of a score mean, in one sentence (the CLI, the terminal, GetRules, the docs).
-SCORE_SPLIT_TEXT = ("Each player's final score = what they could expect at the start + luck ({luck}: what "
-                    "chance gave or took) + own decisions (points their own choices won or lost against the "
-                    "best moves) + the others' decisions (points the other players' choices gave them or took "
-                    "from them).")
+SCORE_SPLIT_TEXT = ("Each player's final score = what they could expect at the start with best play + luck "
+                    "({luck}: what chance gave or took) + own decisions (points their own choices lost against "
+                    "the best move the estimator saw at each decision: 0 at best, never above) + the others' "
+                    "decisions (points the other players' choices, against their own best moves, gave them or "
+                    "took from them).")
 
 
 def score_split_text(luck: str = "the draws") -> str:
@@ -171,6 +172,10 @@ def review_replayed(rp: Any, opts: SearchOptions, key_moments: int = KEY_MOMENTS
 
     if seat is not None and not 0 <= seat < rp.players:
         raise ValueError(f"seat must be 0 to {rp.players - 1}, got {seat}")
-    return review_game(rp.game.adapter, rp.steps, rp.final_scores, opts, key_moments, cancel,
+    adapter = rp.game.adapter
+    wins = None
+    if rp.resigned is None and hasattr(adapter, "final_values"):
+        wins = list(adapter.final_values(rp.final)[0])      # the result after the last decision
+    return review_game(adapter, rp.steps, rp.final_scores, opts, key_moments, cancel,
                        estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS,
-                       end_state=rp.final if rp.resigned is not None else None, seat=seat)
+                       end_state=rp.final if rp.resigned is not None else None, seat=seat, final_wins=wins)

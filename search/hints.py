@@ -18,18 +18,27 @@ is not called certain. The half-width of a ~95% interval of a difference of two 
 Z · sqrt(v1/n1 + v2/n2) (Z = 1.96). Visits of a tree search are not independent draws, so this is a
 yardstick for "clearly different", not an exact probability.
 
-Labels never contradict the order: going down the list a label never gets better (a move the search
-rates lower than one called an inaccuracy is not called good), and `about_equal` marks a leading run of
-moves whose loss is within the noise. The first move is `about_equal` exactly when the second is: then
-the header says the top moves are about equal, and the second may even show a higher win probability
-than the first (the search chose by visits what its estimates cannot separate). The classes, by the
+About equal: one rule for every move (D155). A move is `about_equal` to the first when its loss in win
+probability is within the loss's own ~95% half-width (loss <= loss_margin: the interval of the difference
+includes 0) and it does not score clearly fewer points (beyond the noise of the final score, D122). The
+same rule, applied the same way to every move, is the analysis engine's `aboutEqual` and the terminal's,
+the page's and GetHints' "about equal". The first move is `about_equal` when any other examined move is.
+
+Order. The search's choice first; then the moves about equal to it (by win probability: the search cannot
+tell these apart, so they share the first place: a player reads "1=" and "about equal", never "best" above
+a "good" that shows a higher figure); then the moves clearly worse than it, by win probability. Labels
+never contradict the order: among the clearly worse moves, going down the list a label never gets better
+(a move the search rates lower than one called an inaccuracy is not called good). Their classes, by the
 loss's lower bound (loss - half-width; inclusive upper bounds; lichess-like, in win probability):
 
     best        the move shown first (the search's choice)
-    good        lower bound <= 0.05 (and every move within the noise: about equal)
+    good        lower bound <= 0.05 (and every move about equal: the words say "about equal")
     inaccuracy  lower bound <= 0.10
     mistake     lower bound <= 0.20
     blunder     lower bound >  0.20
+
+`verdict(hint, hints)` is each move's verdict in words, one text for the terminal, GetHints (`verdict`)
+and the page.
 
 `grow(run, budget, ...)` reruns a search with double the budget until its top move is separated, its
 deadline would be passed, or its cap is reached; then the result says whether the moves were settled.
@@ -226,14 +235,18 @@ class Hint:
     variants: list = field(default_factory=list)   # the family's other moves (most visited first)
     note: str = ""                 # why the figures may look out of order (see the module's docstring)
     family: Any = None             # the family's key (the move itself without families)
+    verdict: str = ""              # the move's verdict in words (`verdict`): the terminal's, GetHints' and the page's
+    examined: bool = True          # False: a move under EXAMINED_SHARE listed only to fill an analysis's topK
 
 
 Family = Optional[Callable[[Any], Hashable]]
 
 
-def _grouped(result: SearchResult, family: Family) -> list[tuple[MoveStats, list[MoveStats], Any]]:
+def _grouped(result: SearchResult, family: Family, examined_share: float = EXAMINED_SHARE
+             ) -> list[tuple[MoveStats, list[MoveStats], Any]]:
     """(representative, other members, key) per family: the first family is the search's choice's (it is
-    the representative), then the others the search examined (see `examined`)."""
+    the representative), then the others the search examined (see `examined`; `examined_share` 0: every
+    family with a visit)."""
     if not result.moves:
         return []
     lead, p = result.chosen, result.player
@@ -246,7 +259,7 @@ def _grouped(result: SearchResult, family: Family) -> list[tuple[MoveStats, list
     rest = [(members[0], members[1:], k) for k, members in groups.items() if k != lead_key]
     rest.sort(key=lambda g: -g[0].visits)
     others = [g for i, g in enumerate(rest) if g[0].visits > 0 and
-              (i == 0 or g[0].visits >= EXAMINED_SHARE * lead.visits)]
+              (i == 0 or g[0].visits >= examined_share * lead.visits)]
     others.sort(key=lambda g: (-g[0].win_probability[p], -g[0].visits))
     return out + others
 
@@ -261,33 +274,75 @@ def examined(result: SearchResult, family: Family = None) -> list[MoveStats]:
 
 def _label(result: SearchResult, groups: list[tuple[MoveStats, list[MoveStats], Any]],
            spread_floor: float = 0.0) -> list[Hint]:
-    """Every family of `groups` as a Hint against the first, labels monotone down the list (see above)."""
+    """Every family of `groups` as a Hint against the first (see the module's docstring): about equal by
+    one rule for every move, the moves about equal first (by win probability), then the clearly worse by
+    win probability with labels that never improve down the list."""
     p, lead = result.player, groups[0][0]
     var = result.noise_variance
-    hints, worst, equal_run = [], GOOD, True
-    for rank, (s, members, key) in enumerate(groups[1:], start=2):
+    equal, worse = [], []
+    for s, members, key in groups[1:]:
         loss = max(0.0, lead.win_probability[p] - s.win_probability[p])
         margin = min(difference_margin(lead.win_probability[p], lead.visits, s.win_probability[p], s.visits,
                                        variance=var), 1.0)
-        clear = loss - margin
-        own = classify(max(clear, 0.0))
-        worst = own if SEVERITY[own] > SEVERITY[worst] else worst
-        behind_on_points = points_behind(result, lead, s)
-        equal_run = equal_run and clear <= 0.0 and worst == GOOD and not behind_on_points
-        hints.append(Hint(move=s.move, rank=rank, win_probability=s.win_probability[p],
-                          expected_score=s.expected_score[p], loss=loss,
-                          loss_points=lead.expected_score[p] - s.expected_score[p], mistake_class=worst,
-                          visits=s.visits, stats=s, loss_margin=margin, about_equal=equal_run,
-                          score_spread=max(_spread(s, p), spread_floor), variants=[m.move for m in members],
-                          family=key))
+        about = is_about_equal(loss, margin, points_behind(result, lead, s))
+        h = Hint(move=s.move, rank=0, win_probability=s.win_probability[p],
+                 expected_score=s.expected_score[p], loss=loss,
+                 loss_points=lead.expected_score[p] - s.expected_score[p],
+                 mistake_class=GOOD if about else classify(max(loss - margin, 0.0)),
+                 visits=s.visits, stats=s, loss_margin=margin, about_equal=about,
+                 score_spread=max(_spread(s, p), spread_floor), variants=[m.move for m in members], family=key)
+        (equal if about else worse).append(h)
+    worst = GOOD
+    for h in worse:                       # already by win probability (_grouped): labels never improve
+        worst = h.mistake_class if SEVERITY[h.mistake_class] > SEVERITY[worst] else worst
+        h.mistake_class = worst
     first = Hint(move=lead.move, rank=1, win_probability=lead.win_probability[p],
                  expected_score=lead.expected_score[p], loss=0.0, loss_points=0.0, mistake_class=BEST,
-                 visits=lead.visits, stats=lead, about_equal=bool(hints) and hints[0].about_equal,
+                 visits=lead.visits, stats=lead, about_equal=bool(equal),
                  score_spread=max(_spread(lead, p), spread_floor), variants=[m.move for m in groups[0][1]],
                  family=groups[0][2])
-    out = [first] + hints
+    out = [first] + equal + worse
+    for rank, h in enumerate(out, start=1):
+        h.rank = rank
     _notes(out)
+    for h in out:
+        h.verdict = verdict(h, out)
     return out
+
+
+def is_about_equal(loss: float, margin: float, behind_on_points: bool = False) -> bool:
+    """The one rule of "about equal" (D155), for every move of hints, the analysis engine and the coach: the
+    loss in win probability against the first move is within its ~95% half-width (the interval of the
+    difference includes 0), and the move does not score clearly fewer points (D122)."""
+    return loss <= margin + 1e-12 and not behind_on_points
+
+
+def rank_label(h: Hint) -> str:
+    """The place a player reads: "1=" for the moves the search cannot tell apart from its choice (they
+    share the first place), else the rank."""
+    return "1=" if h.about_equal else str(h.rank)
+
+
+def verdict(h: Hint, hints: list[Hint]) -> str:
+    """A move's verdict in words, consistent with its figures and its place (one text for the terminal,
+    GetHints' `verdict` and the page): the search's choice; about equal to it (no loss shown: within the
+    noise, a figure of a loss or a gain means nothing); or its class and what it loses beyond the noise."""
+    if h.rank == 1:
+        if not h.about_equal:
+            return "the search's choice, clearly ahead of the other moves it examined"
+        equal = [f"#{o.rank}" for o in hints[1:] if o.about_equal]
+        return (f"the search's choice; about equal to {' and '.join(equal) if equal else 'another move'}: the "
+                f"search can't tell these apart")
+    if not h.examined:
+        return (f"barely examined ({h.visits} visits): " + ("the search can't tell it from #1" if h.about_equal else
+                f"{h.mistake_class}, loses {h.loss:.0%} of win probability against #1 (± {h.loss_margin:.0%})"))
+    if h.about_equal:
+        return "about equal to #1: the search can't tell these apart"
+    if h.loss <= h.loss_margin:          # about equal in the chance to win, clearly behind on points (D122)
+        return (f"{h.mistake_class}: about equal to #1 in the chance to win, but it scores clearly fewer points "
+                f"({h.expected_score:.1f} against {hints[0].expected_score:.1f})")
+    return (f"{h.mistake_class}: loses {h.loss:.0%} of win probability against #1 (± {h.loss_margin:.0%}, the "
+            f"search's noise)")
 
 
 def points_behind(result: SearchResult, lead: MoveStats, s: MoveStats) -> bool:
@@ -341,15 +396,18 @@ def _spread(s: MoveStats, p: int) -> float:
 
 
 def separation(result: SearchResult, family: Family = None) -> Separation:
-    """Whether the search's choice (its family) is ahead of the next examined family beyond the noise (the
-    first hint's `about_equal`, negated); a choice with no examined rival is separated."""
+    """Whether the search's choice (its family) is ahead of every other examined family beyond the noise
+    (the first hint's `about_equal`, negated: no other examined family is about equal to it); a choice with
+    no examined rival is separated. `gap` and `margin`: against the next family by win probability."""
     groups = _grouped(result, family)
     if len(groups) < 2:
         return Separation(True, 0.0, 0.0)
-    first, second = _label(result, groups[:2])
-    gap = first.win_probability - second.win_probability
-    return Separation(not second.about_equal, gap, second.loss_margin,
-                      by_points=not second.about_equal and gap <= second.loss_margin)
+    hints = _label(result, groups)
+    first, second = hints[0], hints[1]
+    nxt = max(hints[1:], key=lambda h: h.win_probability)
+    gap = first.win_probability - nxt.win_probability
+    return Separation(not first.about_equal, gap, nxt.loss_margin,
+                      by_points=not first.about_equal and any(h.loss <= h.loss_margin for h in hints[1:]))
 
 
 def hint_best(result: SearchResult) -> MoveStats:
@@ -357,14 +415,37 @@ def hint_best(result: SearchResult) -> MoveStats:
     return result.chosen
 
 
-def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0, family: Family = None) -> list[Hint]:
-    """The search's choice, then up to top_k - 1 other examined moves (families, with `family`) by win
-    probability (see above); fewer when the search examined fewer. `spread_floor`: the least score spread
-    to report (the game's measured spread of final scores around the estimate: the search's simulated
-    games, ending in a learned value's expected scores, vary less than real games do)."""
+def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0, family: Family = None,
+              fill: bool = False) -> list[Hint]:
+    """The search's choice, then up to top_k - 1 other examined moves (families, with `family`): those about
+    equal to it, then the others by win probability (see above); fewer when the search examined fewer.
+    `spread_floor`: the least score spread to report (the game's measured spread of final scores around the
+    estimate: the search's simulated games, ending in a learned value's expected scores, vary less than
+    real games do). `fill` (the analysis engine's topK): when fewer than top_k moves were examined, the
+    moves the search barely visited (under EXAMINED_SHARE of its choice's visits, at least one visit) follow,
+    most visited first, `examined` False, each judged by the same rule against the first."""
     if top_k < 1 or not result.moves:
         return []
-    return _label(result, _grouped(result, family), spread_floor)[:top_k]
+    out = _label(result, _grouped(result, family), spread_floor)[:top_k]
+    if fill and len(out) < top_k:
+        shown = {h.family for h in out}
+        every = _label(result, _grouped(result, family, examined_share=0.0), spread_floor)
+        rest = sorted((h for h in every if h.family not in shown and h.visits > 0), key=lambda h: -h.visits)
+        for h in rest[:top_k - len(out)]:
+            h.examined, h.rank = False, len(out) + 1
+            if not h.about_equal:
+                worst = max((o.mistake_class for o in out if not o.about_equal and o.rank > 1),
+                            key=SEVERITY.get, default=GOOD)
+                h.mistake_class = max(h.mistake_class, worst, key=SEVERITY.get)
+            h.note = h.note or (f"barely examined ({h.visits} visits, under a tenth of the choice's): listed to "
+                                f"fill topK")
+            h.verdict = verdict(h, out + [h])
+            if h.win_probability > out[0].win_probability + 1e-12 or \
+                    h.expected_score > out[0].expected_score + SCORE_NOTE_POINTS:
+                extra = f"#{h.rank} shows more on few visits (barely examined)"
+                out[0].note = f"{out[0].note}; {extra}" if out[0].note else extra
+            out.append(h)
+    return out
 
 
 def assess(result: SearchResult, move: Any, family: Family = None) -> Hint | None:
@@ -378,8 +459,10 @@ def assess(result: SearchResult, move: Any, family: Family = None) -> Hint | Non
 
 def contradictions(hints: list[Hint]) -> list[str]:
     """What in a list of hints contradicts itself (empty when nothing does): ranks out of order, a label
-    better than one above it, a win probability above the one before it, `about_equal` that disagrees
-    with the labels or the header. The check bench/review_quality.py counts."""
+    better than one above it among the clearly worse moves, a win probability above the one before it
+    there, a move about equal after one that is not, `about_equal` that disagrees with the labels, the
+    rule (D155) or the first hint, a loss shown within the noise without "about equal". The check
+    bench/review_quality.py counts."""
     out = []
     for i, h in enumerate(hints):
         if h.rank != i + 1:
@@ -388,23 +471,28 @@ def contradictions(hints: list[Hint]) -> list[str]:
             out.append(f"rank {h.rank} labelled {h.mistake_class}")
         if h.about_equal and h.rank > 1 and h.mistake_class != GOOD:
             out.append(f"rank {h.rank} about equal but labelled {h.mistake_class}")
-    for prev, h in zip(hints[1:], hints[2:]):
+        if h.rank > 1 and h.about_equal != is_about_equal(h.loss, h.loss_margin) and not (h.note and not h.about_equal):
+            out.append(f"rank {h.rank}: about equal is {h.about_equal} but its loss {h.loss:.3f} ± {h.loss_margin:.3f} "
+                       f"says otherwise")
+    examined = [h for h in hints if h.examined]
+    for prev, h in zip(examined[1:], examined[2:]):
+        if h.about_equal and not prev.about_equal:
+            out.append(f"rank {h.rank} about equal after rank {prev.rank} that is not")
+        if prev.about_equal or h.about_equal:
+            continue
         if SEVERITY[h.mistake_class] < SEVERITY[prev.mistake_class]:
             out.append(f"rank {h.rank} ({h.mistake_class}) better than rank {prev.rank} ({prev.mistake_class})")
         if h.win_probability > prev.win_probability + 1e-12:
             out.append(f"rank {h.rank} wins more often than rank {prev.rank}")
-        if h.about_equal and not prev.about_equal:
-            out.append(f"rank {h.rank} about equal after rank {prev.rank} that is not")
     if len(hints) > 1:
-        first, second = hints[0], hints[1]
-        if first.about_equal != second.about_equal:
-            out.append("the header's 'about equal' disagrees with rank 2")
-        if second.win_probability > first.win_probability + 1e-12 and not first.about_equal \
-                and not (first.note and second.note):        # D122: apart on points, and the notes say so
-            out.append("rank 2 wins more often than rank 1, which is not called about equal")
+        first = hints[0]
+        if first.about_equal != any(h.about_equal for h in examined[1:]):
+            out.append("the first hint's 'about equal' disagrees with the others'")
         for h in hints[1:]:
             if h.family is not None and h.family == first.family:
                 out.append(f"rank {h.rank} is of the first move's family")
+            if (h.win_probability > first.win_probability + 1e-12 and not h.about_equal) and not (h.note and first.note):
+                out.append(f"rank {h.rank} wins more often than rank 1 and is not about equal")
             if (h.win_probability > first.win_probability + 1e-12
                     or h.expected_score > first.expected_score + SCORE_NOTE_POINTS) and not (h.note and first.note):
                 out.append(f"rank {h.rank} shows more than rank 1 and no note says why")

@@ -12,20 +12,34 @@ Two searches per decision, with different jobs (D46):
   else the estimator run again from the position right after the move: over OUTCOME_SAMPLES sampled
   draws when a draw is pending, with the game's `sample_outcome`).
 
-So luck (V at a decision minus Q of the previous move played) and a decision's loss (Q of the proposed
-best move minus Q of the move played) mean the same at every review budget; the budget decides only which
-move is proposed as best. `loss_margin` is the estimator's own noise (a ~95% half-width, search/hints.py,
-from the visits; the spread over the sampled draws of a move estimated on its own is not in it).
-For every player p the identity
+The luck split (D157). A position's value V is the value of its best move as the estimator sees it: its
+search's choice (the most visited move), or the move played when the estimator rates that higher for the
+decider (in points for the split; in win probability for the graph and the key moments). So at a
+decision the decider's own choice can only lose against V (Q - V <= 0), and a best move costs nothing:
 
-    final_p - V_first_p = own decisions_p + others' decisions_p + luck_p
+    final_p = V_first_p + luck_p + own decisions_p + others' decisions_p
 
-holds by construction: a decision moves p's expectation from V to Q (own choice if p decided, someone
-else's otherwise), and what happens between one decision's Q and the next decision's V (draws, forced
-moves), or the final score after the last decision, is luck.
+- expected at the start (V_first): what each player could expect at the first decision with best play;
+- own decisions: the sum over p's decisions of Q(move played) - V, in p's points: never above 0, 0 for
+  moves as good as the estimator's best, more negative the more a choice lost (the classes measure the
+  same choices in win probability against the review search's proposal);
+- others' decisions: the same sum over the other players' decisions, in p's points (another player's
+  mistake may give p points or take some);
+- luck: what happens between one decision's move and the next decision's V (draws, dice, stones, forced
+  moves), and after the last decision the final score minus its Q.
 
-Classes by the loss in win probability (lichess-like; search/hints.py MISTAKE_THRESHOLDS): good up to
-5 points, inaccuracy up to 10, mistake up to 20, blunder beyond. Accuracy is lichess's
+Luck (V at a decision minus Q of the previous move played) and a decision's Q mean the same at every
+review budget; the budget decides only which move is proposed as best. `loss_margin` is the estimator's
+own noise (a ~95% half-width, search/hints.py, from the visits; the spread over the sampled draws of a
+move estimated on its own is not in it).
+
+Classes by the expected loss in win probability (lichess-like; search/hints.py MISTAKE_THRESHOLDS): the
+best move is the better, for the decider's win probability as the estimator judges it, of the review
+search's proposal and the estimator's own choice; loss = its Q minus the move played's Q (expected values
+before any chance that follows, never the realized outcome: a good announcement that fails by chance
+loses nothing; its bad luck is luck). good up to 5 points, inaccuracy up to 10, mistake up to 20, blunder
+beyond. A move that takes the decider's chance from 64% to 0% where the best kept 64% is a blunder.
+Accuracy is lichess's
 103.1668·exp(-0.04354·loss%) - 3.1669 (clamped to 0..100), of a decision (DecisionReview.accuracy) and
 of a turn (the seat's consecutive decisions, their losses summed: a SpellBook Day is what a chess move is
 to lichess); a player's accuracy is the mean of the volatility-weighted mean and the harmonic mean of
@@ -94,6 +108,8 @@ class DecisionReview:
     loss_margin: float = 0.0      # half-width of loss_win's ~95% interval (the estimator's noise)
     win_probabilities: list[float] = field(default_factory=list)   # every seat's, before the decision (V)
     accuracy: float = 100.0       # lichess's per-move accuracy of the move played
+    win_next: float | None = None   # the seat's win probability once the chance that followed was drawn: at the
+    #                                 next decision (V there), or the game's result after the last decision
 
 
 @dataclass
@@ -113,6 +129,7 @@ class GameReview:
     players: list[PlayerSplit] = field(default_factory=list)
     key_moments: list[DecisionReview] = field(default_factory=list)
     estimator_iterations: int = ESTIMATE_ITERATIONS
+    resigned: bool = False        # the game ended by a resignation: each final is the expectation there
 
     def graph(self) -> list[tuple[int, list[float]]]:
         """The win-probability graph: (decision index, every seat's win probability before it)."""
@@ -120,15 +137,17 @@ class GameReview:
 
 
 def _root_value(res: SearchResult) -> Estimate:
-    """The position's value per seat: the visit-weighted mean of the root moves' statistics."""
-    total = sum(s.visits for s in res.moves)
-    if total <= 0:
-        s = res.moves[0]
-        return Estimate(list(s.win_probability), list(s.expected_score), 0)
-    n = len(res.moves[0].win_probability)
-    win = [sum(s.visits * s.win_probability[p] for s in res.moves) / total for p in range(n)]
-    score = [sum(s.visits * s.expected_score[p] for s in res.moves) / total for p in range(n)]
-    return Estimate(win, score, total)
+    """The position's value per seat: the value of its best move as the estimator sees it, its search's
+    choice (D157; not the visit-weighted mean over every move tried, which a best move beats and which
+    made best play look like points won)."""
+    s = res.chosen
+    return Estimate(list(s.win_probability), list(s.expected_score), s.visits)
+
+
+def _better(a: Estimate, b: Estimate, seat: int, points: bool) -> Estimate:
+    """The better of two estimates for `seat`: by points or by win probability (ties: the first)."""
+    key = (lambda e: e.score[seat]) if points else (lambda e: e.win[seat])
+    return b if key(b) > key(a) + 1e-12 else a
 
 
 def _mean(estimates: list[Estimate]) -> Estimate:
@@ -183,7 +202,8 @@ class Estimator:
 def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_scores: Sequence[float],
                 options: SearchOptions | None = None, key_moments: int = 5,
                 cancel: CancelToken | None = None, estimate_iterations: int = ESTIMATE_ITERATIONS,
-                end_state: Any = None, seat: int | None = None) -> GameReview:
+                end_state: Any = None, seat: int | None = None, final_wins: Sequence[float] | None = None
+                ) -> GameReview:
     """steps: (state before, move, seat) for each decision of the game in order (chance events left
     out; they are what happens between decisions). final_scores: by seat. options: the review search's
     (its budget proposes the best move; the estimator takes its evaluator, model, deadline and time cap).
@@ -191,12 +211,18 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
     the decisions before it). `end_state`: a game that ended by resignation ends there, and its final
     scores are the estimator's expectation at that position (so luck, own and others' decisions still add
     up to them). `seat`: review that seat's decisions only (the others' are still judged by the estimator
-    for the luck split, which stays the same for every seat, but not searched, listed or counted)."""
+    for the luck split, which stays the same for every seat, but not searched, listed or counted).
+    `final_wins`: each seat's result as a win value (1 the winner; shared 1/k), for what followed the last
+    decision (default: from the final scores)."""
     opts = options or SearchOptions(iterations=400)
     judge = Estimator(game, opts, estimate_iterations, cancel)
+    end_win: list[float] | None = None
     if end_state is not None:
-        final_scores = judge.position(end_state, opts.seed * 1_000_003 + len(steps) * 7_777 + 5).score
+        end = judge.position(end_state, opts.seed * 1_000_003 + len(steps) * 7_777 + 5)
+        final_scores, end_win = end.score, end.win
     n = len(final_scores)
+    if end_win is None:
+        end_win = list(final_wins) if final_wins is not None else _wins_from_scores(final_scores)
     review = GameReview(estimator_iterations=estimate_iterations)
     luck, own, others = [0.0] * n, [0.0] * n, [0.0] * n
     judged: list[DecisionReview] = []     # every decision judged (the seat's reviewed, the others' estimated)
@@ -210,36 +236,49 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
         mine = seat is None or who == seat
         res = ismcts(game, state, replace(opts, seed=(opts.seed + i) % 2**64, temperature=0.0), cancel) if mine else None
         seed = opts.seed * 1_000_003 + i * 7_777 + 1
-        best_move = res.move if mine else move
         try:
             at = judge.search(state, seed)
             q = judge.move(state, move, at, seed + 1)
-            qb = q if best_move == move else judge.move(state, best_move, at, seed + 2)
+            choice = at.chosen
+            own_best = q if choice.move == move else judge.move(state, choice.move, at, seed + 3)
+            proposal = res.move if mine else move
+            qb = (q if proposal == move else own_best if proposal == choice.move
+                  else judge.move(state, proposal, at, seed + 2))
         except Cancelled:
             break
-        v = _root_value(at)
+        # V: the best move's value, the estimator's choice or the move played (D157); in points for the
+        # split, in win probability for the graph and the key moments
+        v_points = _better(own_best, q, who, points=True)
+        v_win = _better(own_best, q, who, points=False)
         if start is None:
-            start = list(v.score)
+            start = list(v_points.score)
         if prev_q is not None:
             for p in range(n):
-                luck[p] += v.score[p] - prev_q[p]
+                luck[p] += v_points.score[p] - prev_q[p]
         for p in range(n):
-            (own if p == who else others)[p] += q.score[p] - v.score[p]
+            (own if p == who else others)[p] += q.score[p] - v_points.score[p]
         prev_q = list(q.score)
+        if judged:
+            judged[-1].win_next = v_win.win[judged[-1].seat]
         if not mine:     # for the turns and volatility of the seat's accuracy, as in a review of every seat
             judged.append(DecisionReview(i, who, move, move, 0.0, 0.0, "best", q.win[who], q.win[who],
-                                         win_probabilities=list(v.win)))
+                                         win_probabilities=list(v_win.win)))
             continue
-        is_best = move == best_move
-        loss_win = 0.0 if is_best else max(qb.win[who] - q.win[who], 0.0)
-        margin = 0.0 if is_best else min(difference_margin(qb.win[who], qb.visits, q.win[who], q.visits), 1.0)
-        # "with best play": the better of the proposed best and the move played (the estimator may judge the
-        # move played at least as good as the proposal: it is then never "worse than best")
+        # the best move: the better (for the decider's win probability) of the review search's proposal and
+        # the estimator's own choice; the move played is never "worse than best" when judged at least as good
+        best_move, best = (proposal, qb) if qb.win[who] >= own_best.win[who] else (choice.move, own_best)
+        is_best = move == best_move or q.win[who] >= best.win[who]
+        if is_best:
+            best_move, best = move, q
+        loss_win = 0.0 if is_best else best.win[who] - q.win[who]
+        margin = 0.0 if is_best else min(difference_margin(best.win[who], best.visits, q.win[who], q.visits), 1.0)
         review.decisions.append(DecisionReview(
-            i, who, move, best_move, loss_win, 0.0 if is_best else qb.score[who] - q.score[who],
-            mistake_class(loss_win, is_best), max(qb.win[who], q.win[who]), q.win[who], iterations=res.iterations,
-            loss_margin=margin, win_probabilities=list(v.win), accuracy=move_accuracy(loss_win)))
+            i, who, move, best_move, loss_win, 0.0 if is_best else best.score[who] - q.score[who],
+            mistake_class(loss_win, is_best), best.win[who], q.win[who], iterations=res.iterations,
+            loss_margin=margin, win_probabilities=list(v_win.win), accuracy=move_accuracy(loss_win)))
         judged.append(review.decisions[-1])
+    if judged and not (cancel is not None and cancel.cancelled):
+        judged[-1].win_next = end_win[judged[-1].seat]
     if prev_q is not None:
         for p in range(n):
             luck[p] += final_scores[p] - prev_q[p]
@@ -249,11 +288,21 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
         accuracy = [a if p == seat else None for p, a in enumerate(accuracy)]
     review.players = [PlayerSplit(p, start[p], float(final_scores[p]), luck[p], own[p], others[p], accuracy[p])
                       for p in range(n)]
-    # key moments: the decisions whose choice moved the decider's win probability most (from the position's
-    # value before it to the move played's), biggest first
-    moved = sorted(review.decisions, key=lambda d: -abs(d.win_after - d.win_probabilities[d.seat]))[:key_moments]
-    review.key_moments = moved
+    review.resigned = end_state is not None
+    # key moments: the decisions after which the decider's win probability moved most, by its choice and the
+    # chance that followed (from before the decision to the next decision, or the result), biggest first
+    def moved(d: DecisionReview) -> float:
+        after = d.win_next if d.win_next is not None else d.win_after
+        return abs(after - d.win_probabilities[d.seat])
+    review.key_moments = sorted(review.decisions, key=lambda d: -moved(d))[:key_moments]
     return review
+
+
+def _wins_from_scores(scores: Sequence[float]) -> list[float]:
+    """Each seat's result as a win value from final scores alone: 1/k for the k seats with the most points."""
+    top = max(scores) if len(scores) else 0.0
+    k = sum(1 for x in scores if x == top)
+    return [1.0 / k if x == top else 0.0 for x in scores]
 
 
 def turns(decisions: list[DecisionReview]) -> list[list[DecisionReview]]:
@@ -290,16 +339,23 @@ def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | N
 
 
 def key_moment_text(d: DecisionReview, name: str) -> str:
-    """A key moment in words, consistent with its class: the decider's win probability before the decision
-    (the position's value) and after the move played, and the better move only when the move played lost
-    enough to be an inaccuracy or worse (a best or good move has none to name)."""
+    """A key moment in words that say what happened (issue 51): the decider's win probability before the
+    decision (its best move's), with the move played (its expectation, before the chance that follows),
+    the better move when the move played lost enough to be an inaccuracy or worse, then where chance took
+    it (at the next decision, or the game's result). `name`: "You" or the player's name."""
     before = 100 * d.win_probabilities[d.seat] if d.win_probabilities else 100 * d.win_before
-    text = (f"{name} played {d.played} ({d.mistake}): win probability {before:.0f}% before, "
-            f"{100 * d.win_after:.0f}% after")
+    after = 100 * d.win_after
+    cls = "the best move" if d.mistake == "best" else d.mistake
+    text = f"{name} played {d.played} ({cls}): win probability {before:.0f}% before, {after:.0f}% with it"
     if d.mistake not in ("best", "good"):
-        text += f"; {d.best} would have kept {100 * d.win_before:.0f}%"
-    elif d.win_after < d.win_probabilities[d.seat] - 0.05 if d.win_probabilities else False:
-        text += f"; no move kept more than {100 * d.win_before:.0f}%"
+        text += f"; {d.best} would have given {100 * d.win_before:.0f}%"
+    if d.win_next is not None:
+        nxt = 100 * d.win_next
+        who = "you" if name == "You" else name
+        if nxt < after - 5:
+            text += f"; then chance went against {who}: {nxt:.0f}% once it was drawn"
+        elif nxt > after + 5:
+            text += f"; then chance went {'your' if who == 'you' else who + chr(39) + 's'} way: {nxt:.0f}% once it was drawn"
     return text
 
 
@@ -329,17 +385,20 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
     from search.coach import score_split_text
 
     lines.append(score_split_text(luck))
-    lines.append("Each player's accuracy (lichess's formula, 100% = every move as good as the best) and result = "
+    result = ("score expected when the game was resigned (the split ends there)" if review.resigned
+              else "final score")
+    lines.append(f"Each player's accuracy (lichess's formula, 100% = every move as good as the best) and {result} = "
                  "expected at the start + luck + own decisions + the others' decisions (points):")
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
         tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
         acc = f"accuracy {p.accuracy:5.1f}%" if p.accuracy is not None else "accuracy   -  "
-        final = f"{p.final:g}" if float(p.final).is_integer() else f"{p.final:.1f} (expected)"
+        final = f"{p.final:.1f} (expected)" if review.resigned else f"{p.final:g}"
         lines.append(f"  {names[p.seat]:{nw}s} {acc}   {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own "
                      f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {final}    ({tally})")
     if review.key_moments:
         lines.append("")
-        lines.append("Key moments (the decisions that moved the decider's own win probability most):")
+        lines.append("Key moments (the decisions after which the decider's own win probability moved most, by "
+                     "the choice and the chance that followed):")
         lines += [f"  {d.index + 1:4d}  {loc(d)}: {key_moment_text(d, names[d.seat])}" for d in review.key_moments]
     return "\n".join(lines)

@@ -129,7 +129,8 @@ def hint_pb(h, ins: HandInsight, hide_move: bool = False, reasons=(), veiled_rea
     reasons (engine_c/abracadawhat/reasons.py; veiled by the caller for a hidden move)."""
     out = apb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
                    mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal,
-                   reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons))
+                   reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons),
+                   verdict=h.verdict, loss_margin=h.loss_margin)
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
         out.success_probability = ins.holding[h.move.value] if h.move.kind == "cast" else 1.0

@@ -355,7 +355,7 @@ def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False, veiled_reas
     out = pb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
                   loss_points=h.loss_points, mistake_class=_CLASS[h.mistake_class], visits=h.visits,
                   about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread,
-                  reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons))
+                  reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons), verdict=h.verdict)
     if not hide_move:
         out.move.CopyFrom(move_pb(h.move))
         out.variants.extend(move_pb(m) for m in h.variants)

@@ -287,7 +287,8 @@ class MatchRpcs(RpcBase):
                                       loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
                                       win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
                                       loss_margin=d.loss_margin, win_probabilities=d.win_probabilities,
-                                      accuracy=d.accuracy, round=rp.round_of(d.index), label=rp.label(d.index))
+                                      accuracy=d.accuracy, round=rp.round_of(d.index), label=rp.label(d.index),
+                                      **({} if d.win_next is None else {"win_next": d.win_next}))
 
         return self.spb.AnalyzeGameResponse(
             decisions=[dr(d) for d in review.decisions], key_moments=[dr(d) for d in review.key_moments],

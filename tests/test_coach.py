@@ -213,9 +213,9 @@ def test_a_resigned_game_s_review_classes_agree_in_the_terminal_the_cli_and_anal
     text = capsys.readouterr().out
     assert "luck (" in text and "what chance gave or took" in text and "Round 1 · " in text
     moments = [x for x in text.split("Key moments")[1].splitlines()[1:] if x.startswith("  ")]
-    assert moments and all(" before, " in line and " after" in line for line in moments)
+    assert moments and all(" before, " in line and " with it" in line for line in moments)
     for line in moments:       # the better move is named only for an inaccuracy or worse
-        assert ("would have kept" in line) == any(f"({c})" in line for c in ("inaccuracy", "mistake", "blunder"))
+        assert ("would have given" in line) == any(f"({c})" in line for c in ("inaccuracy", "mistake", "blunder"))
     cli = [(d["decision"], d["class"], d["best"]) for d in json.loads((tmp_path / "r.json").read_text())["review"]["decisions"]]
 
     _service, svc, pb = GAMES[game]

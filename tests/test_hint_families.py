@@ -80,6 +80,8 @@ def test_about_equal_on_wins_but_clearly_ahead_on_points_is_not_about_equal_and_
     first, second = top_hints(r, 2)
     assert not first.about_equal and not second.about_equal and second.mistake_class == GOOD
     assert "points" in second.note and "points" in first.note
+    # issue 51: its verdict says it is about equal in the chance to win, not "loses 0% ± 2%"
+    assert second.verdict == "good: about equal to #1 in the chance to win, but it scores clearly fewer points (11.0 against 14.0)"
     assert separation(r).by_points and "ahead on points" in separation(r).text
     assert contradictions([first, second]) == []
 

@@ -199,3 +199,63 @@ def test_hints_of_real_searches_never_contradict_themselves_and_lead_with_the_se
             checked += 1
         st.apply(rng.choice(st.legal_moves()))
     assert checked == 12
+
+
+def test_about_equal_is_one_rule_for_every_move_and_the_words_never_contradict_the_figures():
+    """Issue 51: "cast 6" (loss 0.007 ± 0.015) was about equal and "cast 5" (0.009 ± 0.015) not, because
+    a run of about-equal moves had been broken above it; "draw 53% — best" sat above "take 54% — good, loses
+    0% ± 15%"; "loses 8% ± 33%" read as a loss. One rule now (D155): loss <= loss_margin, for every move."""
+    from search.hints import rank_label
+
+    r = result(stats("a", 5000, 0.60, 0.60), stats("b", 4000, 0.50, 0.50), stats("c", 600, 0.59, 0.59),
+               stats("d", 900, 0.61, 0.61))
+    hints = top_hints(r, 4)
+    for h in hints[1:]:
+        assert h.about_equal == (h.loss <= h.loss_margin), (h.move, h.loss, h.loss_margin)
+    assert [h.move for h in hints] == ["a", "d", "c", "b"]          # the moves about equal share the first place
+    assert [rank_label(h) for h in hints] == ["1=", "1=", "1=", "4"] and hints[0].about_equal
+    assert "best" not in hints[0].verdict and "can't tell" in hints[0].verdict and "#2 and #3" in hints[0].verdict
+    for h in hints[1:3]:     # about equal: no loss figure (within the noise it means nothing), no class word
+        assert h.verdict == "about equal to #1: the search can't tell these apart"
+    assert hints[3].verdict.startswith("inaccuracy: loses 10%") and hints[3].loss > hints[3].loss_margin
+    assert not contradictions(hints)
+    # a move within its own (wide) noise below one clearly worse: about equal all the same, and shown first
+    broken = top_hints(result(stats("a", 10_000, 0.60, 0.60), stats("b", 9000, 0.58, 0.58),
+                              stats("c", 1000, 0.575, 0.575)), 3)
+    assert [(h.move, h.about_equal) for h in broken] == [("a", True), ("c", True), ("b", False)]
+    assert broken[1].loss <= broken[1].loss_margin and broken[2].loss > broken[2].loss_margin
+    assert not contradictions(broken)
+    # a clear winner: "clearly ahead", and each loss shown is beyond its noise
+    sure = top_hints(result(stats("a", 20_000, 0.6, 0.6), stats("b", 8000, 0.39, 0.39)), 2)
+    assert sure[0].verdict.startswith("the search's choice, clearly ahead") and "mistake: loses 21%" in sure[1].verdict
+    assert separation(r).separated is False and separation(result(stats("a", 20_000, 0.6, 0.6),
+                                                                  stats("b", 8000, 0.39, 0.39))).separated
+
+
+def test_the_terminal_hint_shows_the_shared_verdicts():
+    """The terminal's hint 3 list prints search/hints.py's verdicts (GetHints sends the same `verdict`)."""
+    from types import SimpleNamespace
+
+    from clients.play import ranked_lines
+    from search.hints import Separation
+
+    r = result(stats("draw", 5000, 0.53, 0.53), stats("take P", 4800, 0.54, 0.54), stats("pass", 3000, 0.30, 0.30))
+    hints = top_hints(r, 3)
+    text = "\n".join(ranked_lines(SimpleNamespace(result=r, separation=Separation(False, 0, 0.1)), hints))
+    assert "1=. draw" in text and "1=. take P" in text and "about equal to #1: the search can't tell these apart" in text
+    assert " best" not in text and "loses 0%" not in text
+    assert "note on #2" in text and "within the search's noise" in text
+
+
+def test_analysis_top_k_fills_with_visited_moves():
+    """Issue 51: `topK: 5` returned 2 moves where others had visits (an unstated 10% floor). The examined moves
+    come first, then the barely visited ones to fill topK, `examined` False, judged by the same rule."""
+    r = result(stats("a", 1000, 0.5, 0.5), stats("b", 400, 0.45, 0.45), stats("c", 60, 0.4, 0.4),
+               stats("d", 30, 0.7, 0.7), stats("e", 0, 0.5, 0.5))
+    assert [h.move for h in top_hints(r, 5)] == ["a", "b"]                     # GetHints: the examined moves
+    filled = top_hints(r, 5, fill=True)
+    assert [h.move for h in filled] == ["a", "b", "c", "d"]                    # every move with a visit
+    assert [h.examined for h in filled] == [True, True, False, False] and [h.rank for h in filled] == [1, 2, 3, 4]
+    for h in filled[1:]:
+        assert h.about_equal == (h.loss <= h.loss_margin) and "barely examined" in (h.verdict if not h.examined else "barely examined")
+    assert not contradictions(filled)

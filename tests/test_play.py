@@ -89,7 +89,7 @@ def test_the_hint_ladder_nudges_then_explains_then_names_the_move():
     assert "your win probability after it:" in h3 and "estimated by simulated play" in h3
     assert "standard deviation" in h3
     assert "of win probability" in h3 or "about equal" in h3 or "no other move was examined closely" in h3
-    assert "The search's choice, then the other moves it examined" in h3 and ("clearly ahead" in h3 or "about equal" in h3)
+    assert "The search's choice, the moves it cannot tell apart from it, then the others" in h3 and ("clearly ahead" in h3 or "about equal" in h3)
     assert code == 0 and text.rstrip().endswith("Bye.")
 
 

@@ -22,10 +22,12 @@ def test_elo_score_round_trip_and_known_points():
 
 def test_elo_los_and_draw_ratio_as_fastchess_prints_them():
     """fastchess's published output for Ptnml(0-2) [2, 5, 49, 110, 334] (W 818, L 49, D 133):
-    Elo: 353.65 +/- 27.86, LOS: 100.00 %, DrawRatio: 9.80 %, PairsRatio: 63.43."""
+    Elo: 353.65 +/- 27.86, LOS: 100.00 %, DrawRatio: 9.80 %, PairsRatio: 63.43. fastchess's DrawRatio of
+    pairs is the share of pairs scoring 1 of 2 (`even_pairs` here); a draw ratio is drawn games only."""
     e = R.outcome_elo([2, 5, 49, 110, 334])
     assert (round(e.elo, 2), round(e.pm, 2)) == (353.65, 27.86)
-    assert round(100 * e.los, 2) == 100.0 and round(100 * e.draw_ratio, 2) == 9.8 and round(e.pairs_ratio, 2) == 63.43
+    assert round(100 * e.los, 2) == 100.0 and round(100 * e.even_pairs, 2) == 9.8 and round(e.pairs_ratio, 2) == 63.43
+    assert math.isnan(e.draw_ratio)          # pairs do not say how many games were drawn (D156)
     assert round(100 * R.outcome_elo([49, 133, 818]).draw_ratio, 2) == 13.3               # games: draws / games
     even = R.outcome_elo([10, 0, 10])
     assert even.elo == 0 and even.los == 0.5
@@ -147,3 +149,14 @@ def test_a_lopsided_score_keeps_a_finite_interval():
     """99 of 100: the normal interval would reach below a score of 0; the Wilson bound takes that side."""
     e = R.outcome_elo([49, 0, 1, 0, 0])
     assert math.isfinite(e.lo) and e.lo < e.elo < e.hi < -500 and math.isfinite(e.pm)
+
+
+def test_small_samples_are_too_few_to_rate_and_split_pairs_are_no_draws():
+    """Issue 51: 4 games printed "Elo -0.00 ± 17.00" and "DrawRatio 100%" with no draw. Fewer than
+    MIN_RATED_GAMES games, or every pair alike, give no Elo; a draw ratio counts drawn games only."""
+    four = R.outcome_elo([0, 0, 2, 0, 0])                  # two pairs, each split 1-1 by decisive games
+    assert four.too_few.startswith("too few games to rate") and math.isnan(four.draw_ratio)
+    alike = R.outcome_elo([0, 0, 6, 0, 0])                 # 12 games, every pair split: no spread at all
+    assert "same result" in alike.too_few
+    assert R.outcome_elo([3, 4, 10]).too_few == "" and R.outcome_elo([2, 5, 49, 110, 334]).too_few == ""
+    assert R.outcome_elo([0, 0, 10]).too_few == ""         # a perfect score is rated: one side open

@@ -151,7 +151,7 @@ def test_review_cli_reviews_any_game_of_a_tournament_file(tmp_path, capsys):
     assert cli_main(["review", str(out), "--game", "2", "--iterations", "30", "--key-moments", "3",
                      "--estimator-iterations", "32"]) == 0
     text = capsys.readouterr().out
-    assert "seat 0 (greedy), seat 1 (random)" in text and "Result: " in text
+    assert "seat 0 (greedy), seat 1 (random)" in text and "Final scores: " in text
     for part in ("Decisions (30 search iterations a decision)", "Round 1 · Day of seat 0 · Morning", "+ luck ", "+ own ",
                  "+ others' ", "Key moments"):
         assert part in text

@@ -65,8 +65,9 @@ def test_small_round_robin_end_to_end(tmp_path):
     assert abs(sum(x["elo"] for x in s["rating_table"])) < 1e-6        # centred on the mean
     assert all(x["games"] == 8 for x in s["rating_table"])
     text = T.format_summary(s)
-    assert "Rating table of all 3 bots" in text and "Ptnml(0-2)" in text and "LOS: " in text and "DrawRatio: " in text
-    assert text.count("    Elo: ") == 3                                # one Elo per pair
+    assert "Rating table of all 3 bots" in text and "Ptnml(0-2)" in text and "DrawRatio: " in text
+    assert text.count("    Elo: ") == 3                                # one Elo line per pair
+    assert text.count("too few games to rate") == 6                    # 4 games a pair, 8 a bot (issue 51)
 
 
 def test_a_record_replays_exactly(tmp_path):
@@ -376,3 +377,30 @@ def test_a_ladder_rates_a_servers_levels_for_either_game(game, tmp_path, capsys)
     assert table["settings"]["server"] == address and address in table["settings"]["evaluation"]
     assert all(p["b"].startswith(f"grpc://{address}?level=") for p in table["pairs"][:2])
     assert table["pairs"][2]["b"] == table["heuristic"]["name"]                    # the local heuristic bot
+
+
+def _rec(a, b, winner, seed):
+    scores = [10, 5] if winner == 0 else [5, 10]
+    return {"seats": [a, b], "result": {"scores": scores, "winners": [winner]}, "seed": seed, "spells": "set1",
+            "tournament": {}}
+
+
+def test_small_samples_say_too_few_games_and_the_table_fits_long_names(monkeypatch):
+    """Issue 51: 4 games (two duplicate pairs split 1-1, no draw) printed "Elo -0.00 ± 17.00" and "DrawRatio
+    100%"; the rating table claimed its intervals were narrower than the head-to-head ones; a long
+    grpc:// name broke the columns."""
+    long = "grpc://127.0.0.1:50051/spellbook.v1.SpellBookService?level=7&seat-name=far-away"
+    def row(rec):
+        s, w = rec["result"]["scores"], rec["result"]["winners"]
+        return {"seats": rec["seats"], "ranks": [1 if i in w else 2 for i in range(2)], "winners": w, "scores": s,
+                "seed": rec["seed"], "spells": rec["spells"]}
+    monkeypatch.setattr(T, "game_row", row)
+    # two deals, each played in both seat orders; the seat-0 bot wins every game: each pair splits 1-1
+    recs = [_rec("greedy", long, 0, 1), _rec(long, "greedy", 0, 1), _rec("greedy", long, 0, 2), _rec(long, "greedy", 0, 2)]
+    s = T.summarize(recs, bots=["greedy", long])
+    text = T.format_summary(s)
+    assert "too few games to rate" in text and "-0.00" not in text and "+/-" not in text
+    assert "DrawRatio: 0.00 % (drawn games)" in text and "100.00 %" not in text
+    assert "narrower" not in text
+    table = [l for l in text.splitlines() if l.startswith(("greedy ", long + " "))]
+    assert len(table) == 2 and len({l.index(" 4 ") for l in table}) == 1, table   # the games column lines up

@@ -20,7 +20,7 @@ export function renderHint(box, level, view, answer, game, onPlay, name = (s) =>
     parts.push(el("p", {}, el("strong", { text: "Hint 2: " }), title), ...rest);
   } else {
     parts.push(el("p", {}, el("strong", { text: "Hint 3: play " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),
-      best.aboutEqual ? " (about equal with the next move)" : "", " ",
+      best.aboutEqual ? " (about equal to other moves: the search can't tell these apart)" : "", " ",
       el("button", { type: "button", class: "play-hint", onclick: () => onPlay(best.move.text) }, "Play it")),
     ...game.hintDetail(view, best, answer));
     if (best.variants && best.variants.length) {      // the same decision in other forms (the game's family)
@@ -29,15 +29,15 @@ export function renderHint(box, level, view, answer, game, onPlay, name = (s) =>
     }
     const extra = game.hintColumns || [];
     const iterations = answer.stats ? answer.stats.iterations : "?";
+    // the verdict is the server's words (search/hints.py `verdict`, the terminal's too): moves the search
+    // cannot tell apart from its choice share the first place ("1="), never "best" above a higher figure
     const rows = hints.map((h) => el("tr", {},
-      el("td", { text: String(h.rank) }), el("td", { class: "mv" }, game.moveLabel(h.move.text)),
+      el("td", { text: h.aboutEqual ? "1=" : String(h.rank) }), el("td", { class: "mv" }, game.moveLabel(h.move.text)),
       ...extra.map((c) => el("td", { text: c.cell(h, view, answer) })),
       el("td", { text: pct(h.winProbability) }), el("td", { text: (h.expectedScore || 0).toFixed(1) }),
-      el("td", { text: h.rank === 1 ? "best" + (h.aboutEqual ? ", about equal with the next" : "")
-        : h.aboutEqual ? `about equal (loses ${pct(h.loss)}${h.lossMargin !== undefined ? ` ± ${pct(h.lossMargin)}` : ""})`
-          : `${className(h.mistakeClass)}: loses ${pct(h.loss)}${h.lossMargin !== undefined ? ` ± ${pct(h.lossMargin)}` : ""}` })));
+      el("td", { text: h.verdict || (h.rank === 1 ? "the search's choice" : className(h.mistakeClass)) })));
     parts.push(el("table", { class: "top" },
-      el("caption", { text: `The search's top moves (${iterations} iterations${answer.confidence ? `; ${answer.confidence.text}` : ""})` }),
+      el("caption", { text: `The search's choice, the moves it cannot tell apart from it, then the others by win probability (${iterations} iterations${answer.confidence ? `; ${answer.confidence.text}` : ""})` }),
       el("thead", {}, el("tr", {}, ["#", "Move", ...extra.map((c) => c.title), "Win", "Est. score", "Verdict"].map((t) => el("th", { scope: "col", text: t })))),
       el("tbody", {}, rows)));
     const notes = hints.filter((h) => h.note).map((h) => el("li", { text: `#${h.rank}: ${h.note}` }));

@@ -65,11 +65,21 @@ function firstCut(record, seat, iterations) {
 
 let current = null;        // the review under way: { controller }
 
-/** Where a decision was, in the page's names: "Round 2 · your Day · Evening" (AnalyzeGame's `label`
- *  says "Day of seat 1", counted from 0; the page says "Bot 2"). */
+/** Where a decision was, in the page's names: "Round 2 · your Day · Evening", "Round 3 · your 2nd turn ·
+ *  3rd decision" (AnalyzeGame's `label` says "Day of seat 1", counted from 0; the page says "Bot 2"). */
 export function where(d, names) {
   const text = d.label || (d.round ? `Round ${d.round}` : `Decision ${d.decision + 1}`);
-  return text.replace(/\b(Day|turn) of seat (\d+)/, (_, what, s) => (names[Number(s)] === "You" ? `your ${what}` : `${what} of ${names[Number(s)] || `seat ${Number(s) + 1}`}`));
+  return text.replace(/\b(?:(\d+(?:st|nd|rd|th)) )?(Day|turn) of seat (\d+)/, (_, nth, what, s) => {
+    const ord = nth ? `${nth} ` : "";
+    return names[Number(s)] === "You" ? `your ${ord}${what}` : `${ord}${what} of ${names[Number(s)] || `seat ${Number(s) + 1}`}`;
+  });
+}
+
+/** The seats' names for a review of `seat`: that seat is "You", every other keeps its own stable name (a
+ *  name the caller gave as "You", its own seat in its own game, becomes "Player N" when another seat is
+ *  reviewed: two "You" never show, issue 51). */
+export function reviewNames(baseNames, seat) {
+  return baseNames.map((n, i) => (i === seat ? "You" : n === "You" ? `Player ${i + 1}` : n));
 }
 
 /** Reviews `record` (parseRecord's) for `seat` with `game`'s labels and board; fills the review section
@@ -83,11 +93,12 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   const controller = new AbortController();
   current = { controller };
   const mine = () => current && current.controller === controller;
-  const names = baseNames.map((n, i) => (i === seat ? "You" : n));
+  const names = reviewNames(baseNames, seat);
+  const stable = reviewNames(baseNames, -1);
   clearReview(seat === null);
   const choice = document.getElementById("review-seat");
   choice.replaceChildren(...(seat === null ? [el("option", { value: "", selected: true, disabled: true, text: "Choose a seat…" })] : []),
-    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${names[i]}` })));
+    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${stable[i]}` })));
   choice.onchange = () => showReview(record, Number(choice.value), game, { iterations, names: baseNames, onStatus }).catch((e) => {
     if (e.name !== "AbortError") { document.getElementById("review-status").textContent = `The review failed: ${e.message}`; console.info(e.message); }
   });
@@ -126,10 +137,12 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   const label = (s) => names[s] || `seat ${s + 1}`;
   const result = review.result || { scores: [], winners: [] };
   const resigned = result.resigned === undefined || result.resigned === null ? null : result.resigned;
+  // the game's scores and winners: the record's result (AnalyzeGame's `result`), the one source of "scores";
+  // a resigned game's split ends at what each could expect then, and its column says so
   document.getElementById("review-summary").replaceChildren(
-    el("p", { text: `Final scores: ${result.scores.map((s, i) => `${label(i)} ${s}`).join(", ")}. ` +
+    el("p", { text: `${resigned === null ? "Final scores" : "Scores when the game was resigned"}: ${result.scores.map((s, i) => `${label(i)} ${s}`).join(", ")}. ` +
       `Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map(label).join(", ")}.` +
-      (resigned === null ? "" : ` ${resigned === seat ? "You" : label(resigned)} resigned: the review goes up to there.`) }),
+      (resigned === null ? "" : ` ${label(resigned)} resigned: the review goes up to there, and the table's last column is what each could expect then.`) }),
     el("p", { text: `${label(seat) === "You" ? "Your" : `${label(seat)}'s`} ${review.totalDecisions} decisions, ${review.forcedDecisions} of them forced (not reviewed); ` +
       `each searched with ${iterations || "the level's"} iterations` +
       `${review.cutShort ? " (some searches were cut short by the time limit)" : ""}.` }));
@@ -139,10 +152,10 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   document.getElementById("split").replaceChildren(
     el("p", { class: "split-text", text: review.scoreSplitText || "" }),
     el("table", { class: "split" },
-      el("caption", { text: "Final = expected at the start + luck + own decisions + others' decisions (points)" }),
-      el("thead", {}, el("tr", {}, ["Player", "Final", "Expected", "Luck", "Own", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
+      el("caption", { text: `${resigned === null ? "Final" : "Expected at the resignation"} = expected at the start + luck + own decisions + others' decisions (points)` }),
+      el("thead", {}, el("tr", {}, ["Player", resigned === null ? "Final" : "Expected at the resignation", "Expected at the start", "Luck", "Own", "Others'"].map((t) => el("th", { scope: "col", text: t })))),
       el("tbody", {}, (review.players || []).map((p) => el("tr", { class: p.seat === seat ? "mine" : "" },
-        el("th", { scope: "row", text: label(p.seat) }), el("td", { text: (p.finalScore || 0).toFixed(0) }),
+        el("th", { scope: "row", text: label(p.seat) }), el("td", { text: (p.finalScore || 0).toFixed(resigned === null ? 0 : 1) }),
         el("td", { text: (p.expectedStart || 0).toFixed(1) }), el("td", { text: signed(p.luck || 0) }),
         el("td", { text: signed(p.decisions || 0) }), el("td", { text: signed(p.others || 0) }))))));
   const moveLabel = game.moveLabel;
@@ -151,7 +164,7 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   `${where(d, names)}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
   MISTAKES.has(d.mistakeClass) ? [` — ${className(d.mistakeClass)}, better `, el("span", { class: "mv" }, moveLabel(d.best.text))]
     : d.played.text === d.best.text ? " — the best move" : ` — ${className(d.mistakeClass) || "good"} (as good as the search's choice, within its noise)`,
-  `: your win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} after`)))
+  `: your win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} with it`, chanceText(d))))
     : [el("li", { text: "None of your decisions changed much." })]));
   const extra = document.getElementById("review-extra");
   extra.hidden = !game.reviewExtras;
@@ -167,6 +180,16 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   status.textContent = `Review done in ${((review.elapsedMs || 0) / 1000).toFixed(1)} s.`;
   onStatus("Review ready.");
   return review;
+}
+
+/** What chance did after a decision, from AnalyzeGame's `winNext` (the win probability once it was drawn):
+ *  the same words as the terminal's key moments (search/review.py key_moment_text). */
+export function chanceText(d) {
+  if (d.winNext === undefined || d.winNext === null) return "";
+  const after = d.winAfter || 0, next = d.winNext;
+  if (next < after - 0.05) return `; then chance went against you: ${pct(next)} once it was drawn`;
+  if (next > after + 0.05) return `; then chance went your way: ${pct(next)} once it was drawn`;
+  return "";
 }
 
 /** The review section emptied at once (a new review starts): nothing of the previous one stays. */

@@ -434,7 +434,7 @@ class AnalyzeGameRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[_types_pb2.GameRecord, _Mapping]] = ..., record_json: _Optional[str] = ..., limits: _Optional[_Union[_types_pb2.SearchLimits, _Mapping]] = ..., level: _Optional[int] = ..., options: _Optional[_Union[_types_pb2.SearchOptions, _Mapping]] = ..., seed: _Optional[int] = ..., key_moments: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class DecisionReview(_message.Message):
-    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin", "win_probabilities", "accuracy", "round", "label")
+    __slots__ = ("decision", "event_index", "seat", "played", "best", "loss", "loss_points", "mistake_class", "win_before", "win_after", "iterations", "loss_margin", "win_probabilities", "accuracy", "round", "label", "win_next")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_INDEX_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -451,6 +451,7 @@ class DecisionReview(_message.Message):
     ACCURACY_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    WIN_NEXT_FIELD_NUMBER: _ClassVar[int]
     decision: int
     event_index: int
     seat: int
@@ -467,7 +468,8 @@ class DecisionReview(_message.Message):
     accuracy: float
     round: int
     label: str
-    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ..., win_probabilities: _Optional[_Iterable[float]] = ..., accuracy: _Optional[float] = ..., round: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
+    win_next: float
+    def __init__(self, decision: _Optional[int] = ..., event_index: _Optional[int] = ..., seat: _Optional[int] = ..., played: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., best: _Optional[_Union[_types_pb2.Move, _Mapping]] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[_types_pb2.MistakeClass, str]] = ..., win_before: _Optional[float] = ..., win_after: _Optional[float] = ..., iterations: _Optional[int] = ..., loss_margin: _Optional[float] = ..., win_probabilities: _Optional[_Iterable[float]] = ..., accuracy: _Optional[float] = ..., round: _Optional[int] = ..., label: _Optional[str] = ..., win_next: _Optional[float] = ...) -> None: ...
 
 class PlayerReview(_message.Message):
     __slots__ = ("seat", "expected_start", "final_score", "luck", "decisions", "others", "accuracy")

@@ -322,7 +322,7 @@ class HandInsight(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., holding: _Optional[_Iterable[_Union[SpellChance, _Mapping]]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., hands_considered: _Optional[int] = ..., end_legal: _Optional[bool] = ...) -> None: ...
 
 class Hint(_message.Message):
-    __slots__ = ("rank", "move", "win_probability", "expected_score", "loss", "mistake_class", "visits", "about_equal", "success_probability", "variants", "note", "reasons", "veiled_reasons")
+    __slots__ = ("rank", "move", "win_probability", "expected_score", "loss", "mistake_class", "visits", "about_equal", "success_probability", "variants", "note", "reasons", "veiled_reasons", "verdict", "loss_margin")
     RANK_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -336,6 +336,8 @@ class Hint(_message.Message):
     NOTE_FIELD_NUMBER: _ClassVar[int]
     REASONS_FIELD_NUMBER: _ClassVar[int]
     VEILED_REASONS_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    LOSS_MARGIN_FIELD_NUMBER: _ClassVar[int]
     rank: int
     move: Move
     win_probability: float
@@ -349,7 +351,9 @@ class Hint(_message.Message):
     note: str
     reasons: _containers.RepeatedCompositeFieldContainer[Reason]
     veiled_reasons: _containers.RepeatedCompositeFieldContainer[Reason]
-    def __init__(self, rank: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., success_probability: _Optional[float] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., note: _Optional[str] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., veiled_reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ...) -> None: ...
+    verdict: str
+    loss_margin: float
+    def __init__(self, rank: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., success_probability: _Optional[float] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., note: _Optional[str] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., veiled_reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., verdict: _Optional[str] = ..., loss_margin: _Optional[float] = ...) -> None: ...
 
 class Reason(_message.Message):
     __slots__ = ("kind", "value", "items", "text", "aspect")

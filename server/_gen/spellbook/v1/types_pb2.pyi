@@ -319,7 +319,7 @@ class Reason(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., value: _Optional[float] = ..., items: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., aspect: _Optional[str] = ...) -> None: ...
 
 class Hint(_message.Message):
-    __slots__ = ("move", "rank", "win_probability", "expected_score", "loss", "loss_points", "mistake_class", "reasons", "visits", "about_equal", "loss_margin", "score_spread", "variants", "note", "veiled_reasons")
+    __slots__ = ("move", "rank", "win_probability", "expected_score", "loss", "loss_points", "mistake_class", "reasons", "visits", "about_equal", "loss_margin", "score_spread", "variants", "note", "veiled_reasons", "verdict")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     WIN_PROBABILITY_FIELD_NUMBER: _ClassVar[int]
@@ -335,6 +335,7 @@ class Hint(_message.Message):
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     VEILED_REASONS_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
     move: Move
     rank: int
     win_probability: float
@@ -350,7 +351,8 @@ class Hint(_message.Message):
     variants: _containers.RepeatedCompositeFieldContainer[Move]
     note: str
     veiled_reasons: _containers.RepeatedCompositeFieldContainer[Reason]
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., rank: _Optional[int] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., loss_margin: _Optional[float] = ..., score_spread: _Optional[float] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., note: _Optional[str] = ..., veiled_reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ...) -> None: ...
+    verdict: str
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., rank: _Optional[int] = ..., win_probability: _Optional[float] = ..., expected_score: _Optional[float] = ..., loss: _Optional[float] = ..., loss_points: _Optional[float] = ..., mistake_class: _Optional[_Union[MistakeClass, str]] = ..., reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., visits: _Optional[int] = ..., about_equal: _Optional[bool] = ..., loss_margin: _Optional[float] = ..., score_spread: _Optional[float] = ..., variants: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., note: _Optional[str] = ..., veiled_reasons: _Optional[_Iterable[_Union[Reason, _Mapping]]] = ..., verdict: _Optional[str] = ...) -> None: ...
 
 class HintConfidence(_message.Message):
     __slots__ = ("separated", "gap", "margin", "budgets", "stopped_by", "text")
