@@ -117,7 +117,7 @@ def _search_options(q: dict, game, seed: int):
     if evaluator not in ("auto", "network", "rollout"):
         raise QueryError("evaluator", f"must be auto, network or rollout, got {evaluator!r}")
     level = _number(q, "level", 1, 10, 0)
-    if not level and game.name != "spellbook":
+    if not level and game.adapter.level_table is not None:      # a game's own levels: its default level's search
         level = default_level(game.adapter, evaluator)
     visits = _number(q, "maxVisits", 1, MAX_VISITS, None)
     time_ms = _number(q, "maxTimeMs", 0, MAX_TIME_MS, 0, integer=False)
@@ -171,28 +171,30 @@ def parse_query(q: Any, engine_game: str | None = None) -> Job:
             raise QueryError(f"moves[{i}]", str(e)) from None
     if state.is_terminal():
         raise QueryError("position", "the game is over: there is nothing to analyse")
-    if observed and game.name != "spellbook":
-        # a seat sees the others' hands but not its own: another seat's decision would be analysed in a
-        # world whose hands that seat sees were only sampled
+    if observed and not game.adapter.public_chance:
+        # where seats see different things (Abracada…What?: the others' hands, not one's own), another seat's
+        # decision would be analysed in a world whose hidden part that seat sees was only sampled
         observer = int(next(f for f in text.split() if f.startswith("observer="))[len("observer="):])
         if 0 <= state.current_player != observer:
             raise QueryError("position", f"an observation is analysed for its own seat: observer={observer}, but "
                                          f"seat {state.current_player} decides; give that seat's observation or "
                                          "the full state")
     if state.is_chance():
-        example = '"drawn Rc"' if game.name == "spellbook" else '"stone 3" or "roll 4"'
-        raise QueryError("position", f"a chance event is pending: add its outcome to `moves` ({example}) first")
+        example = f'"{state.chance_outcomes()[0][0]}"'
+        raise QueryError("position", f"a chance event is pending: add its outcome to `moves` (e.g. {example}) "
+                                     "first")
     opts, level = _search_options(q, game, seed)
     top_k = _number(q, "topK", 1, MAX_TOP_K, 5)
     reasons = q.get("includeReasons", False)
     if not isinstance(reasons, bool):
         raise QueryError("includeReasons", "must be true or false")
-    if reasons and game.name != "spellbook":
-        raise QueryError("includeReasons", f"{game.title} has no move reasons; its answers carry the seat's "
-                                           "`insight` instead")
-    insight = q.get("includeInsight", game.name != "spellbook")
+    if reasons and game.reasons is None:
+        raise QueryError("includeReasons", f"{game.title} gives no move reasons")
+    insight = q.get("includeInsight", game.insight is not None and game.insight.ANALYSIS_BY_DEFAULT)
     if not isinstance(insight, bool):
         raise QueryError("includeInsight", "must be true or false")
+    if insight and game.insight is None:
+        raise QueryError("includeInsight", f"{game.title} offers no insight into what is hidden")
     every = _number(q, "reportDuringSearchEvery", MIN_REPORT_EVERY_S, MAX_REPORT_EVERY_S, 0.0, integer=False) \
         if q.get("reportDuringSearchEvery") not in (None, 0) else 0.0
     grow = q.get("grow", False)
@@ -217,24 +219,9 @@ def parse_query(q: Any, engine_game: str | None = None) -> Job:
 # Answers
 # ----------------------------------------------------------------------------------------------
 def _insight(job: Job) -> dict:
-    """The seat's insight: Abracada…What?'s hand insight (engine_c/abracadawhat/insight.py, as GetHints),
-    SpellBook's Pouch beliefs (engine_c/spellbook/insight.py: the chance of each token among the next draws)."""
-    state, seat = job.state, job.state.current_player
-    if job.game.name == "spellbook":
-        from engine_c.spellbook.insight import pouch_beliefs
-
-        return {"seat": seat, "pouch": [{"token": b.token, "expectedInPouch": b.expected_in_pouch, "pNext": b.p_next,
-                                         "pWithin": b.p_within} for b in pouch_beliefs(state)]}
-    from engine_c.abracadawhat.insight import hand_insight
-    from engine_c.abracadawhat.state import SPELLS
-
-    ins = hand_insight(state, seat)
-    return {"seat": ins.seat, "handsConsidered": ins.hands_considered,
-            "holding": [{"spell": k, "name": SPELLS[k - 1], "probability": p} for k, p in ins.holding.items()],
-            "announcements": [{"move": str(a.move), "name": a.name, "successProbability": a.success_probability,
-                               "expectedLifeLoss": a.expected_life_loss,
-                               "selfKnockoutProbability": a.self_knockout_probability, "effect": a.effect}
-                              for a in ins.announcements]}
+    """The seat's insight, the game's own (its insight.py `analysis_insight`: Abracada…What?'s hand insight as
+    GetHints gives it, SpellBook's Pouch beliefs)."""
+    return job.game.insight.analysis_insight(job.state, job.state.current_player)
 
 
 def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: dict | None) -> dict:
@@ -243,13 +230,7 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
     from search.hints import separation, top_hints
 
     state = job.state
-    sb = job.game.name == "spellbook"
-    floor = 0.0
-    if sb:
-        from engine_c.spellbook.game import final_score_spread
-
-        floor = final_score_spread(state)
-    holding = _holding(insight) if not sb and insight is not None else None
+    floor = job.game.adapter.final_score_spread(state)
     p = res.player
     total = sum(s.visits for s in res.moves) or 1
     infos = []
@@ -270,12 +251,11 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
                 "pv": pv if h.rank == 1 else [str(h.move)]}
         if h.note:
             info["note"] = h.note
-        if holding is not None:         # a cast succeeds when the seat holds the spell (GetHints' hint)
-            info["successProbability"] = holding[h.move.value] if h.move.kind == "cast" else 1.0
+        if insight is not None:         # what the insight says of this move (Abracada…What?: its chance of success)
+            info.update(job.game.insight.move_fields(insight, h.move))
         if job.reasons:
-            from engine_c.spellbook.reasons import reasons
-
-            info["reasons"] = [{"kind": r.kind, "aspect": r.aspect, "text": r.text} for r in reasons(state, h.move)]
+            info["reasons"] = [{"kind": r.kind, "aspect": r.aspect, "text": r.text}
+                               for r in job.game.reasons.reasons(state, h.move)]
         infos.append(info)
     sep = separation(res, family)          # rank 1's aboutEqual, negated
     out = {"id": job.qid, "game": job.game.name, "isDuringSearch": during, "moveInfos": infos,
@@ -290,10 +270,6 @@ def _answer(job: Job, res, during: bool, model: str, evaluator: str, insight: di
     if insight is not None:
         out["insight"] = insight
     return out
-
-
-def _holding(insight: dict) -> dict[int, float]:
-    return {h["spell"]: h["probability"] for h in insight["holding"]}
 
 
 def run_job(job: Job, emit, cancel=None) -> None:
@@ -342,7 +318,7 @@ def analyse(query: dict, cancel=None, game: str | None = None) -> dict:
 
 def version_info(game: str | None = None) -> dict:
     """What `{"action": "query_version"}` answers: the package's version, the model version of the
-    engine's game (`--game`; SpellBook when none) and of every game (`models`)."""
+    engine's game (`--game`; the first-listed game when none) and of every game (`models`)."""
     from importlib.metadata import PackageNotFoundError, version
 
     from engine_c.registry import GAMES, get_game
@@ -356,7 +332,7 @@ def version_info(game: str | None = None) -> dict:
     for name in GAMES:
         model = default_model(get_game(name).adapter)
         models[name] = model.version if model is not None else "rollout"
-    return {"version": package, "modelVersion": models[game or "spellbook"], "models": models}
+    return {"version": package, "modelVersion": models[get_game(game).name if game else GAMES[0]], "models": models}
 
 
 def serve(inp: TextIO, out: TextIO, threads: int = 1, game: str | None = None) -> int:

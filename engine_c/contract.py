@@ -8,7 +8,11 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
   player counts, rules reference, setup field, listing order, and where the other layers' parts are;
 - `state.py` (`State`, `Move`: python-chess style, with `new`, `from_text`, `observation`, `determinize`),
   `notation.py` (its `HEADER`), `text.py` (the game in words: `where`, `record_line`, `LUCK`, `player_help`)
-  and `record.py` (its part of the one record format of engine_c/records.py).
+  and `record.py` (its part of the one record format of engine_c/records.py);
+- optionally `reasons.py` (`reasons(state, move, versus=None)`: why a move, measured from the engine) and
+  `insight.py` (`analysis_insight(state, seat)`: what the seat to move may infer of the hidden part, as
+  JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
+  engine answers with it unasked). A game without them has no reasons and no insight.
 
 The other layers' parts are found by convention unless the declaration names them: the terminal game
 `clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`,
@@ -68,6 +72,12 @@ class GameAdapter:
         """The decision `move` is one form of (search/hints.py): moves with the same key are one choice for
         a player, told apart only by how it is paid or targeted. Default: every move its own family."""
         return ("move", move.code)
+
+    @staticmethod
+    def final_score_spread(state: Any) -> float:
+        """One standard deviation of a seat's final score around the search's estimate from `state`, in
+        points: the floor of a hint's score spread. Default 0 (the search's own spread alone)."""
+        return 0.0
 
     @staticmethod
     def senseless_moves(state: Any, moves: list) -> list:
@@ -143,6 +153,8 @@ class Game:
     rules: str
     text: ModuleType
     record: ModuleType
+    reasons: ModuleType | None    # engine_c/NAME/reasons.py, or None: the game gives no reasons
+    insight: ModuleType | None    # engine_c/NAME/insight.py, or None: no insight into the hidden part
     package: str
     setup: str
     setup_default: str

@@ -47,11 +47,20 @@ def _load(folder: str) -> Game:
     def part(module: str) -> ModuleType:
         return importlib.import_module(f"{package}.{module}")
 
+    def optional(module: str) -> ModuleType | None:
+        try:
+            return part(module)
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.{module}":
+                raise
+            return None
+
     states = part("state")
     low, high = decl.players
     return Game(name=folder, title=decl.title, adapter=decl.adapter, State=states.State, Move=states.Move,
                 notation=part("notation"), min_players=low, max_players=high, rules=decl.rules,
-                text=part("text"), record=part("record"), package=package, setup=decl.setup,
+                text=part("text"), record=part("record"), reasons=optional("reasons"),
+                insight=optional("insight"), package=package, setup=decl.setup,
                 setup_default=decl.setup_default, setup_help=decl.setup_help,
                 terminal=decl.terminal or f"clients.play_{folder}",
                 service=decl.service or f"server.{folder}_service",

@@ -174,7 +174,7 @@ def review_replayed(rp: Any, opts: SearchOptions, key_moments: int = KEY_MOMENTS
         raise ValueError(f"seat must be 0 to {rp.players - 1}, got {seat}")
     adapter = rp.game.adapter
     wins = None
-    if rp.resigned is None and hasattr(adapter, "final_values"):
+    if rp.resigned is None:
         wins = list(adapter.final_values(rp.final)[0])      # the result after the last decision
     return review_game(adapter, rp.steps, rp.final_scores, opts, key_moments, cancel,
                        estimate_iterations=estimator_iterations or ESTIMATE_ITERATIONS,

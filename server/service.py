@@ -3,8 +3,9 @@
 Rules live in engine_c, search in search/, hint classes in search/hints.py, SpellBook reasons in
 engine_c/spellbook/reasons.py, message conversion in server/convert.py. The RPCs are grouped by idea:
 
-- server/rpc_rules.py     GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance
-- server/rpc_search.py    GetBestMove, GetHints, Analyze (and their insight)
+- server/spellbook_rules.py GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance
+- server/spellbook_search.py GetBestMove, GetHints, Analyze (and their insight), over server/rpc_search.py's
+                         machinery every game's search RPCs share
 - server/rpc_sessions.py  CreateSession, SubmitMove, GetSession, WatchSession, ExportSession
 - server/rpc_matches.py   PlayMatch, AnalyzeGame
 - server/rpc_base.py      the `@rpc` wrapper (status mapping, one log line per call)
@@ -26,9 +27,6 @@ from __future__ import annotations
 
 import os
 
-import asyncio
-from dataclasses import dataclass
-from pathlib import Path
 
 from engine_c.registry import get_game
 from engine_c.spellbook import Move, State
@@ -40,10 +38,9 @@ from server.core import ServiceConfig, ServiceCore  # noqa: F401  (ServiceConfig
 from server.fairshare import Overloaded, SearchPool  # noqa: F401  (re-exported)
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
-from server.rpc_rules import RulesRpcs, rules_info  # noqa: F401  (re-exported)
-from server.rpc_search import SearchRpcs
+from server.spellbook_rules import RulesRpcs, rules_info  # noqa: F401  (re-exported)
+from server.spellbook_search import SpellBookSearchRpcs
 from server.rpc_sessions import SessionRpcs
-from server.sessions import SessionManager
 
 
 def use_model(model: str) -> None:
@@ -61,7 +58,7 @@ def use_model(model: str) -> None:
     SPELLBOOK.default_model_path = path
 
 
-class SpellBookServicer(RulesRpcs, SearchRpcs, SessionRpcs, MatchRpcs,
+class SpellBookServicer(RulesRpcs, SpellBookSearchRpcs, SessionRpcs, MatchRpcs,
                         service_pb2_grpc.SpellBookServiceServicer):
     """SpellBook's service, built over the server's ServiceCore (server/core.py) as every game's is."""
 

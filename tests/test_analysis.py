@@ -95,7 +95,12 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
     assert by_id["obs"]["level"] == 2 and by_id["obs"]["insight"]["seat"] == 0          # a seat's observation
     # seat 0 holds no 6 (hands=34577,...): its failed cast ends its turn, and seat 1 is analysed
     assert by_id["moved"]["rootInfo"]["currentPlayer"] == 1 == by_id["moved"]["insight"]["seat"]
-    assert by_id["g1"]["field"] == "game" and by_id["g2"]["field"] == "includeReasons"
+    assert by_id["g1"]["field"] == "game"
+    # every game with reasons gives them (the game's reasons.py, measured from the engine: the same texts)
+    from engine_c.abracadawhat.reasons import reasons as aw_reasons
+
+    for i in by_id["g2"]["moveInfos"]:
+        assert i["reasons"] and [r["text"] for r in i["reasons"]] == [r.text for r in aw_reasons(aw, i["move"])]
     assert by_id["g3"]["field"] == "moves[0]" and by_id["g4"]["field"] == "position"
     assert by_id["g5"]["field"] == "position" and "observer=1" in by_id["g5"]["error"]
     assert set(by_id["v"]["models"]) == {"spellbook", "abracadawhat"}

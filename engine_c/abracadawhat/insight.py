@@ -87,3 +87,24 @@ def _risk(move: Move, p: float, life: int) -> AnnouncementRisk:
 def _expected_roll_loss(life: int) -> float:
     """The expected life a die roll takes from `life` (XT3: life lost below 0 counts as 0)."""
     return sum(min(r, life) for r in range(1, 7)) / 6.0
+
+
+# The analysis engine's part of the game contract (engine_c/contract.py): the seat's hand insight, always.
+ANALYSIS_BY_DEFAULT = True
+
+
+def analysis_insight(state: State, seat: int) -> dict:
+    """What `seat` probably holds and what each announcement risks (hand_insight, as GetHints), as JSON."""
+    ins = hand_insight(state, seat)
+    return {"seat": ins.seat, "handsConsidered": ins.hands_considered,
+            "holding": [{"spell": k, "name": SPELLS[k - 1], "probability": p} for k, p in ins.holding.items()],
+            "announcements": [{"move": str(a.move), "name": a.name, "successProbability": a.success_probability,
+                               "expectedLifeLoss": a.expected_life_loss,
+                               "selfKnockoutProbability": a.self_knockout_probability, "effect": a.effect}
+                              for a in ins.announcements]}
+
+
+def move_fields(insight: dict, move) -> dict:
+    """A move's chance of success: a cast succeeds when the seat holds the spell (GetHints' hint); `end` always."""
+    holding = {h["spell"]: h["probability"] for h in insight["holding"]}
+    return {"successProbability": holding[move.value] if move.kind == "cast" else 1.0}

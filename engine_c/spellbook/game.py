@@ -39,6 +39,11 @@ class SpellBookGame(CompiledGameAdapter):
         return move_values(state, moves, seed)
 
     @staticmethod
+    def final_score_spread(state: State) -> float:
+        """One standard deviation of a seat's final score around the search's estimate (module function)."""
+        return final_score_spread(state)
+
+    @staticmethod
     def move_family(state: State, move: Move):
         """The decision `move` is one form of, for hints (search/hints.py): moves with the same key are the
         same choice for the player, told apart only by what pays for it. See `move_family`."""

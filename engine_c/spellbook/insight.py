@@ -53,3 +53,18 @@ def pouch_beliefs(state: State, knows_discard: bool = True, max_k: int = 5) -> l
         out.append(TokenBelief(token_name(t), expected[t], counts[t] / total if total else 0.0,
                                [_p_at_least_one(total, counts[t], min(k, draws)) for k in range(1, max_k + 1)]))
     return out
+
+
+# The analysis engine's part of the game contract (engine_c/contract.py): the Pouch's beliefs on request.
+ANALYSIS_BY_DEFAULT = False
+
+
+def analysis_insight(state: State, seat: int) -> dict:
+    """What `seat` may infer of the Pouch (the chance of each token among the next draws), as JSON."""
+    return {"seat": seat, "pouch": [{"token": b.token, "expectedInPouch": b.expected_in_pouch, "pNext": b.p_next,
+                                     "pWithin": b.p_within} for b in pouch_beliefs(state)]}
+
+
+def move_fields(insight: dict, move) -> dict:
+    """Nothing per move: a SpellBook move's outcome hangs on no hidden card of the mover's."""
+    return {}

@@ -1,4 +1,5 @@
-"""Rules as a service: GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance."""
+"""SpellBook's rules as a service (spellbook.v1): GetServerInfo, NewGame, ListLegalMoves, ApplyMove, ResolveChance.
+Abracada…What?'s are its own service's (server/aw_service.py: GetRules, NewGame, ListLegalMoves, ApplyMove)."""
 from __future__ import annotations
 
 import hashlib
