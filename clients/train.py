@@ -226,7 +226,7 @@ def hint_level() -> int:
 def _calibration_game(task: tuple[str, int, int]) -> list:
     from engine_c.spellbook import State
     from engine_c.spellbook.game import SPELLBOOK
-    from search.calibration import collect
+    from search.arena import calibration_rows as collect
     from search.levels import level_options
     from search.model import Model
 

@@ -37,7 +37,7 @@ A player count missing from "temperature" (from "mover") has no first (second) s
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -199,33 +199,3 @@ def fit(rows: Iterable[tuple[int, int, Sequence[float], Sequence[float]]]) -> di
     return {"method": METHOD, "temperature": temps, "mover": movers, "decisions": len(outcome),
             "decisions_by_players": {str(n): len(rs) for n, rs in sorted(by_n.items())},
             "ece_before": ece_before, "ece_after": ece_after}
-
-
-def collect(game: Any, new_state: Callable[[int], Any], options_for: Callable[[int], Any], seed: int,
-            network: Any) -> list[tuple[int, int, list[float], list[float]]]:
-    """Rows for `fit` from one game `new_state(seed)` played to the end by the search that reports the
-    probabilities: at every decision with a choice, `ismcts(options_for(k))` (k counts the decisions)
-    with `network` (give it without a calibration map: the map is fitted on raw probabilities) plays
-    its most visited move (the search's choice, which a hint shows first unless a tied move is the
-    policy's favourite) and that move's per-seat win probabilities are recorded."""
-    from search.arena import play_game
-    from search.search import ismcts
-
-    reported: list[tuple[int, list[float]]] = []
-
-    class Reporter:
-        name = "calibration"
-
-        def choose(self, state):
-            moves = game.legal_moves(state)
-            if len(moves) == 1:
-                return moves[0], {}
-            result = ismcts(game, state, options_for(len(reported)), network=network)
-            best = result.chosen
-            reported.append((result.player, list(best.win_probability)))
-            return best.move, {}
-
-    players = game.num_players(new_state(seed))
-    rec = play_game(new_state, [Reporter() for _ in range(players)], seed)
-    shares = [(1.0 / len(rec.winners)) if s in rec.winners else 0.0 for s in range(players)]
-    return [(players, mover, p, shares) for mover, p in reported]

@@ -26,6 +26,8 @@ from typing import Any, Callable
 
 from search.hints import MAX_DOUBLINGS, Grown, grow, merge_runs, separation
 from search.levels import default_level, level_options
+# what a review's three parts of a score mean: search/review.py's, re-exported for the clients
+from search.review import SCORE_SPLIT_TEXT, score_split_text  # noqa: F401
 from search.search import CancelToken, SearchOptions, SearchResult, ismcts
 
 MAX_ITERATIONS = 200_000          # ServiceConfig.max_iterations: a hint's growth stops there
@@ -37,17 +39,6 @@ HINT_HARD_S = 0.85
 REVIEW_SEED = 0                   # the review's seed when none is given (CLI, terminal, AnalyzeGame alike)
 KEY_MOMENTS = 5
 
-# What a review's three parts of a score mean, in one sentence (the CLI, the terminal, GetRules, the docs).
-SCORE_SPLIT_TEXT = ("Each player's final score = what they could expect at the start with best play + luck "
-                    "({luck}: what chance gave or took) + own decisions (points their own choices lost against "
-                    "the best move the estimator saw at each decision: 0 at best, never above) + the others' "
-                    "decisions (points the other players' choices, against their own best moves, gave them or "
-                    "took from them).")
-
-
-def score_split_text(luck: str = "the draws") -> str:
-    """SCORE_SPLIT_TEXT with what luck is made of in the game (text.LUCK: SpellBook's Pouch draws...)."""
-    return SCORE_SPLIT_TEXT.format(luck=luck)
 
 
 # ----------------------------------------------------------------------------------------------

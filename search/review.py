@@ -83,6 +83,19 @@ def game_accuracy(losses: Sequence[float], volatility: Sequence[float]) -> float
     return (weighted + harmonic) / 2.0
 
 
+
+# What a review's three parts of a score mean, in one sentence (the CLI, the terminal, GetRules, the docs).
+SCORE_SPLIT_TEXT = ("Each player's final score = what they could expect at the start with best play + luck "
+                    "({luck}: what chance gave or took) + own decisions (points their own choices lost against "
+                    "the best move the estimator saw at each decision: 0 at best, never above) + the others' "
+                    "decisions (points the other players' choices, against their own best moves, gave them or "
+                    "took from them).")
+
+
+def score_split_text(luck: str = "the draws") -> str:
+    """SCORE_SPLIT_TEXT with what luck is made of in the game (text.LUCK: SpellBook's Pouch draws...)."""
+    return SCORE_SPLIT_TEXT.format(luck=luck)
+
 @dataclass
 class Estimate:
     """The estimator's value of a position or a move, per seat, and how many visits it rests on."""
@@ -382,8 +395,6 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
         lines.append(f"  {d.index + 1:4d}  {loc(d):{lw}s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
-    from search.coach import score_split_text
-
     lines.append(score_split_text(luck))
     result = ("score expected when the game was resigned (the split ends there)" if review.resigned
               else "final score")

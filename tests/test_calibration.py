@@ -10,7 +10,8 @@ import pytest
 from engine_c import State
 from engine_c.spellbook.game import SPELLBOOK
 from search import SearchOptions, ismcts
-from search.calibration import (apply, apply_mover, calibrate, collect, expected_calibration_error, fit,
+from search.arena import calibration_rows as collect
+from search.calibration import (apply, apply_mover, calibrate, expected_calibration_error, fit,
                                 mover_map_for, temperature_for)
 from search.model import Model
 from test_learned import mid_game, random_model

@@ -73,3 +73,35 @@ def test_search_reaches_a_game_only_through_the_contract():
     for path in sorted((ROOT / "search").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\b(hasattr|getattr)\(\s*(self\.)?(game|adapter)\b", text), path
+
+
+def _imports(package: str) -> dict[str, set[str]]:
+    """Each module of a package's folder and the modules of the same folder it imports (anywhere in it)."""
+    import ast
+
+    graph = {}
+    for path in sorted((ROOT / package).glob("*.py")):
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith(package + "."):
+                    deps.add(node.module.split(".")[1])
+                elif node.module == package:
+                    deps |= {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                deps |= {a.name.split(".")[1] for a in node.names if a.name.startswith(package + ".")}
+        graph[path.stem] = {d for d in deps if d != path.stem and (ROOT / package / f"{d}.py").exists()}
+    return graph
+
+
+@pytest.mark.parametrize("package", ["search", "clients", "server", "engine_c"])
+def test_no_circle_of_imports_across_files(package):
+    """Issue 48: a layer's modules import one another one way only (function-level imports count too)."""
+    graph = _imports(package)
+
+    def reaches(start: str, goal: str, seen: set) -> bool:
+        return any(nxt == goal or (nxt not in seen and not seen.add(nxt) and reaches(nxt, goal, seen))
+                   for nxt in graph.get(start, ()))
+
+    circles = sorted(m for m in graph if reaches(m, m, set()))
+    assert circles == [], f"modules on an import circle in {package}/: {circles}"
