@@ -16,6 +16,7 @@ announcements (issue 24) replaces it there and every text follows.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -367,6 +368,13 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
     if life:
         lines.append(life)
     return lines
+
+
+def renamed(line: str, names: Sequence[str], reader: int) -> str:
+    """A line written for a reader ("you" for the reader's seat, "seat N" for the others: a SessionEvent's
+    `lines`) in a client's own names for the seats: the line describe_changes gives with `names`."""
+    return re.sub(r"\bseat (\d+)\b|\byou\b",
+                  lambda m: names[int(m.group(1))] if m.group(1) is not None else names[reader], line)
 
 
 def describe_final(state: State, names: Sequence[str]) -> str:
