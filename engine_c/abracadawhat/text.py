@@ -134,9 +134,9 @@ def _gain(state: State, seat: int, k: int, names: Sequence[str]) -> str:
         if amount == "the die":
             p_ko = min(max(7 - life[p], 0), 6) / 6 if life[p] > 0 else 0.0
             if p_ko > 0:
-                knocked.append(f"{names[p]} ({life[p]} life, {p_ko:.0%})")
+                knocked.append(f"{names[p]} at {life[p]} life (a {p_ko:.0%} chance)")   # names may carry parentheses
         elif life[p] == 1:
-            knocked.append(f"{names[p]} (1 life)")
+            knocked.append(f"{names[p]} at 1 life")
     xv2 = "xv2" in state.variants
     if knocked:
         text += "; it may knock out " + ", ".join(knocked) + \
