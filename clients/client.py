@@ -1044,6 +1044,26 @@ class AbracadaWhatClient:
         return self._call(self.stub.GetSession, self._spb.GetSessionRequest(session_id=session_id), timeout,
                           token=token)
 
+    def session_events(self, session_id: str, token: str, from_seq: int, to_seq: int,
+                       timeout: float | None = None) -> Iterator[Any]:
+        """The session's events `from_seq`..`to_seq` (SessionEvent messages, as the token's seat may see
+        them, each move with its `lines`: what the table saw, in words), read from WatchSession, which is
+        closed once `to_seq` (or the game's end) has come."""
+        req = self._spb.WatchSessionRequest(session_id=session_id, from_seq=max(from_seq, 0))
+        call = self.stub.WatchSession(req, timeout=self.timeout if timeout is None else timeout,
+                                      metadata=_session_metadata(self._metadata, token) + _request_id())
+        try:
+            for r in call:
+                if r.event.kind == "end":
+                    return
+                yield r.event
+                if r.event.seq >= to_seq:
+                    return
+        except grpc.RpcError as e:
+            raise _error_from(e) from None
+        finally:
+            call.cancel()
+
     def export_session(self, session_id: str, token: str, timeout: float | None = None) -> dict:
         """The session's record as the token's seat may see it (docs/records.md; hidden stones "stone ?")."""
         resp = self._call(self.stub.ExportSession, self._spb.ExportSessionRequest(session_id=session_id), timeout,

@@ -231,12 +231,11 @@ class RemoteAbracadaSession:
             time.sleep(self.poll_s)
 
     def play_human(self, move) -> list[str]:
-        """Submits the seat's move; returns what the table saw (the outcome, life, the round's end)."""
-        from engine_c.abracadawhat import text as T
-
-        before = self.state
-        self._submit(str(move))
-        return T.describe_changes(before, move, self.state, self.names)
+        """Submits the seat's move; returns what the table saw (the outcome and its die, life, the round's
+        end): the server's lines for the move, as the local terminal says them (the state seen after it may
+        already hold the bots' next moves)."""
+        done = self._submit(str(move))
+        return [line for ev in done.events if ev.kind == "move" for line in self._lines(ev)]
 
     def resign(self, seat: int) -> None:
         """This seat resigns the server game (SubmitMove "resign", D130): it ends there."""
@@ -270,21 +269,39 @@ class RemoteAbracadaSession:
         text = self.view.state.text          # the seat's observation; the whole state once the game is over
         self.state = AwState.from_observation(text, seed=self.seed) if " observer=" in text else AwState.from_text(text)
 
-    def _submit(self, move: str) -> None:
-        self.client.submit_move(self.session_id, self.seat, move, self.token, expected_seq=self.view.seq)
-        self._seen = max(self._seen, self.view.seq + 1)      # our own move: said by the terminal itself
+    def _submit(self, move: str):
+        done = self.client.submit_move(self.session_id, self.seat, move, self.token, expected_seq=self.view.seq)
+        self._note(done.events)
+        self._seen = max([self._seen, self.view.seq + 1] + [ev.seq for ev in done.events])   # said by the terminal
         self._refresh()
+        return done
+
+    def _lines(self, ev) -> list[str]:
+        """A move event's lines (the server's, for "you" and "seat N") in this terminal's names."""
+        from engine_c.abracadawhat import text as T
+
+        return [T.renamed(line, self.names, self.seat) for line in ev.lines]
+
+    def _note(self, events) -> None:
+        """Keeps the events as records' events (what `save` counts)."""
+        for ev in events:
+            text = ev.move.text if ev.HasField("move") else ("stone ?" if ev.hidden else ev.kind)
+            self.events.append({"kind": ev.kind, "seat": ev.seat, "move": text, "seq": ev.seq})
 
     def _report(self, on_event: Callable | None) -> None:
-        """The other seats' decisions since the last report, in order (a stone drawn is never reported)."""
+        """The other seats' decisions since the last report, in order, each with what the table saw (its
+        outcome and die, life, knock-outs, the round's end: the server's lines, as the local terminal
+        prints them). A stone drawn is never reported."""
         from clients.play import Event
 
         if self.view.seq <= self._seen:
             return
-        for e in self.client.export_session(self.session_id, self.token)["events"]:
-            if not e.get("seq") or e["seq"] <= self._seen:
+        for ev in self.client.session_events(self.session_id, self.token, self._seen + 1, self.view.seq):
+            if ev.seq <= self._seen:
                 continue
-            self._seen = e["seq"]
-            self.events.append(e)
-            if e["kind"] in ("move", "resign") and e["seat"] != self.seat and on_event:
-                on_event(Event(e["seat"], e["move"]))
+            self._seen = ev.seq
+            self._note([ev])
+            if ev.kind in ("move", "resign") and ev.seat != self.seat and on_event:
+                on_event(Event(ev.seat, ev.move.text or ev.kind))
+                for line in self._lines(ev):
+                    on_event(Event(-1, line))

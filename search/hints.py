@@ -323,16 +323,20 @@ def rank_label(h: Hint) -> str:
     return "1=" if h.about_equal else str(h.rank)
 
 
-def verdict(h: Hint, hints: list[Hint]) -> str:
+def verdict(h: Hint, hints: list[Hint], unlisted: int = 0) -> str:
     """A move's verdict in words, consistent with its figures and its place (one text for the terminal,
     GetHints' `verdict` and the page): the search's choice; about equal to it (no loss shown: within the
-    noise, a figure of a loss or a gain means nothing); or its class and what it loses beyond the noise."""
+    noise, a figure of a loss or a gain means nothing); or its class and what it loses beyond the noise.
+    `hints`: the moves listed with it; `unlisted`: the moves about equal to the first that are not listed
+    (a top 3 names no "#4")."""
     if h.rank == 1:
         if not h.about_equal:
             return "the search's choice, clearly ahead of the other moves it examined"
         equal = [f"#{o.rank}" for o in hints[1:] if o.about_equal]
-        return (f"the search's choice; about equal to {' and '.join(equal) if equal else 'another move'}: the "
-                f"search can't tell these apart")
+        if unlisted:
+            equal.append(f"{unlisted} more move{'s' if unlisted > 1 else ''} not listed")
+        named = (", ".join(equal[:-1]) + " and " + equal[-1]) if len(equal) > 1 else equal[0] if equal else "another move"
+        return f"the search's choice; about equal to {named}: the search can't tell these apart"
     if not h.examined:
         return (f"barely examined ({h.visits} visits): " + ("the search can't tell it from #1" if h.about_equal else
                 f"{h.mistake_class}, loses {h.loss:.0%} of win probability against #1 (± {h.loss_margin:.0%})"))
@@ -426,7 +430,10 @@ def top_hints(result: SearchResult, top_k: int = 3, spread_floor: float = 0.0, f
     most visited first, `examined` False, each judged by the same rule against the first."""
     if top_k < 1 or not result.moves:
         return []
-    out = _label(result, _grouped(result, family), spread_floor)[:top_k]
+    labelled = _label(result, _grouped(result, family), spread_floor)
+    out = labelled[:top_k]
+    if out[0].about_equal:               # its verdict names the moves listed, and counts the others
+        out[0].verdict = verdict(out[0], out, sum(1 for h in labelled[top_k:] if h.about_equal))
     if fill and len(out) < top_k:
         shown = {h.family for h in out}
         every = _label(result, _grouped(result, family, examined_share=0.0), spread_floor)

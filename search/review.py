@@ -366,9 +366,9 @@ def key_moment_text(d: DecisionReview, name: str) -> str:
         nxt = 100 * d.win_next
         who = "you" if name == "You" else name
         if nxt < after - 5:
-            text += f"; then chance went against {who}: {nxt:.0f}% once it was drawn"
+            text += f"; then chance went against {who}: {nxt:.0f}% once it played out"
         elif nxt > after + 5:
-            text += f"; then chance went {'your' if who == 'you' else who + chr(39) + 's'} way: {nxt:.0f}% once it was drawn"
+            text += f"; then chance went {'your' if who == 'you' else who + chr(39) + 's'} way: {nxt:.0f}% once it played out"
     return text
 
 

@@ -303,6 +303,32 @@ def test_what_an_announcement_gains_and_risks_follows_the_rules(variants, ko, la
     assert seen == {"last", "ko", "self"}
 
 
+def told_lines(record: dict, names: list[str]) -> list[list[str]]:
+    """What the local terminal says after each move of a finished record (replayed from its deal)."""
+    from engine_c.abracadawhat import Move
+
+    st = State.new(players=record["players"], seed=record["seed"], variants=record.get("variants", ()))
+    events = [e for e in record["events"] if e["kind"] != "resign"]
+    out, i = [], 0
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if e["kind"] != "move":
+            if st.is_chance():
+                st.apply(Move.from_text(e["move"]))
+            continue
+        before = st.clone()
+        st.apply(Move.from_text(e["move"]))
+        rolls = []
+        while i < len(events) and events[i]["kind"] != "move":
+            if events[i]["kind"] == "roll":
+                rolls.append(int(events[i]["move"].split()[1]))
+            st.apply(Move.from_text(events[i]["move"]))
+            i += 1
+        out.append(T.describe_changes(before, Move.from_text(e["move"]), st, names, rolls))
+    return out
+
+
 def test_a_whole_game_in_a_server_session_from_the_terminal(tmp_path):
     """`play --game abracadawhat --server HOST:PORT`: the server deals and plays the bots, the terminal sees
     what its seat may see (its own hand as a count only), hints and `hold` work, the game runs to its end,
@@ -317,7 +343,14 @@ def test_a_whole_game_in_a_server_session_from_the_terminal(tmp_path):
     assert code == 0, out[-2000:]
     assert "hidden from you" in out and "What you probably hold" in out and "Hint 3: play" in out
     assert "server level 1" in out and client.sess.over
+    # every move, the bots' and the seat's own, is told as the local terminal tells it: its outcome and die,
+    # life and knock-outs, the round's end and the points (text.describe_changes with the terminal's names)
     record = json.loads(saved.read_text())
+    told = 0
+    for want in told_lines(record, client.sess.names):
+        assert "".join(f"    {line}\n" for line in want) in out, (want, out[-3000:])
+        told += 1
+    assert told >= 10 and "the die shows" in out and " ends: " in out
     assert record["game"] == "abracadawhat" and record["status"] == "finished" and record["seed"] == 9
     assert record["seats"][1] == {"kind": "human"} and record["seats"][0]["level"] == 1
     assert cli_main(["review", str(saved), "--iterations", "30"]) == 0

@@ -219,6 +219,10 @@ def test_about_equal_is_one_rule_for_every_move_and_the_words_never_contradict_t
         assert h.verdict == "about equal to #1: the search can't tell these apart"
     assert hints[3].verdict.startswith("inaccuracy: loses 10%") and hints[3].loss > hints[3].loss_margin
     assert not contradictions(hints)
+    # a top 2 of the same: the first's verdict names only what is listed ("#2"), and counts the rest
+    top2 = top_hints(r, 2)
+    assert "#3" not in top2[0].verdict and top2[0].verdict.endswith(
+        "about equal to #2 and 1 more move not listed: the search can't tell these apart"), top2[0].verdict
     # a move within its own (wide) noise below one clearly worse: about equal all the same, and shown first
     broken = top_hints(result(stats("a", 10_000, 0.60, 0.60), stats("b", 9000, 0.58, 0.58),
                               stats("c", 1000, 0.575, 0.575)), 3)

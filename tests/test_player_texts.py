@@ -52,6 +52,10 @@ def test_announcement_texts_name_no_rule_and_read_as_sentences():
                 for text in (T.holding_text(st, seat), T.announcements_text(st, seat), T.render_view(st, seat)):
                     assert not RULE_ID.search(text), text
                     assert "1 a secret stone" not in text
+                # names that carry parentheses (the terminal's "seat 1 (counting)", the page's "Bot 2 (level 2)")
+                # never meet another pair: "Bot 2 (level 2) (6 life, 17%)" read as two asides
+                labelled = [f"seat {p} (level {p + 1})" for p in range(3)]
+                assert ") (" not in T.announcements_text(st, seat, labelled)
                 before = st.clone()
                 move = bots[seat].choose(st)[0]
                 st.play(move)
@@ -78,3 +82,11 @@ def test_a_level_is_called_the_strongest_only_where_its_ladder_rates_it_highest(
     assert level_words(10, sb)[0] == "strongest" and max(sb, key=sb.get) == 10
     assert "strongest" not in " ".join(level_words(10)) and level_words(9, aw)[0] == "expert+"
     assert json.loads((data / "ladder-abracadawhat.json").read_text())["levels"]
+
+
+def test_a_review_s_first_line_names_the_spells_as_the_game_does():
+    """The terminal's review said 'spells ..., TimeTravel, ...' under a game that began 'Time Travel'."""
+    from engine_c.spellbook import text as ST
+
+    line = ST.record_line({"players": 2, "spells": ["Sacrifice", "TimeTravel", "Transmutation"]})
+    assert line == "2 players, spells Sacrifice, Time Travel, Transmutation"

@@ -118,6 +118,8 @@ def test_each_decision_has_its_own_label_and_key_moments_say_what_happened(game_
             assert f"then chance went against you: {100 * d.win_next:.0f}%" in text
         elif d.win_next > d.win_after + 0.05:
             assert f"then chance went your way: {100 * d.win_next:.0f}%" in text
+        # nothing is "drawn" after an announcement or a die (Abracada…What?) nor at the game's end
+        assert "drawn" not in text, text
 
 
 def test_the_terminal_s_end_of_game_review_calls_its_player_you(game_record):
@@ -161,8 +163,11 @@ def test_analyze_game_and_the_page_name_the_reviewed_seat_and_label_each_decisio
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the page's review.js is checked where it is")
-    # the page: for each seat reviewed, its names (that seat "You", the others stable), its labels
+    # the page: for each seat reviewed, its names (stable: "You" is the reader's own seat only, a bot stays a
+    # bot) and its labels; a loaded record's names ("Player N", "Bot N") make the reviewed seat "You" only
+    # where a person sat (one of `readers`)
     base = ["You", "Bot 2 (level 5)", "Player 3"]          # a live game's names, the page's own seat first
+    loaded = ["Player 1", "Bot 2 (level 5)", "Player 3"]   # the same game as a loaded record: people at 0 and 2
     payload = {s: [d.label for d in answers[s].decisions] for s in range(3)}
     script = tmp_path / "names.mjs"
     static = Path(__file__).resolve().parent.parent / "server" / "static" / "review.js"
@@ -171,17 +176,19 @@ const base = {json.dumps(base)}, labels = {json.dumps(payload)};
 const out = {{}};
 for (const seat of [0, 1, 2]) {{
   const names = reviewNames(base, seat);
-  out[seat] = {{ names, where: labels[seat].map((label) => where({{ label }}, names)) }};
+  out[seat] = {{ names, loaded: reviewNames({json.dumps(loaded)}, seat, [0, 2]),
+    where: labels[seat].map((label) => where({{ label }}, names)) }};
 }}
 console.log(JSON.stringify(out));
 """)
     got = json.loads(subprocess.run([node, str(script)], capture_output=True, text=True, check=True, timeout=60).stdout)
     for seat in range(3):
         names = got[str(seat)]["names"]
-        assert names[seat] == "You" and names.count("You") == 1 and len(set(names)) == 3
-        assert names[(seat + 1) % 3] != "You" and ("Player 1" in names or seat == 0)
+        assert names == base                                   # never "You" for a bot, never "Player 1" for you
         shown = got[str(seat)]["where"]
-        assert len(set(shown)) == len(shown) and all("of seat" not in w and ("your " in w) for w in shown)
+        assert len(set(shown)) == len(shown) and all("of seat" not in w for w in shown)
+        assert all(("your " in w) == (seat == 0) and (base[seat] in w or seat == 0) for w in shown), shown
+        assert got[str(seat)]["loaded"] == [("You" if i == seat and seat != 1 else n) for i, n in enumerate(loaded)]
 
 
 def test_a_resigned_game_shows_its_own_scores_and_a_split_that_says_it_ends_at_an_expectation(capsys, tmp_path):

@@ -204,6 +204,12 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     assert hinted >= 1
     best = page.inner_text("#hint-box table.top tbody tr >> nth=0").split("\t")[1].strip()
     assert best and best not in why                   # level 2 explains without giving the move away
+    # a reason's tokens as chips, never the engine's notation ("Kt would let them learn Transmutation")
+    shown = page.evaluate("""async () => { const m = await import('/static/games/spellbook/hints.js');
+      const li = document.createElement('li');
+      li.append(...m.reasonWords('leaves Bot 2 on the Altar: Kt would let them learn Transmutation; Bc too'));
+      return [li.textContent, li.querySelectorAll('.chip').length]; }""")
+    assert shown == ["leaves Bot 2 on the Altar: K▲ would let them learn Transmutation; B● too", 2], shown
     tab.shot("2-hints")
     rng, clicks, learned, started = random.Random(5), 0, False, time.monotonic()
     while not page.locator("#review-button").is_visible():
@@ -417,8 +423,11 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
             assert "What you probably hold" in text and page.locator("#hint-box table.aw-hold tbody tr").count() == 8
         if level == 2:
             assert "chance and risk" in text and page.locator("#hint-box table.aw-ann tbody tr").count() >= 2
+            cells = page.locator("#hint-box table.aw-ann tbody td:nth-child(3), #hint-box table.aw-ann tbody td:nth-child(4)").all_inner_texts()
+            assert all(c[:1].isupper() for c in cells), cells           # each cell a sentence, as its column's others
         if level == 3:
             assert page.locator("#hint-box table.top tbody tr").count() >= 1 and "What you probably hold" in text
+            assert re.search(r"Hint 3: (announce \d|end the turn)", text), text      # not "play announce 4 …"
         assert not re.search(r"\bX[A-Z]+\d+\b", text), text                   # no rule ids for a player
     tab.shot("aw-2-hints")
     assert page.evaluate(CONTRAST_JS) == []
@@ -432,6 +441,8 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     play_one(page, random.Random(1))
     watcher.page.wait_for_selector(f"#log li:nth-child({watched + 1})", state="attached", timeout=30000)
     assert watcher.page.locator("#seats .hand .aw-stone:not(.hidden)").count() == 0
+    seen = watcher.page.inner_text("#game")                                  # a spectator is nobody's "you"
+    assert not re.search(r"\b[Yy]ou(r)?\b", seen.replace("Your moves", "")), seen
     watcher.shot("aw-3-spectator")
     assert watcher.errors == []
     watcher.page.close()
@@ -446,6 +457,8 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     assert clicks >= 3 and "Game over" in page.inner_text("#turn")
     page.wait_for_selector("#log li.end", state="attached")
     assert page.locator("#seats .hand .aw-stone.hidden").count() == 0          # the end shows every hand
+    log = page.inner_text("#log")      # the page's arrows; a secret stone taken is a sentence
+    assert "→" in log and "->" not in log and "taken:" not in log and "Night Singer," not in log, log
     tab.shot("aw-4-game-over")
     assert page.evaluate(CONTRAST_JS) == []
     assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))          # no rule ids anywhere
@@ -467,6 +480,13 @@ def test_abracadawhat_a_whole_game_by_clicking_with_hints_review_record_and_a_sp
     assert page.locator("#position-seats article").count() == 3 and page.is_hidden("#analyze")
     tab.shot("aw-5-review-position")
     assert not re.search(r"\bX[A-Z]+\d+\b", page.inner_text("body"))
+    page.select_option("#review-seat", "1")                          # a bot's decisions: told about the bot
+    page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
+    bot = page.inner_text("#split tr.mine th")
+    assert bot.startswith("Bot 2") and page.inner_text("#split").count("You") == 1, page.inner_text("#split")
+    text = page.inner_text("#review")
+    assert f"What {bot} believed they held" in text and f"{bot}'s mistakes" in text and "Your " not in text, text
+    assert page.locator("#review-seat option").all_inner_texts()[0] == "Seat 1: You"
 
     page.click("#review-back")
     page.click("#new")
@@ -576,10 +596,11 @@ def wait_review(page, timeout=120000) -> list:
 
 
 def check_review(page, you: str) -> None:
-    """A finished review as a player reads it: every entry labelled by round and `you` (your Day / your
-    turn), never "Decision N"; the sentence on luck and decisions; the graph's axes labelled."""
+    """A finished review as a player reads it: every entry labelled by round and `you` (a pattern: your Day,
+    your turn or your 2nd turn), never "Decision N"; the sentence on luck and decisions; the graph's axes
+    labelled."""
     entries = page.locator("#decisions li").all_text_contents()
-    assert entries and all(e.startswith("Round ") and you in e for e in entries), entries
+    assert entries and all(e.startswith("Round ") and re.search(you, e) for e in entries), entries
     assert "Decision " not in page.inner_text("#review")
     text = page.inner_text("#split .split-text")
     assert "luck" in text and "own decisions" in text and "others' decisions" in text, text
@@ -614,7 +635,7 @@ def test_resign_ends_the_game_on_the_server_and_the_review_works(game_name, serv
     page.click("#review-button")
     states = wait_review(page)
     assert states[0][0] == "reviewing", states
-    check_review(page, "your Day" if game_name == "spellbook" else "your turn")
+    check_review(page, "your Day" if game_name == "spellbook" else r"your (\d+(st|nd|rd|th) )?turn")
     assert page.locator("#split tbody tr").count() == 2
     assert "You resigned" in page.inner_text("#review-summary")
     tab.shot(f"{game_name}-resigned-review")
@@ -690,8 +711,11 @@ def test_a_saved_record_in_a_fresh_tab_reviews_its_own_seat(server, browser, tmp
               document.getElementById('review-status').textContent]; }""")
     assert cleared[0] == 0 and cleared[1].startswith("Reviewing"), cleared
     wait_review(page)
-    check_review(page, "your Day")
-    assert "Bot 1" not in page.inner_text("#split tr.mine")
+    # the bot's decisions, told about the bot: it is no "You", and the record's player stays "You"
+    check_review(page, r"Day of Bot 1 \(level 1\)")
+    assert page.inner_text("#split tr.mine th") == "Bot 1 (level 1)" and page.inner_text("#split").count("You") == 1
+    assert "Bot 1 (level 1)'s mistakes" in page.inner_text("#review") and "Your " not in page.inner_text("#review")
+    assert "Seat 2: You" in page.inner_text("#review-seat")
     assert b.errors == []
 
 
@@ -755,7 +779,7 @@ def test_abracadawhat_log_tells_every_outcome_and_hint_2_lists_only_legal_moves(
     log = page.inner_text("#log")
     assert re.search(r"You announce \d .+: (success|fails)", log), log
     assert re.search(r"announces \d .+: (success|fails)", log), log            # the bots' too
-    assert re.search(r"life: .+ \d -> \d", log), log
+    assert re.search(r"life: .+ \d → \d", log) and "->" not in log, log      # the page's arrow
     assert re.search(r"Round 1 ends: .+\. Scores: .+\+\d", log) and "Points: " in log, log
     for item in page.locator("#log li").all_inner_texts():      # a failure ends the turn: nobody "ends" it
         if ": fails" in item and item.startswith("You announce"):

@@ -16,6 +16,7 @@ announcements (issue 24) replaces it there and every text follows.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -133,9 +134,9 @@ def _gain(state: State, seat: int, k: int, names: Sequence[str]) -> str:
         if amount == "the die":
             p_ko = min(max(7 - life[p], 0), 6) / 6 if life[p] > 0 else 0.0
             if p_ko > 0:
-                knocked.append(f"{names[p]} ({life[p]} life, {p_ko:.0%})")
+                knocked.append(f"{names[p]} at {life[p]} life (a {p_ko:.0%} chance)")   # names may carry parentheses
         elif life[p] == 1:
-            knocked.append(f"{names[p]} (1 life)")
+            knocked.append(f"{names[p]} at 1 life")
     xv2 = "xv2" in state.variants
     if knocked:
         text += "; it may knock out " + ", ".join(knocked) + \
@@ -367,6 +368,13 @@ def describe_changes(before: State, move: Move, after: State, names: Sequence[st
     if life:
         lines.append(life)
     return lines
+
+
+def renamed(line: str, names: Sequence[str], reader: int) -> str:
+    """A line written for a reader ("you" for the reader's seat, "seat N" for the others: a SessionEvent's
+    `lines`) in a client's own names for the seats: the line describe_changes gives with `names`."""
+    return re.sub(r"\bseat (\d+)\b|\byou\b",
+                  lambda m: names[int(m.group(1))] if m.group(1) is not None else names[reader], line)
 
 
 def describe_final(state: State, names: Sequence[str]) -> str:

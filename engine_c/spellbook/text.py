@@ -26,8 +26,11 @@ def label(state) -> str:
 
 
 def record_line(rec: dict) -> str:
-    """A record's game settings in one line: '2 players, spells Sacrifice, ...'."""
-    return f"{rec['players']} players, spells {', '.join(rec['spells'])}"
+    """A record's game settings in one line: '2 players, spells Sacrifice, ..., Time Travel, ...' (each spell by
+    its title, as the game's first line says it: never the notation's 'TimeTravel')."""
+    from engine_c.spellbook.spell_text import spell_title
+
+    return f"{rec['players']} players, spells {', '.join(spell_title(s) for s in rec['spells'])}"
 
 
 def player_help() -> dict:

@@ -481,17 +481,21 @@ async function saveRecord() {
  *  game; for a loaded record (or a watched game) the record's own seat, the one client or human seat, and
  *  when it has several (or none) the page asks which. */
 async function review(record) {
-  const own = !record && !game.spectator && !!(game.sessionId || game.practice);
+  const own = !record && !game.spectator && !!(game.sessionId || game.practice), loaded = !!record;
   record = record || await exportRecord();
   $("game").hidden = true; $("setup").hidden = true;
   const people = ownSeats(record);
   const seat = own ? game.seat : people.length === 1 ? people[0] : null;
   const names = Array.from({ length: record.players || (record.seats || []).length }, (_, i) => {
     const s = (record.seats || [])[i] || {};
-    return own && i === game.seat ? "You" : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Player ${i + 1}`;
+    // "You": this tab's own seat; in a loaded record, its one person's seat (the reader played it)
+    const yours = own ? i === game.seat : loaded && people.length === 1 && i === people[0];
+    return yours ? "You" : s.kind === "bot" ? `Bot ${i + 1}${s.level ? ` (level ${s.level})` : s.spec ? ` (${s.spec})` : ""}` : `Player ${i + 1}`;
   });
   $("review-title").focus?.();
-  await showReview(record, seat, G, { iterations: Number($("review-iterations").value) || 1500, names, onStatus: status });
+  // a loaded record's people's seats: the reader played one of them (a watched game's spectator none)
+  const readers = loaded ? people : [];
+  await showReview(record, seat, G, { iterations: Number($("review-iterations").value) || 1500, names, readers, onStatus: status });
 }
 
 async function loadRecord() {

@@ -19,7 +19,7 @@ export function renderHint(box, level, view, answer, game, onPlay, name = (s) =>
     const [title, ...rest] = game.hintWhy(view, best, answer, name);
     parts.push(el("p", {}, el("strong", { text: "Hint 2: " }), title), ...rest);
   } else {
-    parts.push(el("p", {}, el("strong", { text: "Hint 3: play " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),
+    parts.push(el("p", {}, el("strong", { text: "Hint 3: " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),
       best.aboutEqual ? " (about equal to other moves: the search can't tell these apart)" : "", " ",
       el("button", { type: "button", class: "play-hint", onclick: () => onPlay(best.move.text) }, "Play it")),
     ...game.hintDetail(view, best, answer));

@@ -75,31 +75,38 @@ export function where(d, names) {
   });
 }
 
-/** The seats' names for a review of `seat`: that seat is "You", every other keeps its own stable name (a
- *  name the caller gave as "You", its own seat in its own game, becomes "Player N" when another seat is
- *  reviewed: two "You" never show, issue 51). */
-export function reviewNames(baseNames, seat) {
-  return baseNames.map((n, i) => (i === seat ? "You" : n === "You" ? `Player ${i + 1}` : n));
+/** The seats' names for a review of `seat`. A name never changes with the seat reviewed: "You" is the
+ *  reader's own seat only (the caller's "You", its seat in its own game), so a bot reviewed stays
+ *  "Bot 2 (level 5)" and the reader stays "You". Where no name is "You" (a loaded record, a watched game),
+ *  the reviewed seat is "You" when it is one of `readers` (the record's people's seats, one of which the
+ *  reader played), never a bot's seat (issue 51: one "You" at most, and never a wrong one). */
+export function reviewNames(baseNames, seat, readers = []) {
+  if (baseNames.includes("You")) return [...baseNames];
+  return baseNames.map((n, i) => (i === seat && readers.includes(i) ? "You" : n));
+}
+
+/** "your" for "You", else "Bot 2 (level 5)'s"; `cap`: "Your". */
+export function whose(name, cap = false) {
+  return name === "You" ? (cap ? "Your" : "your") : `${name}'s`;
 }
 
 /** Reviews `record` (parseRecord's) for `seat` with `game`'s labels and board; fills the review section
  *  as the answers come: the first part of the game's decisions within a couple of seconds, then the
  *  whole review (the graph, every decision, the luck split, key moments). `seat` null: the record has
  *  several people's seats (or none), and the page asks whose decisions to review. */
-export async function showReview(record, seat, game, { iterations = 1500, names: baseNames = [], onStatus = () => {} } = {}) {
+export async function showReview(record, seat, game, { iterations = 1500, names: baseNames = [], readers = [], onStatus = () => {} } = {}) {
   const section = document.getElementById("review");
   section.hidden = false;
   if (current) current.controller.abort();       // a review that was under way: its answers are dropped
   const controller = new AbortController();
   current = { controller };
   const mine = () => current && current.controller === controller;
-  const names = reviewNames(baseNames, seat);
-  const stable = reviewNames(baseNames, -1);
+  const names = reviewNames(baseNames, seat, readers);
   clearReview(seat === null);
   const choice = document.getElementById("review-seat");
   choice.replaceChildren(...(seat === null ? [el("option", { value: "", selected: true, disabled: true, text: "Choose a seat…" })] : []),
-    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${stable[i]}` })));
-  choice.onchange = () => showReview(record, Number(choice.value), game, { iterations, names: baseNames, onStatus }).catch((e) => {
+    ...baseNames.map((n, i) => el("option", { value: i, selected: i === seat, text: `Seat ${i + 1}: ${n}` })));
+  choice.onchange = () => showReview(record, Number(choice.value), game, { iterations, names: baseNames, readers, onStatus }).catch((e) => {
     if (e.name !== "AbortError") { document.getElementById("review-status").textContent = `The review failed: ${e.message}`; console.info(e.message); }
   });
   document.getElementById("review-seat-box").hidden = baseNames.length < 2;
@@ -110,6 +117,9 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
     choice.focus();
     return null;
   }
+  const who = names[seat] || `seat ${seat + 1}`;
+  for (const node of document.querySelectorAll("#review .whose")) node.textContent = whose(who);
+  for (const node of document.querySelectorAll("#review .whose-cap")) node.textContent = whose(who, true);
   status.textContent = "Reviewing… the first decisions in a moment.";
   section.dataset.state = "reviewing";
   const request = (recordJson) => {
@@ -127,7 +137,7 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
       const ds = (first.decisions || []).filter((d) => d.eventIndex < cut && d.seat === seat);
       drawDecisions(record, ds, new Set(), seat, names, game, true);
       const round = ds.length ? ds[ds.length - 1].round : 1;
-      status.textContent = `Reviewing… ${ds.length} of your decisions so far (up to round ${round}); the rest of the game is being reviewed.`;
+      status.textContent = `Reviewing… ${ds.length} of ${whose(who)} decisions so far (up to round ${round}); the rest of the game is being reviewed.`;
       section.dataset.state = "partial";
     }).catch(() => {});        // the whole review answers for both
   }
@@ -143,7 +153,7 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
     el("p", { text: `${resigned === null ? "Final scores" : "Scores when the game was resigned"}: ${result.scores.map((s, i) => `${label(i)} ${s}`).join(", ")}. ` +
       `Winner${result.winners.length > 1 ? "s" : ""}: ${result.winners.map(label).join(", ")}.` +
       (resigned === null ? "" : ` ${label(resigned)} resigned: the review goes up to there, and the table's last column is what each could expect then.`) }),
-    el("p", { text: `${label(seat) === "You" ? "Your" : `${label(seat)}'s`} ${review.totalDecisions} decisions, ${review.forcedDecisions} of them forced (not reviewed); ` +
+    el("p", { text: `${whose(label(seat), true)} ${review.totalDecisions} decisions, ${review.forcedDecisions} of them forced (not reviewed); ` +
       `each searched with ${iterations || "the level's"} iterations` +
       `${review.cutShort ? " (some searches were cut short by the time limit)" : ""}.` }));
   const ds = (review.decisions || []).filter((d) => d.seat === seat);
@@ -164,8 +174,8 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   `${where(d, names)}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
   MISTAKES.has(d.mistakeClass) ? [` — ${className(d.mistakeClass)}, better `, el("span", { class: "mv" }, moveLabel(d.best.text))]
     : d.played.text === d.best.text ? " — the best move" : ` — ${className(d.mistakeClass) || "good"} (as good as the search's choice, within its noise)`,
-  `: your win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} with it`, chanceText(d))))
-    : [el("li", { text: "None of your decisions changed much." })]));
+  `: ${whose(who)} win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} with it`, chanceText(d, who))))
+    : [el("li", { text: `None of ${whose(who)} decisions changed much.` })]));
   const extra = document.getElementById("review-extra");
   extra.hidden = !game.reviewExtras;
   if (game.reviewExtras) {
@@ -182,13 +192,14 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   return review;
 }
 
-/** What chance did after a decision, from AnalyzeGame's `winNext` (the win probability once it was drawn):
+/** What chance did after a decision, from AnalyzeGame's `winNext` (the win probability once the chance that followed — a draw, a
+ *  die, what a cast showed of a hidden hand — had played out; "drawn" was false for a die or a cast):
  *  the same words as the terminal's key moments (search/review.py key_moment_text). */
-export function chanceText(d) {
+export function chanceText(d, who = "You") {
   if (d.winNext === undefined || d.winNext === null) return "";
   const after = d.winAfter || 0, next = d.winNext;
-  if (next < after - 0.05) return `; then chance went against you: ${pct(next)} once it was drawn`;
-  if (next > after + 0.05) return `; then chance went your way: ${pct(next)} once it was drawn`;
+  if (next < after - 0.05) return `; then chance went against ${who === "You" ? "you" : who}: ${pct(next)} once it played out`;
+  if (next > after + 0.05) return `; then chance went ${whose(who)} way: ${pct(next)} once it played out`;
   return "";
 }
 
@@ -295,8 +306,9 @@ async function openPosition(record, decision, me, names, game) {
   box.hidden = false;
   note.textContent = "Replaying the game to that position…";
   const state = await stateBefore(record, decision.eventIndex, game);
+  // the board's "You" is the reader's own seat (none in a watched game), not the seat reviewed
   game.renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
-    { me, names, toMove: decision.seat, full: true });
+    { me: names.indexOf("You"), names, toMove: decision.seat, full: true });
   const who = names[decision.seat] === "You" ? "you" : names[decision.seat];
   const better = MISTAKES.has(decision.mistakeClass);
   note.replaceChildren(`${where(decision, names)} (${className(decision.mistakeClass)}): ${who} played `,

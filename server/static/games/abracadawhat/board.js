@@ -11,8 +11,9 @@ export const effect = (k) => (HELP.spells[k - 1] ? HELP.spells[k - 1].effect : "
 
 /** The engine's words for a reader (engine_c/abracadawhat/text.py, as the terminal prints them: a move's
  *  event lines, an announcement's gain and risk) as page nodes: "you" and "seat N" become this page's
- *  names, "you" opening a sentence "You", and a spell ("6 Blizzard") its stone with its name. */
+ *  names, "you" opening a sentence "You", a spell ("6 Blizzard") its stone with its name, and "->" "→". */
 export function words(text, name) {
+  text = text.replace(/ -> /g, " → ");     // the terminal's ASCII arrow ("life: you 6 -> 5"), as a page shows it
   const spells = HELP.spells.map((s) => s.name).sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const pattern = new RegExp(`\\bseat (\\d+)\\b|\\b([1-8]) (${spells.join("|") || "$^"})\\b`, "g");
   const out = [];

@@ -41,6 +41,11 @@ function sizeBars(root) {
   for (const bar of root.querySelectorAll(".bar[data-p]")) bar.style.width = `${bar.dataset.p}%`;
 }
 
+const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+/** A cell's words starting with a capital, as every other cell of its column does ("You gain 1 life", "The
+ *  player to your right loses 1 life"). */
+const sentence = (nodes) => (typeof nodes[0] === "string" ? [capital(nodes[0]), ...nodes.slice(1)] : nodes);
+
 /** Hint 2: each legal announcement (and ending the turn, only where it is legal) with its chance, what a
  *  success does here and what a failure costs, in the terminal's words (`chances`: the insight's
  *  ifSuccess / ifFailure, from engine_c/abracadawhat/text.py announcements). */
@@ -50,9 +55,9 @@ function announcementTable(view, answer, name) {
   const rows = ann.map((a) => el("tr", {},
     el("th", { scope: "row" }, stone(a.move.value || Number(a.move.text.split(" ")[1]), { small: true }), ` ${spellName(a.move.value || 0)}`),
     el("td", { text: pct(a.successProbability) }),
-    el("td", {}, words(a.ifSuccess || "", name)),
-    el("td", {}, words(a.ifFailure || "", name))));
-  if (insight.endLegal) rows.push(el("tr", {}, el("th", { scope: "row", text: "End the turn" }), el("td", { text: "—" }), el("td", { text: HELP.end }), el("td", { text: "nothing" })));
+    el("td", {}, sentence(words(a.ifSuccess || "", name))),
+    el("td", {}, sentence(words(a.ifFailure || "", name)))));
+  if (insight.endLegal) rows.push(el("tr", {}, el("th", { scope: "row", text: "End the turn" }), el("td", { text: "—" }), el("td", { text: capital(HELP.end) }), el("td", { text: "Nothing" })));
   return el("table", { class: "aw-ann" },
     el("caption", { text: "Each announcement: its chance of success, what it does, what a failure costs" }),
     el("thead", {}, el("tr", {}, ["Announce", "Chance", "If it succeeds", "If it fails"].map((t) => el("th", { scope: "col", text: t })))),
@@ -144,8 +149,13 @@ const game = {
     }
     if (ev.kind === "roll") return { cls: "roll", nodes: [`The die shows ${ev.move.value || ev.move.text.split(" ")[1]}`] };
     const to = ev.to !== undefined && ev.to >= 0 ? (ev.to === me ? "your" : `${name(ev.to)}'s`) : "";
-    const where = { removed: "removed face up", hand: `to ${to} hand`, secret: "secret stones set aside", taken: `${to} secret stone, taken` }[ev.zone] || ev.kind;
     const what = ev.hidden || !ev.move ? [stone(0, { hidden: true, small: true })] : label(ev.move.text);
+    if (ev.zone === "taken") {     // Night Singer's effect: the caster takes one of the round's secret stones
+      const hidden = ev.hidden || !ev.move;
+      return { cls: "draw", nodes: [ev.to === me ? "You take a secret stone" : `${who(ev.to)} takes a secret stone`,
+        ...(hidden ? [" (face down: only its taker sees it)"] : [": ", ...what])] };
+    }
+    const where = { removed: "removed face up", hand: `to ${to} hand`, secret: "secret stones set aside" }[ev.zone] || ev.kind;
     // a round's deal and a refill are one line per zone and seat, growing stone by stone
     return { cls: "draw", merge: `${ev.kind}:${ev.zone}:${ev.to}`, more: [" ", ...what],
       nodes: [`${{ refill: "Refill", deal: "Deal", secret: "Night Singer" }[ev.kind] || "Stone"}, ${where}: `, ...what] };
@@ -179,9 +189,13 @@ const game = {
 
   /** What the seat believed it held at each of its decisions (the insight, from what it could see then),
    *  against what it held (the finished record shows every stone). */
-  async reviewExtras(box, { review, me, stateBefore, where }) {
+  async reviewExtras(box, { review, me, names = [], stateBefore, where }) {
     const mine = (review.decisions || []).filter((d) => d.seat === me).slice(0, 60);
-    box.replaceChildren(el("h3", { text: "What you believed you held, against what you held" }), el("p", { text: "Replaying the game…" }));
+    // in the reader's words when the seat is theirs ("You"), else about the seat by its name (a bot is no "you")
+    const name = names[me] || `seat ${me + 1}`, you = name === "You";
+    const they = you ? "you" : "they", Who = you ? "You" : name, whose = you ? "your" : `${name}'s`;
+    const title = `What ${you ? "you" : name} believed ${they} held, against what ${they} held`;
+    box.replaceChildren(el("h3", { text: title }), el("p", { text: "Replaying the game…" }));
     const rows = [];
     let calls = 0, right = 0, called = 0;
     for (const d of mine) {
@@ -208,12 +222,13 @@ const game = {
         el("td", {}, el("span", { class: "aw-stones" }, held.map((s) => stone(s, { small: true })))),
         el("td", { text: likeliest.map(([s, p]) => `${s} ${pct(p)}`).join(", ") })));
     }
-    box.replaceChildren(el("h3", { text: "What you believed you held, against what you held" }),
-      el("p", { text: called ? `You announced ${called} spell${called > 1 ? "s" : ""}, giving them on average a ${pct(calls / called)} chance; you held ${right} of them (${pct(right / called)}).`
-        : "You made no announcement." }),
+    box.replaceChildren(el("h3", { text: title }),
+      el("p", { text: called ? `${Who} announced ${called} spell${called > 1 ? "s" : ""}, giving them on average a ${pct(calls / called)} chance; ${they} held ${right} of them (${pct(right / called)}).`
+        : `${Who} made no announcement.` }),
       el("div", { class: "scroll" }, el("table", { class: "aw-belief" },
-        el("caption", { text: "At each of your decisions: what you did, the chance you gave it, what you held, and the spells you thought likeliest" }),
-        el("thead", {}, el("tr", {}, ["When", "You", "Your chance", "Outcome", "You held", "Likeliest, to you"].map((t) => el("th", { scope: "col", text: t })))),
+        el("caption", { text: `At each of ${whose} decisions: what ${they} did, the chance ${they} gave it, what ${they} held, and the spells ${they} thought likeliest` }),
+        el("thead", {}, el("tr", {}, ["When", you ? "You" : "Played", you ? "Your chance" : "Their chance", "Outcome", you ? "You held" : "Held",
+          you ? "Likeliest, to you" : "Likeliest, to them"].map((t) => el("th", { scope: "col", text: t })))),
         el("tbody", {}, rows))));
   },
 

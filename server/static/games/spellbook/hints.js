@@ -1,7 +1,7 @@
 // SpellBook's words for the hint ladder (as clients/play_spellbook.py's SpellBookHinter): 1 where to look,
 // 2 why the best move is good (its reasons, without naming it), 3 its figures and reasons.
 import { el, pct } from "../../dom.js";
-import { COLORS, isToken, spellTitle } from "./board.js";
+import { chip, COLORS, isToken, spellTitle } from "./board.js";
 
 const PHASE_ACTIONS = { take: "your Morning primary action (Take 1 or Draw 2)",
   draw: "your Morning primary action (Take 1 or Draw 2)", store: "your Midday primary action (Store 1)" };
@@ -26,9 +26,15 @@ export function hintFocus(view, move) {
   return `This step is a ${decision} choice: look at the options of ${kind}.`;
 }
 
+/** A reason's words with each token it names ("Kt", the engine's notation) as its chip (K▲), as every move
+ *  on the page shows its tokens. */
+export function reasonWords(text) {
+  return text.split(/\b([RPGKWBY][cst])\b/).map((part, i) => (i % 2 && isToken(part) ? chip(part) : part)).filter((n) => n !== "");
+}
+
 function reasonItems(reasons) {
   const ordered = ASPECT_ORDER.flatMap((a) => reasons.filter((r) => r.aspect === a));
-  return ordered.length ? ordered.map((r) => el("li", { text: r.text }))
+  return ordered.length ? ordered.map((r) => el("li", {}, reasonWords(r.text)))
     : [el("li", { text: "nothing measurable now sets it apart: the search prefers it for what follows" })];
 }
 
