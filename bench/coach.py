@@ -138,7 +138,7 @@ def _hints_of(answer, state, game: str):
     for h in answer.hints:
         move = state.parse_move(h.move.text)
         out.append(Hint(move=move, rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score,
-                        loss=h.loss, loss_points=getattr(h, "loss_points", 0.0),
+                        loss=h.loss, loss_margin=h.loss_margin, loss_points=getattr(h, "loss_points", 0.0),
                         mistake_class=names.get(h.mistake_class, "good"), visits=h.visits, stats=None,
                         about_equal=h.about_equal, note=h.note, family=adapter.move_family(state, move)))
     return out

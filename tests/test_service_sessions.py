@@ -236,10 +236,14 @@ def test_analyze_game_is_consistent(client, finished_record):
     for p in review.players:      # the split adds up: start + luck + own + others = final
         assert math.isclose(p.expected_start + p.luck + p.decisions + p.others, p.final_score, abs_tol=1e-6)
     assert [p.final_score for p in review.players] == list(review.result.scores) == finished_record["result"]["scores"]
-    # key moments: the decisions that moved the decider's win probability most, from the position's value
-    # before it (win_probabilities) to the move played's, biggest first; "with best play" is never below it
-    swings = sorted((abs(d.win_after - d.win_probabilities[d.seat]) for d in review.decisions), reverse=True)
-    assert [abs(d.win_after - d.win_probabilities[d.seat]) for d in review.key_moments] == swings[:len(review.key_moments)]
+    # key moments: the decisions after which the decider's win probability moved most, from the position's
+    # value before it (win_probabilities) through the choice and the chance that followed (win_next: the
+    # next decision's value, or the result), biggest first; "with best play" is never below it
+    def moved(d):
+        return abs((d.win_next if d.HasField("win_next") else d.win_after) - d.win_probabilities[d.seat])
+
+    swings = sorted((moved(d) for d in review.decisions), reverse=True)
+    assert [moved(d) for d in review.key_moments] == swings[:len(review.key_moments)]
     assert all(d.win_before >= d.win_after and d.label.startswith(f"Round {d.round} · Day of seat ")
                for d in review.decisions)
     # the structured form gives the same review
