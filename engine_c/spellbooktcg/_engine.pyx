@@ -140,6 +140,7 @@ cdef inline bint hand_remove(TState* s, int p, int k) noexcept nogil:
             for j in range(i, s.hand_n[p] - 1):
                 s.hand[p][j] = s.hand[p][j + 1]
             s.hand_n[p] -= 1
+            s.hand[p][s.hand_n[p]] = 0          # vacated slots are zero: equal states are equal bytes
             return True
     return False
 
@@ -189,12 +190,14 @@ cdef void kill(TState* s, int p, int j) noexcept nogil:
         s.grave_n[p] += 1
     memmove(&s.board[p][j], &s.board[p][j + 1], (s.board_n[p] - j - 1) * sizeof(Summon))
     s.board_n[p] -= 1
+    memset(&s.board[p][s.board_n[p]], 0, sizeof(Summon))
 
 cdef void wizard_loses(TState* s, int p, int n) noexcept nogil:
     """TD-3, TX-43: n cards one at a time from the spellbook's top to the graveyard's top, unseen."""
     while n > 0 and s.book_n[p] > 0:
         s.book_n[p] -= 1
         s.grave[p][s.grave_n[p]] = s.book[p][s.book_n[p]]
+        s.book[p][s.book_n[p]] = 0
         s.grave_n[p] += 1
         n -= 1
 
@@ -204,6 +207,7 @@ cdef void wizard_heals(TState* s, int p, int n) noexcept nogil:
         s.grave_n[p] -= 1
         memmove(&s.book[p][1], &s.book[p][0], s.book_n[p])
         s.book[p][0] = s.grave[p][s.grave_n[p]]
+        s.grave[p][s.grave_n[p]] = 0
         s.book_n[p] += 1
         n -= 1
 
@@ -371,6 +375,7 @@ cdef void continue_draw(TState* s) noexcept nogil:
             s.phase = PH_DRAW
             return
         s.book_n[a] -= 1
+        s.book[a][s.book_n[a]] = 0
         hand_add(s, a, top)
     s.sub = 0
     mana_step(s)
@@ -607,6 +612,7 @@ cdef void resolve_spell(TState* s, int i, uint64_t target) noexcept nogil:
                     deal_tokens(s, tp, tj, f.tok[k], f.val[k])
         to_grave(s, &sp)                          # TX-27: after the dead target's cards
     s.queue_n = i
+    memset(&s.queue[i], 0, sizeof(Spell))
 
 cdef void combat(TState* s) noexcept nogil:
     """TB-4, TX-30, TX-36: all damage at once (blocked pairs both ways, unblocked attackers to the other
@@ -777,6 +783,7 @@ cdef void draw_card(TState* s, int p, int k) noexcept nogil:
     s.pool[p][k] -= 1
     s.pool_n[p] -= 1
     s.book_n[p] -= 1
+    s.book[p][s.book_n[p]] = 0
 
 cdef void tcg_apply(TState* s, uint64_t m) noexcept nogil:
     """Apply a legal move or chance outcome (unchecked: the caller passes one of the listed codes)."""
