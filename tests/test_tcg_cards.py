@@ -297,3 +297,27 @@ def test_TF7_table_rows_for_the_engine():
     assert rows["arcane_bolt"][1:5] == (1, 2, 0, 1) and rows["arcane_bolt"][5] == [(1, 0, 2, 0, 0)]
     assert rows["frost"][6] == (3, 2, 1)            # add_tokens ice 1
     assert len({r[0] for r in rows.values()}) == 12     # distinct move codes
+
+
+def test_TW1_State_new_checks_decks_however_made():
+    from engine_c.spellbooktcg import State
+
+    short = C.Deck("short", "Short", "apprentice", (("arcane_bolt", 74),))
+    with pytest.raises(C.CardError) as e:
+        State.new(decks=(short, "fire_shock"))
+    assert (e.value.card, e.value.field) == ("short", "cards")
+
+
+def test_docs_example_files_load_and_play(tmp_path):
+    import re
+
+    from engine_c.spellbooktcg import State
+
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "tcg-cards.md")).read()
+    blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+    assert len(blocks) == 2
+    mine = C.load_cards(write(tmp_path, "my_cards.json", blocks[0]))
+    decks = C.load_decks(write(tmp_path, "my_decks.json", blocks[1]), mine)
+    st = State.new(seed=1, cards=mine, decks=(decks["burn"], decks["burn"]))
+    assert len(st.hand(0)) == 8 and st.wizard(0)["damage"] == 2           # archmage: hand_size 8
+    assert State.from_text(st.to_text()) == st

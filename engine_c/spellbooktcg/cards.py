@@ -443,6 +443,18 @@ def parse_deck(path: str, did: str, obj: dict, cardset: CardSet) -> Deck:
     if not isinstance(counts, dict):
         raise CardError(path, did, "cards", f"must be an object {{card id: count}}, got {_show(counts)}")
     _check_dups(path, did, counts, "cards.")
+    check_counts(path, did, counts, cardset)
+    return Deck(did, name, wiz, tuple(counts.items()), note, path)
+
+
+def check_deck(deck: Deck, cardset: CardSet) -> None:
+    """TW-1, TW-2, TX-38 for a Deck however made (State.new checks the decks it is given)."""
+    if deck.wizard not in cardset.wizards:
+        raise CardError(deck.path or "-", deck.id, "wizard", f"{deck.wizard!r} is not a wizard of the card file (TW-2)")
+    check_counts(deck.path or "-", deck.id, dict(deck.cards), cardset)
+
+
+def check_counts(path: str, did: str, counts: dict, cardset: CardSet) -> None:
     total = rare = epic = 0
     for cid, n in counts.items():
         fld = f"cards.{str(cid)[:40]}"
@@ -460,7 +472,6 @@ def parse_deck(path: str, did: str, obj: dict, cardset: CardSet) -> Deck:
         raise CardError(path, did, "cards", f"{rare} rare cards; a deck has at most {MAX_RARE} (TW-1)")
     if epic > MAX_EPIC:
         raise CardError(path, did, "cards", f"{epic} epic cards; a deck has at most {MAX_EPIC} (TW-1)")
-    return Deck(did, name, wiz, tuple(counts.items()), note, path)
 
 
 # ------------------------------------------------------------------------------------------------ the starter set

@@ -427,10 +427,25 @@ def _check_phase(raw: dict, ids, cardset) -> None:
         raise NotationError("winners: set exactly when phase=over")
     if phase == "target" and not raw["resolving"] < len(raw["queue"]):
         raise NotationError("resolving: the spell awaiting its target must be in the queue")
-    if phase == "blockon" and raw["pending_blocker"] == NOBODY:
-        raise NotationError("blocker: phase blockon needs the blocker's uid")
-    if phase in ("charm",) and not raw["queue"]:
-        raise NotationError("queue: phase charm needs the spell being built")
+    d = 1 - raw["active"]
+    if phase == "blockon":
+        free = [c["uid"] for c in [raw["wiz"][d]] + raw["board"][d] if c["blk"] == NOBODY and c["tok"] != 2]
+        if raw["pending_blocker"] not in free:
+            raise NotationError("blocker: phase blockon needs the uid of a blocker of the other seat, free and "
+                                "without ice (TB-2)")
+    elif raw["pending_blocker"] != NOBODY:
+        raise NotationError("blocker: only phase blockon has a pending blocker")
+    if phase == "charm" and (not raw["queue"] or raw["queue"][-1][0] != raw["caster"]
+                             or len(raw["queue"][-1][1]) >= 3):
+        raise NotationError("queue: phase charm needs the caster's spell being built, with at most one charm")
+    if phase == "mana" and raw["sub"] >= raw["wizards"][raw["active"]][2]:
+        raise NotationError("sub: the mana step is over once mana_discards_per_turn cards went (TT-3)")
+    if phase == "setup" and raw["sub"] > 1:
+        raise NotationError("sub: the setup deals seat 0, then seat 1")
+    if phase in ("setup", "draw"):
+        p = raw["sub"] if phase == "setup" else raw["active"]
+        if not raw["book"][p] or raw["book"][p][-1] != UNKNOWN:
+            raise NotationError(f"book{p}: a pending draw takes an unknown top card (a known one is drawn at once)")
     if phase == "setup" and raw["turn"] != 0:
         raise NotationError("turn: setup happens before turn 1")
     if phase not in ("setup",) and raw["turn"] == 0:

@@ -171,11 +171,7 @@ def _decks(decks, cs: C.CardSet) -> tuple[C.Deck, C.Deck]:
             d = starters[d]
         if not isinstance(d, C.Deck):
             raise ValueError(f"decks: {d!r} is not a Deck")
-        for cid, _ in d.cards:
-            if cid not in cs.cards:
-                raise ValueError(f"decks: deck {d.id} names {cid}, which the card file lacks (TX-38)")
-        if d.wizard not in cs.wizards:
-            raise ValueError(f"decks: deck {d.id}'s wizard {d.wizard} is not in the card file (TW-2)")
+        C.check_deck(d, cs)                      # TW-1, TW-2, TX-38 (a CardError names deck and field)
         out.append(d)
     return out[0], out[1]
 
