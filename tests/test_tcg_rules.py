@@ -84,6 +84,15 @@ def test_TS3_wizard_health_is_its_spellbook():
     assert st.wizard(0)["health"] == st.spellbook_size(0) == 65 and st.wizard(0)["damage"] == 1
 
 
+def test_TS2_TX15_zones_and_what_is_public():
+    st = State.new(seed=8)
+    obs = st.observation(1)
+    f = dict(w.split("=", 1) for w in obs.split()[1:])
+    assert f["mana0"] == "?3" and f["hand0"] == "?7" and f["book0"] == "?65" and f["grave0"] == "-"
+    assert f["deck0"].startswith("amplify*5,") and f["wizards"] == "apprentice,apprentice"    # TX-15: public
+    assert f["summons0"] == "-" and f["queue"] == "-"
+
+
 # ------------------------------------------------------------------------------------- TT: turn
 def test_TT2_TX1_first_player_skips_turn_1_draw_then_refill_to_7():
     st = State.new(seed=5)
@@ -248,6 +257,29 @@ def test_TB5_TX13_summon_cast_this_turn_does_not_attack():
     st = combat_position(hand=(("conjure_familiar",), ()), mana=(MANA, ()), summons=((), ()))
     play(st, "done", "power conjure_familiar")
     assert st.active_player == 1 and len(st.summons(0)) == 1          # resolved after attackers were declared
+
+
+def test_TT4_TT7_TX3_attack_block_cast_resolve_then_combat():
+    """Attackers and blockers are declared first, spells resolve next, combat comes last (TX-3): a bolt on
+    the attacking summon kills it before it deals its damage."""
+    st = combat_position(hand=(("arcane_bolt",), ("arcane_bolt",)), mana=(MANA, MANA))
+    play(st, "attack s0.0", "done", "done")
+    assert st.phase == "cast"
+    book1 = st.spellbook_size(1)
+    play(st, "pass")
+    assert st.active_player == 1 and st.spellbook_size(1) == book1 - 2      # no spell: it hit
+    st = combat_position(hand=(("arcane_bolt",), ("arcane_bolt",)), mana=(MANA, MANA))
+    play(st, "attack s0.0", "done", "done", "power arcane_bolt", "power arcane_bolt")
+    book1 = st.spellbook_size(1)
+    play(st, "target s0.0", "target w1")            # seat 1's bolt (cast last) resolves first (TR-1)
+    assert st.summons(0) == [] and st.spellbook_size(1) == book1 - 2        # only seat 0's bolt reached w1
+
+
+def test_TK1_TX9_four_token_types_shock_from_static():
+    st = position(phase="cast", active=1, hand=((), ("arcane_bolt", "static")), mana=((), MANA),
+                  summons=(("conjure_familiar/2/9/-/u2/-",), ()))
+    play(st, "power arcane_bolt", "charm static", "target s0.0")
+    assert st.summons(0)[0]["tokens"] == ("shock", 1) and st.summons(0)[0]["health"] == 7
 
 
 # ------------------------------------------------------------------------------------- TC: casting
@@ -602,7 +634,7 @@ def test_TX47_single_option_decisions_applied_and_random_games_keep_every_card()
     import random
 
     rng = random.Random(7)
-    for g in range(6):
+    for g in range(30):
         st = State.new(seed=g)
         steps = 0
         while not st.is_terminal() and steps < 3000:
@@ -615,5 +647,6 @@ def test_TX47_single_option_decisions_applied_and_random_games_keep_every_card()
             steps += 1
             if steps % 97 == 0:
                 st.validate()                     # each player's 75 cards across its zones, sizes, combat
+                assert State.from_text(st.to_text()) == st
         assert st.is_terminal()
         st.validate()
