@@ -97,15 +97,21 @@ def test_from_text_refuses_unknown_missing_and_repeated_fields():
 
 
 def test_corrupted_texts_never_crash():
+    """A corrupted state or observation text is refused with a NotationError, or loads as a playable state."""
     rng = random.Random(3)
-    for _ in range(300):
-        chars = list(BASE)
+    for i in range(400):
+        base = BASE if i % 2 else STATES[i % len(STATES)].observation(i % 2)
+        chars = list(base)
         for _ in range(rng.randrange(1, 4)):
             chars[rng.randrange(len(chars))] = rng.choice("0123456789?-*.,+/=abs ")
         try:
-            State.from_text("".join(chars))
+            st = State.from_text("".join(chars)) if i % 2 else State.from_observation("".join(chars), seed=i)
         except NotationError:
-            pass
+            continue
+        for _ in range(20):
+            if st.is_terminal():
+                break
+            st.apply(st.sample_chance() if st.is_chance() else st.legal_moves()[0])
 
 
 # ------------------------------------------------------------------------------------- TI: what a seat knows

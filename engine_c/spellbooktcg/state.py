@@ -401,7 +401,15 @@ class State(GameState, _E.CoreState):
         st._build(cs, [{cid: raw["deck"][p][k] for k, cid in enumerate(ids) if raw["deck"][p][k]} for p in range(2)],
                   wiz, raw["limit"])
         st._from_raw(raw)
+        st._check_playable()
         return st
+
+    def _check_playable(self) -> None:
+        cp = self.current_player
+        if cp >= 0 and not self._legal_codes():
+            raise NotationError(f"phase: phase={self.phase} leaves seat {cp} no legal move")
+        if cp == -1 and not self._chance_codes():
+            raise NotationError(f"phase: phase={self.phase} needs a draw from an empty pool")
 
     def determinize(self, player: int, seed: int = 0) -> "State":
         """A copy with everything `player` cannot see resampled exactly (TI-5): the opponent's hand and mana
@@ -433,11 +441,7 @@ class State(GameState, _E.CoreState):
         st._build(cs, [{cid: raw["deck"][p][k] for k, cid in enumerate(ids) if raw["deck"][p][k]} for p in range(2)],
                   wiz, raw["limit"])
         st._from_raw(raw)
-        cp = st.current_player
-        if cp >= 0 and not st._legal_codes():
-            raise NotationError(f"phase: phase={st.phase} leaves seat {cp} no legal move")
-        if cp == -1 and not st._chance_codes():
-            raise NotationError(f"phase: phase={st.phase} needs a draw from an empty pool")
+        st._check_playable()
         return st
 
     def validate(self) -> None:
