@@ -4,9 +4,12 @@ SpellBook: playouts/s, decisions (moves)/s, mean game length in moves and Days f
 the compiled / Python-driven ratio. Abracada…What?: the same for 2-5 players (rounds in place of Days), and
 one determinization's cost in µs (XC6: warm = the search's case, the same observation again; cold = the
 first of a new observation, with the exact posterior's forward pass), mean over states sampled mid-game.
+Spellbook TCG: the starter decks' random games (decisions/s, compiled and Python-driven, mean decisions and
+turns a game) and one determinization's cost in µs (TI-5, a fresh copy each, as a search iteration does),
+mean over states sampled mid-game; targets ≥ 1,000,000 decisions/s and ≤ 20 µs.
 All on one core. The last line is one JSON object: `moves_per_s` = SpellBook's 2-player compiled rate,
-`abracadawhat` = that game's figures (its `moves_per_s`: 2 players).
-Usage: python bench/engine.py [--seconds 3] [--spells set1] [--game spellbook|abracadawhat|all]
+`abracadawhat` and `spellbooktcg` = those games' figures (their `moves_per_s`: 2 players).
+Usage: python bench/engine.py [--seconds 3] [--spells set1] [--game spellbook|abracadawhat|spellbooktcg|all]
 """
 from __future__ import annotations
 
@@ -21,6 +24,8 @@ from engine_c.spellbook._engine import random_playouts
 from engine_c.abracadawhat import _engine as abracadawhat_engine
 from engine_c.abracadawhat.state import State as AbracadaState
 from engine_c.spellbook.state import resolve_spells
+from engine_c.spellbooktcg import _engine as tcg_engine
+from engine_c.spellbooktcg.state import State as TCGState
 
 
 def compiled_rates(playouts, games: int, seconds: float, seed: int) -> dict:
@@ -101,15 +106,55 @@ def bench_abracadawhat(seconds: float) -> dict:
     return out
 
 
+def tcg_determinization_us(states: int = 200, seed: int = 11, count: int = 5000) -> float:
+    """Mean µs of one Spellbook TCG determinization for the deciding seat, over `states` random mid-game
+    decisions (each on a fresh copy of the state, as a search iteration does)."""
+    rng = random.Random(seed)
+    total = 0.0
+    taken = 0
+    while taken < states:
+        st = TCGState.new(seed=seed + taken)
+        for _ in range(rng.randrange(20, 400)):
+            if st.is_terminal():
+                break
+            st.apply(st.sample_chance() if st.is_chance() else rng.choice(st.legal_moves()))
+        if st.current_player < 0:
+            continue
+        total += tcg_engine.time_determinize(st._state_bytes(), st.current_player, count, seed) / count
+        taken += 1
+    return total / states * 1e6
+
+
+def bench_spellbooktcg(seconds: float) -> dict:
+    start = TCGState.new(seed=0, deal=False)._state_bytes()     # the setup's draws pending: each game its own
+    c = compiled_rates(lambda games, s: tcg_engine.random_playouts(start, games, s), 500, seconds, seed=3000)
+    p = python_driven(lambda s: TCGState.new(seed=s), seconds / 2, seed=3000)
+    d = tcg_determinization_us()
+    ratio = c["moves_per_s"] / p["moves_per_s"]
+    print(f"Spellbook TCG 2 players: compiled {c['playouts_per_s']:9.0f} playouts/s {c['moves_per_s']:12,.0f} "
+          f"decisions/s | python-driven {p['moves_per_s']:9,.0f} decisions/s | ratio {ratio:6.1f}x | mean game "
+          f"{c['mean_moves']:.1f} decisions, {c['mean_units']:.1f} turns | determinization {d:.2f} µs")
+    return {"compiled_moves_per_s": round(c["moves_per_s"]), "playouts_per_s": round(c["playouts_per_s"], 1),
+            "python_moves_per_s": round(p["moves_per_s"]), "compiled_over_python": round(ratio, 1),
+            "mean_moves": round(c["mean_moves"], 1), "mean_turns": round(c["mean_units"], 1),
+            "determinize_us": round(d, 3), "moves_per_s": round(c["moves_per_s"]),
+            "state_bytes": tcg_engine.STATE_SIZE}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--spells", default="set1")
-    ap.add_argument("--game", choices=("spellbook", "abracadawhat", "all"), default="all")
+    ap.add_argument("--game", choices=("spellbook", "abracadawhat", "spellbooktcg", "all"), default="all")
     args = ap.parse_args()
     ids = resolve_spells(args.spells)
     names = [State.new(spells=args.spells).spells[c] for c in range(7)]
     result: dict = {"spells": args.spells}
+    if args.game in ("spellbooktcg", "all"):
+        result["spellbooktcg"] = bench_spellbooktcg(args.seconds)
+        if args.game == "spellbooktcg":
+            print(json.dumps(result))
+            return
     if args.game != "spellbook":
         result["abracadawhat"] = bench_abracadawhat(args.seconds)
         if args.game == "abracadawhat":

@@ -1,0 +1,33 @@
+"""The Spellbook TCG through search/ (engine_c/spellbooktcg/adapter.py): the contract's conversions and a whole
+game between two small ISMCTS searches that ends with a winner or a draw."""
+from engine_c.contract import GameAdapter
+from engine_c.spellbooktcg import State
+from engine_c.spellbooktcg.adapter import TCG, SpellbookTCGGame
+from search.search import SearchOptions, ismcts
+
+
+def test_adapter_contract_defaults():
+    assert isinstance(TCG, GameAdapter) and TCG.name == "spellbooktcg" and TCG.title == "Spellbook TCG"
+    st = State.new(seed=1)
+    assert TCG.num_players(st) == 2 and TCG.current_player(st) == 0
+    assert [TCG.code(m) for m in TCG.legal_moves(st)] == [m.code for m in st.legal_moves()]
+    assert TCG.move(TCG.code(st.legal_moves()[0])) == st.legal_moves()[0]
+    child = TCG.child(st, st.legal_moves()[0])
+    assert child != st and st.current_player == 0
+    for attr in ("bots", "level_table", "move_values", "new_belief", "default_model_path"):
+        assert getattr(TCG, attr) == getattr(GameAdapter, attr)
+    assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
+    out = TCG.sample_outcome(TCG.child(st, st.legal_moves()[-1]), seed=3)
+    assert not out.is_chance()
+
+
+def test_full_game_between_two_searches_ends():
+    st = State.new(seed=4, turn_limit=60)
+    decisions = 0
+    while not st.is_terminal():
+        r = ismcts(TCG, st, SearchOptions(iterations=24, seed=decisions, cutoff=40))
+        st.play(r.move)
+        decisions += 1
+    assert st.winners() in ([0], [1], [0, 1]) and decisions > 20
+    wins, scores = TCG.final_values(st)
+    assert sum(wins) == 1.0 and scores == [float(s) for s in st.scores()]
