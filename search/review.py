@@ -60,6 +60,11 @@ OUTCOME_SAMPLES = 4           # sampled draws when the position after a move has
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
+# A key moment moved its decider's win probability by at least this much (by the choice and the chance that
+# followed); the same step decides whether its text says where chance took it.
+KEY_MOMENT_MIN_MOVE = 0.05
+
+
 def mistake_class(loss_win: float, is_best: bool) -> str:
     """The mistake class of a win-probability loss (thresholds in search/hints.py, docs/search.md)."""
     return classify(loss_win, is_best)
@@ -304,10 +309,13 @@ def review_game(game: GameAdapter, steps: Sequence[tuple[Any, Any, int]], final_
     review.resigned = end_state is not None
     # key moments: the decisions after which the decider's win probability moved most, by its choice and the
     # chance that followed (from before the decision to the next decision, or the result), biggest first
+    # (a decision that moved it by less than KEY_MOMENT_MIN_MOVE is no key moment: in a one-sided game there
+    # may be fewer than asked, or none)
     def moved(d: DecisionReview) -> float:
         after = d.win_next if d.win_next is not None else d.win_after
         return abs(after - d.win_probabilities[d.seat])
-    review.key_moments = sorted(review.decisions, key=lambda d: -moved(d))[:key_moments]
+    review.key_moments = [d for d in sorted(review.decisions, key=lambda d: -moved(d))
+                          if moved(d) >= KEY_MOMENT_MIN_MOVE][:key_moments]
     return review
 
 
@@ -365,9 +373,9 @@ def key_moment_text(d: DecisionReview, name: str) -> str:
     if d.win_next is not None:
         nxt = 100 * d.win_next
         who = "you" if name == "You" else name
-        if nxt < after - 5:
+        if nxt < after - 100 * KEY_MOMENT_MIN_MOVE:
             text += f"; then chance went against {who}: {nxt:.0f}% once it played out"
-        elif nxt > after + 5:
+        elif nxt > after + 100 * KEY_MOMENT_MIN_MOVE:
             text += f"; then chance went {'your' if who == 'you' else who + chr(39) + 's'} way: {nxt:.0f}% once it played out"
     return text
 
@@ -402,14 +410,20 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
                  "expected at the start + luck + own decisions + the others' decisions (points):")
     for p in review.players:
         counts = {c: sum(1 for d in review.decisions if d.seat == p.seat and d.mistake == c) for c in CLASSES}
-        tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "no decisions reviewed"
+        # a review of one seat measures every seat's decisions for the split but lists and classes that seat's
+        tally = ", ".join(f"{n} {c}" for c, n in counts.items() if n) or (
+            "decisions measured for the split, not listed: this review lists one seat's"
+            if any(d.seat != p.seat for d in review.decisions) else "no decision with a choice")
         acc = f"accuracy {p.accuracy:5.1f}%" if p.accuracy is not None else "accuracy   -  "
         final = f"{p.final:.1f} (expected)" if review.resigned else f"{p.final:g}"
         lines.append(f"  {names[p.seat]:{nw}s} {acc}   {p.expected_start:5.1f} + luck {p.luck:+5.1f} + own "
                      f"{p.decisions:+5.1f} + others' {p.others:+5.1f} = {final}    ({tally})")
+    lines.append("")
     if review.key_moments:
-        lines.append("")
         lines.append("Key moments (the decisions after which the decider's own win probability moved most, by "
-                     "the choice and the chance that followed):")
+                     f"the choice and the chance that followed; {100 * KEY_MOMENT_MIN_MOVE:.0f} points or more):")
         lines += [f"  {d.index + 1:4d}  {loc(d)}: {key_moment_text(d, names[d.seat])}" for d in review.key_moments]
+    else:
+        lines.append(f"No key moments: no decision moved its player's win probability by {100 * KEY_MOMENT_MIN_MOVE:.0f} "
+                     "points or more, by the choice and the chance that followed.")
     return "\n".join(lines)

@@ -103,7 +103,7 @@ def test_the_luck_split_adds_up_and_own_decisions_never_gain_against_the_best(ga
 
 def test_each_decision_has_its_own_label_and_key_moments_say_what_happened(game_record):
     from search.coach import review_record
-    from search.review import key_moment_text
+    from search.review import KEY_MOMENT_MIN_MOVE, key_moment_text
 
     game, rec, _ = game_record
     rp = records.replayed(rec)
@@ -112,6 +112,9 @@ def test_each_decision_has_its_own_label_and_key_moments_say_what_happened(game_
         assert len(labels) == len(set(labels)), [x for x in labels if labels.count(x) > 1][:3]
     review, _ = review_record(rp, iterations=12, estimator_iterations=12, seat=1)
     for d in review.key_moments:
+        # a key moment moved its player's chance (no "92% before, 92% with it" and nothing after it)
+        assert abs((d.win_next if d.win_next is not None else d.win_after) - d.win_probabilities[d.seat]) >= \
+            KEY_MOMENT_MIN_MOVE
         text = key_moment_text(d, "You")
         assert f"{100 * d.win_probabilities[1]:.0f}% before, {100 * d.win_after:.0f}% with it" in text
         if d.win_next < d.win_after - 0.05:
