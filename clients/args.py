@@ -13,9 +13,13 @@ def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str 
     names = ", ".join(GAMES)
     p.add_argument("--game", default=default, help=f"the game: {names}")
     if setup:
+        by_field: dict[str, list] = {}
         for g in all_games():
             if g.setup:
-                p.add_argument(f"--{g.setup}", default=g.setup_default, help=f"{g.title}: {g.setup_help}")
+                by_field.setdefault(g.setup, []).append(g)
+        for field, games in by_field.items():     # games that share a setup field share its flag
+            helps = "; ".join(f"{g.title}: {g.setup_help}" for g in games)
+            p.add_argument(f"--{field}", default=games[0].setup_default, help=helps)
 
 
 def players_help() -> str:

@@ -74,11 +74,13 @@ def _main(argv: list[str] | None = None) -> int:
     if getattr(args, "run", None):
         return args.run(args)
     try:
-        import importlib
-
         from engine_c.registry import get_game
 
-        importlib.import_module(get_game(args.game).terminal).demo(args)    # the game's terminal prints it
+        g = get_game(args.game)
+        terminal = g.layer("terminal")
+        if terminal is None:
+            raise ValueError(f"{g.title} has no terminal game yet")
+        terminal.demo(args)    # the game's terminal prints it
     except ValueError as e:
         parser.error(str(e))
     return 0

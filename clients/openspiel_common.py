@@ -163,14 +163,10 @@ def adapter_module(game):
     """The OpenSpiel adapter module of a game (a Game, or its name resolved at this edge): the module path the
     game declares (engine_c/contract.py: clients.openspiel_NAME by default); importing it registers the
     pyspiel game. ValueError when the game has none."""
-    import importlib
-
     from engine_c.registry import get_game
 
     g = get_game(game)
-    try:
-        return importlib.import_module(g.openspiel)
-    except ModuleNotFoundError as e:
-        if e.name != g.openspiel:
-            raise
-        raise ValueError(f"game {g.name!r} has no OpenSpiel adapter ({g.openspiel})") from None
+    module = g.layer("openspiel")
+    if module is None:
+        raise ValueError(f"{g.title} has no OpenSpiel adapter yet ({g.openspiel})")
+    return module

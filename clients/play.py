@@ -430,9 +430,11 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
         except (OSError, ValueError) as e:
             print(f"spellbook-ai play: {e}", file=sys.stderr)
             return 2
-    import importlib
-
-    return importlib.import_module(game.terminal).run(args, inp, out)    # the game's terminal (D64, registry)
+    terminal = game.layer("terminal")      # the game's terminal (D64, registry)
+    if terminal is None:
+        print(f"spellbook-ai play: {game.title} has no terminal game yet", file=sys.stderr)
+        return 2
+    return terminal.run(args, inp, out)
 
 
 def run_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO, service_client_class, client_class,

@@ -14,7 +14,8 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
   JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
   engine answers with it unasked). A game without them has no reasons and no insight.
 
-The other layers' parts are found by convention unless the declaration names them: the terminal game
+The other layers' parts are optional (a game without one is not offered there: `Game.layer`) and found by
+convention unless the declaration names them: the terminal game
 `clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`,
 the ladder table data/ladder-NAME.json and the page's folder server/static/games/NAME/. docs/adding-a-game.md walks through a new game.
 
@@ -164,3 +165,18 @@ class Game:
     openspiel: str
     ladder: str = ""
     order: int = 100
+
+    def layer(self, part: str) -> ModuleType | None:
+        """The module of one of the other layers' parts (`terminal`, `service` or `openspiel`: the path this
+        game declares or the convention's), or None when the game does not have it yet: each such part is
+        optional, and a layer offers only the games that have theirs (the server serves, the terminal plays
+        and OpenSpiel registers those). An import error inside an existing module is raised, never hidden."""
+        import importlib
+
+        path = getattr(self, part)
+        try:
+            return importlib.import_module(path)
+        except ModuleNotFoundError as e:
+            if e.name != path:
+                raise
+            return None

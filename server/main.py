@@ -331,7 +331,10 @@ class Server:
         self.core = ServiceCore(config.service, self.sessions)
         self.services = {}            # game name: (its service descriptor, its servicer)
         for g in all_games():
-            module = importlib.import_module(g.service)
+            module = g.layer("service")
+            if module is None:               # a game without a service yet is not served (engine_c/contract.py)
+                log.info("not served", extra={"fields": {"game": g.name, "service": g.service}})
+                continue
             self.services[g.name] = (module.SERVICE_DESCRIPTOR, module.Servicer(self.core))
         # the first-listed game's servicer (SpellBook's), as tests and embedders have reached it
         self.servicer = self.services[GAMES[0]][1]

@@ -105,3 +105,30 @@ def test_no_circle_of_imports_across_files(package):
 
     circles = sorted(m for m in graph if reaches(m, m, set()))
     assert circles == [], f"modules on an import circle in {package}/: {circles}"
+
+
+def test_a_game_without_a_layer_is_offered_where_it_has_one(monkeypatch, capsys):
+    """A game folder may land before its service, terminal or OpenSpiel adapter: `Game.layer` is None for a
+    part it does not have, the server serves the others, and the terminal and OpenSpiel say so."""
+    import dataclasses
+
+    from clients.cli import main as cli_main
+    from clients.openspiel_common import adapter_module
+    from engine_c import registry
+    from server.main import ServerConfig, ServerThread
+
+    aw = get_game("abracadawhat")
+    bare = dataclasses.replace(aw, name="bare", title="Bare", terminal="clients.play_bare", service="server.bare_service",
+                               openspiel="clients.openspiel_bare")
+    assert bare.layer("terminal") is None and bare.layer("service") is None and bare.layer("openspiel") is None
+    assert aw.layer("service") is not None
+    with pytest.raises(ValueError, match="Bare has no OpenSpiel adapter yet"):
+        adapter_module(bare)
+    monkeypatch.setattr(registry, "GAMES", registry.GAMES + ("bare",))
+    monkeypatch.setitem(registry._cache, "bare", bare)
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--game", "bare"])
+    assert "Bare has no terminal game yet" in capsys.readouterr().err
+    monkeypatch.setattr("server.main.all_games", lambda: [get_game(n) for n in registry.GAMES])
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        assert set(srv._server.services) == set(GAMES)             # every game with a service, and no other
