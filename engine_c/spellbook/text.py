@@ -38,3 +38,11 @@ def player_help() -> dict:
     from engine_c.spellbook.spell_text import player_help as spells
 
     return {"spells": spells()}
+
+
+def move_words(move_text: str) -> str:
+    """A move in a player's words, its tokens kept as their codes: 'Time Travel: discard Kc, raise Abundance one
+    level' (engine_c/spellbook/move_words.py: the one source of the terminal's and the page's words)."""
+    from engine_c.spellbook.move_words import move_words as words
+
+    return words(move_text)
