@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from engine_c import records
 from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
 from engine_c.spellbook.game import SPELLBOOK
+from engine_c.spellbook.move_words import move_words
 from engine_c.spellbook.notation import _frame_text
 from engine_c.spellbook.reasons import Reason
 from engine_c.spellbook.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
@@ -185,13 +186,16 @@ def game_state(state: State, parsed: ParsedState | None = None) -> pb.GameState:
 # Moves
 # ----------------------------------------------------------------------------------------------
 def move_pb(move: Move) -> pb.Move:
-    return pb.Move(text=str(move), code=move.code, kind=move.kind)
+    """The Move message: its text, code, kind and its words for a player (engine_c/spellbook/move_words.py)."""
+    text = str(move)
+    return pb.Move(text=text, code=move.code, kind=move.kind, words=move_words(text))
 
 
 def set_move(dst: pb.Move, move: Move) -> None:
     """Writes `move` into the Move field `dst` in place, as move_pb(move) would make it (building a message
     and then copying it into its parent costs several times as much)."""
-    dst.text, dst.code, dst.kind = str(move), move.code, move.kind
+    text = str(move)
+    dst.text, dst.code, dst.kind, dst.words = text, move.code, move.kind, move_words(text)
 
 
 def parse_move(state: State, move: pb.Move, field: str = "move") -> Move:

@@ -297,6 +297,31 @@ def test_hints(stub):
     assert not hidden.stats.moves and not hidden.stats.principal_variation
 
 
+def test_hint_and_session_moves_carry_their_words(stub, client):
+    """Issue 51 item 10: every Move the server builds says itself in a player's words (Move.words, from
+    engine_c/spellbook/move_words.py), so the page never shows notation: the hints, the search's statistics,
+    a session's legal moves and its events."""
+    from engine_c.spellbook.text import move_words
+
+    def said(m):
+        return m.words == move_words(m.text) and m.words and m.words != m.text
+
+    st = State.new(seed=3)
+    resp = stub.GetHints(spb.GetHintsRequest(state=text_input(st), top_k=3, seed=2,
+                                             limits=pb.SearchLimits(iterations=100)), timeout=20)
+    assert all(said(h.move) for h in resp.hints) and all(said(s.move) for s in resp.stats.moves)
+    sid = client.create_session(["client", "client"], seed=6)
+    view = stub.GetSession(spb.GetSessionRequest(session_id=sid, seat=0), timeout=5,
+                           metadata=[("spellbook-session-token", sid.seat_tokens[0])])
+    assert view.legal_moves and all(said(m) for m in view.legal_moves)
+    client.submit_move(sid, 0, view.legal_moves[0].text)
+    call = stub.WatchSession(spb.WatchSessionRequest(session_id=sid), timeout=10,
+                             metadata=[("spellbook-session-token", sid.spectator_token)])
+    event = next(call).event
+    call.cancel()
+    assert event.move.text == view.legal_moves[0].text and said(event.move), event
+
+
 def test_analyze_streams_progress_then_one_final(stub):
     st = State.new(seed=8)
     req = spb.AnalyzeRequest(state=text_input(st), report_every_ms=40, top_k=2, limits=pb.SearchLimits(time_ms=300))

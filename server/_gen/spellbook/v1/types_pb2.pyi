@@ -157,14 +157,16 @@ class StateInput(_message.Message):
     def __init__(self, text: _Optional[str] = ..., observation: _Optional[str] = ..., view: _Optional[_Union[StateView, _Mapping]] = ..., determinize_seed: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("text", "code", "kind")
+    __slots__ = ("text", "code", "kind", "words")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
+    WORDS_FIELD_NUMBER: _ClassVar[int]
     text: str
     code: int
     kind: str
-    def __init__(self, text: _Optional[str] = ..., code: _Optional[int] = ..., kind: _Optional[str] = ...) -> None: ...
+    words: str
+    def __init__(self, text: _Optional[str] = ..., code: _Optional[int] = ..., kind: _Optional[str] = ..., words: _Optional[str] = ...) -> None: ...
 
 class ChanceOutcome(_message.Message):
     __slots__ = ("move", "probability")
