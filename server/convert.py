@@ -195,7 +195,9 @@ def set_move(dst: pb.Move, move: Move) -> None:
     """Writes `move` into the Move field `dst` in place, as move_pb(move) would make it (building a message
     and then copying it into its parent costs several times as much)."""
     text = str(move)
-    dst.text, dst.code, dst.kind, dst.words = text, move.code, move.kind, move_words(text)
+    dst.text, dst.code, dst.kind = text, move.code, move.kind
+    if dst.DESCRIPTOR is pb.Move.DESCRIPTOR:      # search_stats fills Abracada…What?'s Move too, which has no words
+        dst.words = move_words(text)
 
 
 def parse_move(state: State, move: pb.Move, field: str = "move") -> Move:

@@ -25,6 +25,12 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parent.parent / "build" / "web-screenshots"
+# A SpellBook move's notation as the page would draw it (tokens as chips, "K●"): a spell action with its level or
+# token after the name ("Offering 3", "Time Travel K● Transmutation", "Sacrifice R●"), a swap or a learning's " : "
+SPELLS = ("Sacrifice|Eruption|Blaze|Levitation|Sharing|Divination|Purification|Cure|Offering|Feast|Growth|Focus|"
+          "Time ?Travel|Storm|Clone|Transmutation")
+RAW_SPELL_ACTION = re.compile(rf"\b(?:{SPELLS})(?:/[cts])? (?:[345]\b|[RPGKWBY][●▲■])|\bTimeTravel\b|\bswap [RPGKWBY][●▲■]"
+                              r"| : |^learn \w+ [345]\b", re.M)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the dev extra installs playwright")
 if not os.path.exists(CHROMIUM):
@@ -234,6 +240,12 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     assert page.locator("#log li.bot").count() >= 5 and page.locator("#log li.end").count() == 1
     log = page.inner_text("#log")         # each draw says where it went (a pool or the Altar)
     assert "onto the Altar:" in log and " pool:" in log and "Drawn from the Pouch:" not in log
+    # every move in words (Move.words, issue 51 item 10): no spell action's notation ("Time Travel K● Transmutation",
+    # "Offering 3"), no learning's " : ", no bare "pass"; a spell used says what it did
+    assert not RAW_SPELL_ACTION.search(log), RAW_SPELL_ACTION.search(log)
+    assert not re.search(r": pass$", log, re.M), log
+    used = re.findall(r"\b(?:Sacrifice|Levitation|Purification|Offering|Time Travel)(?: \(level [345]\))?: \w+", log)
+    assert all(re.fullmatch(r".+: (discard|take|swap|store)", u) for u in used), used
     tab.shot("3-game-over")
     assert page.evaluate(CONTRAST_JS) == []
 
@@ -245,6 +257,7 @@ def test_a_whole_game_by_clicking_with_hints_review_and_the_record(server, brows
     page.click("#review-button")
     page.wait_for_selector("#review-status:has-text('Review done')", timeout=120000)
     assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 2
+    assert not RAW_SPELL_ACTION.search(page.inner_text("#review"))       # its decisions and key moments too
     tab.shot("4-review")
     assert page.evaluate(CONTRAST_JS) == []
     page.set_viewport_size({"width": 390, "height": 844})               # the review fits a phone
@@ -844,9 +857,9 @@ def test_every_setup_field_has_its_own_label_and_no_move_is_shown_in_notation(se
         page.click("#hint")
     page.wait_for_selector("#hint-box:has-text('Hint 3')", timeout=30000)
     notation = re.compile(r"\b[RPGKWBY][cts]\b|\b[A-Z][a-z]+[A-Z][a-z]+\b| : ")
-    for where in ("#log", "#hint-box"):
+    for where in ("#log", "#hint-box", "#move-list"):
         text = page.inner_text(where)
-        assert not notation.search(text), (where, text)
+        assert not notation.search(text) and not RAW_SPELL_ACTION.search(text), (where, text)
     assert not re.search(r"\b1 pts\b|\bpts\b", page.inner_text("body"))
     assert tab.errors == []
     page.close()

@@ -377,7 +377,7 @@ function renderMoves(moves, view) {
   const list = $("move-list");
   if (!moves.length) { $("decision").textContent = ""; list.replaceChildren(); G.resetMoves(); return; }
   $("decision").textContent = G.decisionText(view, moves);
-  const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || G.moveLabel(m.text));
+  const button = (m, label) => el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => submit(m.text) }, label || G.moveLabel(m.text, m.words));
   const rerender = () => { renderMoves(moves, view); $("move-list").querySelector("button:not([disabled])")?.focus(); };
   const buttons = G.moveButtons(moves, view, { button, rerender });
   // keys 1-9 press the enabled moves in order, unless the game names its own keys (a spell's number)

@@ -19,20 +19,20 @@ export function renderHint(box, level, view, answer, game, onPlay, name = (s) =>
     const [title, ...rest] = game.hintWhy(view, best, answer, name);
     parts.push(el("p", {}, el("strong", { text: "Hint 2: " }), title), ...rest);
   } else {
-    parts.push(el("p", {}, el("strong", { text: "Hint 3: " }), el("span", { class: "mv" }, game.moveLabel(best.move.text)),
+    parts.push(el("p", {}, el("strong", { text: "Hint 3: " }), el("span", { class: "mv" }, game.moveLabel(best.move.text, best.move.words)),
       best.aboutEqual ? " (about equal to other moves: the search can't tell these apart)" : "", " ",
       el("button", { type: "button", class: "play-hint", onclick: () => onPlay(best.move.text) }, "Play it")),
     ...game.hintDetail(view, best, answer));
     if (best.variants && best.variants.length) {      // the same decision in other forms (the game's family)
       parts.push(el("p", { class: "variants" }, "The same choice in other forms: ",
-        ...best.variants.flatMap((v, i) => [i ? ", " : "", el("span", { class: "mv" }, game.moveLabel(v.text))])));
+        ...best.variants.flatMap((v, i) => [i ? ", " : "", el("span", { class: "mv" }, game.moveLabel(v.text, v.words))])));
     }
     const extra = game.hintColumns || [];
     const iterations = answer.stats ? answer.stats.iterations : "?";
     // the verdict is the server's words (search/hints.py `verdict`, the terminal's too): moves the search
     // cannot tell apart from its choice share the first place ("1="), never "best" above a higher figure
     const rows = hints.map((h) => el("tr", {},
-      el("td", { text: h.aboutEqual ? "1=" : String(h.rank) }), el("td", { class: "mv" }, game.moveLabel(h.move.text)),
+      el("td", { text: h.aboutEqual ? "1=" : String(h.rank) }), el("td", { class: "mv" }, game.moveLabel(h.move.text, h.move.words)),
       ...extra.map((c) => el("td", { text: c.cell(h, view, answer) })),
       el("td", { text: pct(h.winProbability) }), el("td", { text: (h.expectedScore || 0).toFixed(1) }),
       el("td", { text: h.verdict || (h.rank === 1 ? "the search's choice" : className(h.mistakeClass)) })));

@@ -171,8 +171,8 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   const moveLabel = game.moveLabel;
   document.getElementById("moments").replaceChildren(...(moments.length ? moments.map((d) => el("li", {}, el("button", {
     type: "button", class: "moment", onclick: () => openPosition(record, d, seat, names, game) },
-  `${where(d, names)}: played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
-  MISTAKES.has(d.mistakeClass) ? [` — ${className(d.mistakeClass)}, better `, el("span", { class: "mv" }, moveLabel(d.best.text))]
+  `${where(d, names)}: played `, el("span", { class: "mv" }, moveLabel(d.played.text, d.played.words)),
+  MISTAKES.has(d.mistakeClass) ? [` — ${className(d.mistakeClass)}, better `, el("span", { class: "mv" }, moveLabel(d.best.text, d.best.words))]
     : d.played.text === d.best.text ? " — the best move" : ` — ${className(d.mistakeClass) || "good"} (as good as the search's choice, within its noise)`,
   `: ${whose(who)} win probability ${pct((d.winProbabilities || [])[seat])} before, ${pct(d.winAfter)} with it`, chanceText(d, who))))
     : [el("li", { text: `None of ${whose(who)} decisions changed much.` })]));
@@ -224,12 +224,12 @@ function drawDecisions(record, ds, keyed, seat, names, game, partial) {
   const errs = ds.filter((d) => MISTAKES.has(d.mistakeClass));
   const list = document.getElementById("mistakes");
   list.replaceChildren(...(errs.length ? errs.map((d) => el("li", {}, el("button", { type: "button", class: `mistake ${className(d.mistakeClass)}`, onclick: () => open(d) },
-    `${where(d, names)}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text)),
-    `, better `, el("span", { class: "mv" }, moveLabel(d.best.text)), ` (−${pct(d.loss)} win probability)`)))
+    `${where(d, names)}: ${className(d.mistakeClass)} — played `, el("span", { class: "mv" }, moveLabel(d.played.text, d.played.words)),
+    `, better `, el("span", { class: "mv" }, moveLabel(d.best.text, d.best.words)), ` (−${pct(d.loss)} win probability)`)))
     : [el("li", { text: partial ? "None so far." : "No inaccuracy, mistake or blunder clear beyond the search's noise." })]));
   document.getElementById("decisions-count").textContent = ` (${ds.length}${partial ? " so far" : ""})`;
   document.getElementById("decisions").replaceChildren(...ds.map((d) => el("li", { class: className(d.mistakeClass) },
-    el("button", { type: "button", class: "decision-entry", onclick: () => open(d) }, `${where(d, names)}: `, el("span", { class: "mv" }, moveLabel(d.played.text)),
+    el("button", { type: "button", class: "decision-entry", onclick: () => open(d) }, `${where(d, names)}: `, el("span", { class: "mv" }, moveLabel(d.played.text, d.played.words)),
       ` — ${className(d.mistakeClass) || "?"}, win probability ${pct(d.winAfter)}`))));
 }
 
@@ -269,7 +269,7 @@ function drawGraph(record, decisions, keyed, onPick, names) {
       const kind = mistake ? className(d.mistakeClass) : "key moment";
       const dot = svg("circle", { cx: x(d.eventIndex), cy: y(d.winAfter || 0), r: 6, class: `dot ${mistake ? kind : "key"}`, tabindex: 0, role: "button",
         "aria-label": `${where(d, names)}: ${kind}` });
-      dot.append(svg("title", {}, `${where(d, names)}: ${kind}, played ${d.played.text}, the search's choice ${d.best.text}`));
+      dot.append(svg("title", {}, `${where(d, names)}: ${kind}, played ${d.played.words || d.played.text}, the search's choice ${d.best.words || d.best.text}`));
       dot.addEventListener("click", () => onPick(d));
       dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(d); } });
       nodes.push(dot);
@@ -312,11 +312,11 @@ async function openPosition(record, decision, me, names, game) {
   const who = names[decision.seat] === "You" ? "you" : names[decision.seat];
   const better = MISTAKES.has(decision.mistakeClass);
   note.replaceChildren(`${where(decision, names)} (${className(decision.mistakeClass)}): ${who} played `,
-    el("span", { class: "mv" }, moveLabel(decision.played.text)),
-    ...(better ? ["; the better move was ", el("strong", { class: "mv better" }, moveLabel(decision.best.text)),
+    el("span", { class: "mv" }, moveLabel(decision.played.text, decision.played.words)),
+    ...(better ? ["; the better move was ", el("strong", { class: "mv better" }, moveLabel(decision.best.text, decision.best.words)),
       ` — the win probability ${pct(decision.winBefore)} with it, ${pct(decision.winAfter)} after the move played.`]
       : decision.played.text === decision.best.text ? [` — the search's choice too; the win probability after it ${pct(decision.winAfter)}.`]
-        : ["; the search's choice was ", el("span", { class: "mv" }, moveLabel(decision.best.text)),
+        : ["; the search's choice was ", el("span", { class: "mv" }, moveLabel(decision.best.text, decision.best.words)),
           `, as good within the search's noise; the win probability after the move played ${pct(decision.winAfter)}.`]));
   const analysis = document.getElementById("analysis");
   analysis.hidden = true;
@@ -343,7 +343,7 @@ async function analyzeLive(state, box, moveLabel) {
       box.dataset.updates = String(++updates);
       box.replaceChildren(el("p", { text: `${update.final ? "Done" : "Searching"}: ${stats.iterations || 0} iterations, ` +
         `${Math.round(stats.elapsedMs || 0)} ms${update.final ? "" : " so far"}.` }),
-      el("ol", {}, (update.hints || []).map((h) => el("li", {}, el("span", { class: "mv" }, moveLabel(h.move.text)),
+      el("ol", {}, (update.hints || []).map((h) => el("li", {}, el("span", { class: "mv" }, moveLabel(h.move.text, h.move.words)),
         ` — win probability ${pct(h.winProbability)}, estimated score ${(h.expectedScore || 0).toFixed(1)}`))));
     }, { signal: controller.signal, timeoutMs: 15000 });
   } catch (e) {

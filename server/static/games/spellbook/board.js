@@ -48,24 +48,18 @@ export function moveLabel(text) {
   return out;
 }
 
-/** A move in words, its tokens as chips, as the learning chooser's buttons show it: "learn Time Travel at
- *  level 3 (rune W■), paying W● W▲" for the notation "learn TimeTravel 3 Ws : Wc Wt"; "take R●", "draw 2
- *  from the Pouch", "store W● on your familiar". The log, the hints, the review and the buttons use it, so no
- *  notation reaches a player. Other moves (a spell's use and its steps) keep their words with chips. */
-export function moveWords(text) {
-  const [head, pay] = text.split(" : ");
-  const words = head.split(" ");
-  const chipsOf = (ws) => ws.flatMap((w, i) => [i ? " " : "", isToken(w) ? chip(w) : w]);
-  const learning = words[0] === "learn" ? words.slice(1) : words[0].split("/")[0] === "Transmutation" && pay ? words.slice(1) : null;
-  if (learning && learning.length >= 3) {
-    const [spell, level, rune] = learning;
-    return [words[0] === "learn" ? "learn " : "learn with Transmutation: ", spellTitle(spell), ` at level ${level} (rune `,
-      isToken(rune) ? chip(rune) : rune, ")", ...(pay ? [", paying ", ...chipsOf(pay.split(" "))] : [])];
-  }
-  if (words[0] === "take" && words.length === 2) return ["take ", ...chipsOf(words.slice(1)), " from the Altar"];
-  if (words[0] === "store" && words.length === 2) return ["store ", ...chipsOf(words.slice(1)), " on the familiar"];
-  if (text === "draw") return ["draw 2 from the Pouch"];
-  return moveLabel(text);
+const TOKEN_IN_WORDS = /(?<![A-Za-z])([RPGKWBY][cts])(?![A-Za-z])/;
+const RUNE_IN_WORDS = /\b(runes?,? )([cts])\b(?:( or )([cts])\b)?/g;
+
+/** A move in a player's words, its tokens as chips and its runes as the board's marks: the server's
+ *  `Move.words` (engine_c/spellbook/move_words.py, the one wording the terminal prints too), e.g. "Time
+ *  Travel: discard K●, raise Abundance one level" for the notation "TimeTravel Kc Abundance". The log, the
+ *  hints, the review and the move buttons use it, so no notation reaches a player. A move without its words
+ *  (none comes from this server) keeps its notation, drawn with chips. */
+export function moveWords(text, words) {
+  if (!words) return moveLabel(text);
+  const marked = words.replace(RUNE_IN_WORDS, (_, a, r, or, r2) => a + RUNE_MARK[r] + (or ? or + RUNE_MARK[r2] : ""));
+  return marked.split(TOKEN_IN_WORDS).map((part, i) => (i % 2 ? chip(part) : part)).filter((part) => part !== "");
 }
 
 let SPELL_HELP = {};

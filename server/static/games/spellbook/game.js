@@ -101,7 +101,7 @@ export default {
       const where = ev.zone === "pool" ? ` into ${possessive(name(ev.to))} pool` : ev.zone === "altar" ? " onto the Altar" : "";
       return { cls: "draw", nodes: [`Drawn from the Pouch${where}: `, ...moveLabel(ev.move.text.replace(/^drawn /, ""))] };
     }
-    return { cls: "", nodes: [`${name(ev.seat)}: `, ...moveWords(ev.move.text)] };
+    return { cls: "", nodes: [`${name(ev.seat)}: `, ...moveWords(ev.move.text, ev.move.words)] };
   },
 
   // ------------------------------------------------------------------ records and the review

@@ -43,18 +43,20 @@ export class PracticeGame {
 
   hintState() { return observation(this.state.view, this.seat); }
 
-  async apply(text, seat, onEvent) {
-    const out = await call("ApplyMove", { state: this.input(seat, this.reshuffle), move: { text }, resolveChance: true });
+  /** `move`: a Move as the server gives it (its text and its words, from ListLegalMoves or GetBestMove). */
+  async apply(move, seat, onEvent) {
+    const out = await call("ApplyMove", { state: this.input(seat, this.reshuffle), move: { text: move.text }, resolveChance: true });
     this.reshuffle = false;
     this.state = out.state;
-    this.push({ kind: "move", seat, move: text }, onEvent);
-    for (const d of out.draws || []) this.push({ kind: "draw", seat: -1, move: d.text }, onEvent);
+    this.push({ kind: "move", seat, move: move.text }, onEvent, move.words);
+    for (const d of out.draws || []) this.push({ kind: "draw", seat: -1, move: d.text }, onEvent, d.words);
   }
 
-  push(event, onEvent) {
+  /** An event of the record (its move as text: docs/records.md), told to the page with the move's words. */
+  push(event, onEvent, words = "") {
     this.events.push(event);
     const scores = this.state.view.seats.map((s) => (s.score ? s.score.total : 0));
-    onEvent({ seq: this.events.length, kind: event.kind, seat: event.seat, move: { text: event.move }, scores });
+    onEvent({ seq: this.events.length, kind: event.kind, seat: event.seat, move: { text: event.move, words }, scores });
   }
 
   /** Bots move (each searching what it observes) until the player decides or the game ends. */
@@ -70,7 +72,7 @@ export class PracticeGame {
       }
       if (cp === this.seat) return;
       const best = await call("GetBestMove", { state: observation(this.state.view, cp), level: this.level, seed: random64() });
-      await this.apply(best.move.text, cp, onEvent);
+      await this.apply(best.move, cp, onEvent);
     }
   }
 
@@ -95,7 +97,7 @@ export class PracticeGame {
 
   async submit(text, onEvent) {
     this.history.push({ state: this.state, legal: this.legal, events: this.events.length });
-    await this.apply(text, this.seat, onEvent);
+    await this.apply(this.legal.find((m) => m.text === text) || { text }, this.seat, onEvent);
     await this.advance(onEvent);
   }
 
