@@ -109,17 +109,18 @@ class Hinter:
         raise NotImplementedError
 
 
-def ranked_lines(grown, hints, costs=lambda move: []) -> list[str]:
+def ranked_lines(grown, hints, costs=lambda move: [], label=str) -> list[str]:
     """Hint 3's list: the search's choice, the moves it cannot tell apart from it ("1=", about equal), then
     the others by win probability, each with its win probability, estimated score and verdict (search/hints.py
     `verdict`: the text GetHints sends and the page shows); `costs(move)`: lines under a runner-up (what it
-    gives up); the notes where figures look out of order."""
+    gives up); `label(move)`: the move as the list names it (a game's words); the notes where figures look out
+    of order."""
     lines = [f"The search's choice, the moves it cannot tell apart from it, then the others by win probability "
              f"({grown.result.iterations} iterations; {grown.separation.text}):"]
     from search.hints import rank_label
 
     for h in hints:
-        lines.append(f"  {rank_label(h):>2s}. {str(h.move):36s} win {h.win_probability:4.0%}   "
+        lines.append(f"  {rank_label(h):>2s}. {label(h.move):36s} win {h.win_probability:4.0%}   "
                      f"est. score {h.expected_score:5.1f}   {h.verdict}")
         if h.rank > 1:
             lines += [f"       {text}" for text in costs(h.move)]

@@ -36,6 +36,7 @@ from engine_c import records
 from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
 from engine_c.spellbook import _engine as _E
 from engine_c.spellbook.state import COLOR_NAMES, COLORS, RUNES, format_counts
+from engine_c.spellbook.text import move_words
 from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, run_on_server,
                           seat_label, seat_spec, write_record)
 from clients.spell_text import describe, find_spell, points, spell_title
@@ -52,6 +53,11 @@ def _mix(*parts: int) -> int:
     for x in parts:
         h = (h * 0x9E3779B97F4A7C15 + x + 1) % 2**63
     return h
+
+
+def words(move: Move | str) -> str:
+    """A move as the terminal says it: its words (engine_c/spellbook/move_words.py, as the page says it too)."""
+    return move_words(str(move))
 
 
 def familiar_value(stored: int) -> int:
@@ -134,7 +140,7 @@ class GameSession:
                     return
                 self.play_human(moves[0])          # a forced move (often: pass) plays itself
                 if on_event:
-                    on_event(Event(seat, f"{moves[0]} (forced)"))
+                    on_event(Event(seat, f"{words(moves[0])} (forced)"))
                 st = self.state
                 continue
             move, _info = self.bots[seat].choose(st)
@@ -142,7 +148,7 @@ class GameSession:
             st.apply(move)
             self.moves.append([seat, str(move)])
             if on_event:
-                on_event(Event(seat, str(move)))
+                on_event(Event(seat, words(move)))
 
     def _resolve_draws(self) -> list[str]:
         """Resolves the pending draws (recorded one by one) and describes them, one line per step."""
@@ -457,14 +463,18 @@ class SpellBookHinter(Hinter):
             if equal:
                 lines.append(equal.strip())
             return "\n".join(lines)
-        lines = [f"Hint 3: play {best.move}" + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
+        listed = ordered_moves(state)
+        number = f" (move {listed.index(best.move) + 1})" if best.move in listed else ""
+        lines = [f"Hint 3: play {words(best.move)}{number}"
+                 + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
                  f"  your win probability after it: {best.win_probability:.0%}",
                  f"  your final score, estimated by simulated play: {best.expected_score:.1f} points "
                  f"(games end within ± {best.score_spread:.1f} of it about two times in three: "
                  f"one standard deviation)"]
         lines += _reason_lines(why)
         # what a runner-up costs, e.g. a store that breaks tonight's learning
-        lines += ranked_lines(g, hints, lambda move: [r.text for r in reasons(state, move) if r.aspect == "gives_up"])
+        lines += ranked_lines(g, hints, lambda move: [r.text for r in reasons(state, move) if r.aspect == "gives_up"],
+                              label=words)
         return "\n".join(lines)
 
 
@@ -624,7 +634,7 @@ class SpellBookPlayClient(PlayClient):
                 self.say(f"Illegal: {e}")
                 return False
         sess.play_human(move)
-        self.say(f"  {seat_label(sess, sess.moves[-1][0])}: {move}")
+        self.say(f"  {seat_label(sess, sess.moves[-1][0])}: {words(move)}")
         return True
 
 

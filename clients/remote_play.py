@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from engine_c.spellbook import Move, State
+from engine_c.spellbook.text import move_words
 
 HUMAN = "human"
 
@@ -90,7 +91,7 @@ class RemoteGameSession:
                     return
                 self._submit(legal[0])                      # a forced move plays itself
                 if on_event:
-                    on_event(Event(self.seat, f"{legal[0]} (forced)"))
+                    on_event(Event(self.seat, f"{move_words(str(legal[0]))} (forced)"))
                 continue
             time.sleep(self.poll_s)
 
@@ -167,7 +168,7 @@ class RemoteGameSession:
             if seat != self.seat:
                 self.moves.append([seat, e["move"]])
             if on_event and seat != self.seat:
-                on_event(Event(seat, e["move"]))
+                on_event(Event(seat, move_words(e["move"])))
         flush()
 
 

@@ -21,6 +21,7 @@ import sys
 from typing import Sequence
 
 from engine_c import records
+from engine_c.contract import move_words
 from engine_c.registry import get_game
 
 DEFAULT_ITERATIONS = None      # the review search's budget a decision: the default level's (search/coach.py)
@@ -197,7 +198,8 @@ def review_text(rec: dict, review, steps, budget: str, you: int | None = None) -
     if quitter is not None:
         head.append(f"{names[quitter]} resigned: the review ends there, and each player's result in the split "
                     f"below is the score they could expect at that moment, not the score above.")
-    return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps, you), budget, text.LUCK)
+    return "\n".join(head) + "\n\n" + format_review(review, names, _where(rec, steps, you), budget, text.LUCK,
+                                                   move_words(text))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

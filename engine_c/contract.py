@@ -7,8 +7,9 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
 - `game.py`: the adapter (a `GameAdapter` subclass instance) and `DECLARATION = Declaration(...)`: title,
   player counts, rules reference, setup field, listing order, and where the other layers' parts are;
 - `state.py` (`State`, `Move`: python-chess style, with `new`, `from_text`, `observation`, `determinize`),
-  `notation.py` (its `HEADER`), `text.py` (the game in words: `where`, `record_line`, `LUCK`, `player_help`)
-  and `record.py` (its part of the one record format of engine_c/records.py);
+  `notation.py` (its `HEADER`), `text.py` (the game in words: `where`, `record_line`, `LUCK`, `player_help`;
+  optionally `move_words(move_text)`, a move in a player's words, read through `move_words` below: without it
+  a move is said by its text) and `record.py` (its part of the one record format of engine_c/records.py);
 - optionally `reasons.py` (`reasons(state, move, versus=None)`: why a move, measured from the engine) and
   `insight.py` (`analysis_insight(state, seat)`: what the seat to move may infer of the hidden part, as
   JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
@@ -116,6 +117,12 @@ class GameAdapter:
     def final_values(self, state: Any) -> tuple[list[float], list[float]]:
         """A finished game's win shares (ties shared) and final scores, by seat."""
         raise NotImplementedError
+
+
+def move_words(text: ModuleType) -> Callable[[str], str]:
+    """A game's words for a move's text (the review's lists, the terminal): its text module's optional
+    `move_words(move_text)`; the documented default says a move by its text, as it is."""
+    return getattr(text, "move_words", str)
 
 
 @dataclass(frozen=True)

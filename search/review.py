@@ -359,17 +359,18 @@ def _accuracies(decisions: list[DecisionReview], players: int) -> list[float | N
     return out
 
 
-def key_moment_text(d: DecisionReview, name: str) -> str:
+def key_moment_text(d: DecisionReview, name: str, say: Callable[[Any], str] = str) -> str:
     """A key moment in words that say what happened (issue 51): the decider's win probability before the
     decision (its best move's), with the move played (its expectation, before the chance that follows),
     the better move when the move played lost enough to be an inaccuracy or worse, then where chance took
-    it (at the next decision, or the game's result). `name`: "You" or the player's name."""
+    it (at the next decision, or the game's result). `name`: "You" or the player's name; `say(move)`: a move
+    in the game's words (its text module's move_words; by default the move's text)."""
     before = 100 * d.win_probabilities[d.seat] if d.win_probabilities else 100 * d.win_before
     after = 100 * d.win_after
     cls = "the best move" if d.mistake == "best" else d.mistake
-    text = f"{name} played {d.played} ({cls}): win probability {before:.0f}% before, {after:.0f}% with it"
+    text = f"{name} played {say(d.played)} ({cls}): win probability {before:.0f}% before, {after:.0f}% with it"
     if d.mistake not in ("best", "good"):
-        text += f"; {d.best} would have given {100 * d.win_before:.0f}%"
+        text += f"; {say(d.best)} would have given {100 * d.win_before:.0f}%"
     if d.win_next is not None:
         nxt = 100 * d.win_next
         who = "you" if name == "You" else name
@@ -381,26 +382,30 @@ def key_moment_text(d: DecisionReview, name: str) -> str:
 
 
 def format_review(review: GameReview, names: Sequence[str], where: Callable[[int], str] | None = None,
-                  budget: str = "", luck: str = "chance") -> str:
+                  budget: str = "", luck: str = "chance", move_words: Callable[[str], str] | None = None) -> str:
     """The review as text for a person: each decision's class and loss, each player's accuracy and result
     split into luck and decisions, and the key moments. names: a label per seat; where(index): where
     decision `index` happened (e.g. "round 2 morning"); budget: how much each decision's search was given;
-    luck: what luck is made of in the game (SpellBook: "the draws")."""
+    luck: what luck is made of in the game (SpellBook: "the draws"); move_words(move_text): a move in the
+    game's words (its text module's, where it has one: engine_c/contract.py), else the move's text."""
     def loc(d: DecisionReview) -> str:
         return where(d.index) if where else f"decision {d.index + 1}"
+
+    def say(move: Any) -> str:
+        return move_words(str(move)) if move_words else str(move)
 
     lines = [f"Decisions{f' ({budget})' if budget else ''}: the class of the move played and what it lost against "
              f"the search's best move (win probability ± the estimator's noise / expected points), both judged "
              f"by the same {review.estimator_iterations}-iteration estimator at every budget; inaccuracy from "
              f"5 points of win probability, mistake from 10, blunder from 20; forced moves are left out."]
-    width = max((len(str(d.played)) for d in review.decisions), default=10)
+    width = max((len(say(d.played)) for d in review.decisions), default=10)
     nw = max((len(n) for n in names), default=10)
     lw = max((len(loc(d)) for d in review.decisions), default=22)
     for d in review.decisions:
         noise = f" ±{100 * d.loss_margin:.1f}" if d.loss_margin else ""
         loss = ("" if d.mistake == "best" else
-                f"{-100 * d.loss_win:+.1f}%{noise} / {-d.loss_points:+.1f} pts   best: {d.best}")
-        lines.append(f"  {d.index + 1:4d}  {loc(d):{lw}s} {names[d.seat]:{nw}s} {str(d.played):{width}s}  "
+                f"{-100 * d.loss_win:+.1f}%{noise} / {-d.loss_points:+.1f} pts   best: {say(d.best)}")
+        lines.append(f"  {d.index + 1:4d}  {loc(d):{lw}s} {names[d.seat]:{nw}s} {say(d.played):{width}s}  "
                      f"{d.mistake:10s} {loss}".rstrip())
     lines.append("")
     lines.append(score_split_text(luck))
@@ -422,7 +427,7 @@ def format_review(review: GameReview, names: Sequence[str], where: Callable[[int
     if review.key_moments:
         lines.append("Key moments (the decisions after which the decider's own win probability moved most, by "
                      f"the choice and the chance that followed; {100 * KEY_MOMENT_MIN_MOVE:.0f} points or more):")
-        lines += [f"  {d.index + 1:4d}  {loc(d)}: {key_moment_text(d, names[d.seat])}" for d in review.key_moments]
+        lines += [f"  {d.index + 1:4d}  {loc(d)}: {key_moment_text(d, names[d.seat], say)}" for d in review.key_moments]
     else:
         lines.append(f"No key moments: no decision moved its player's win probability by {100 * KEY_MOMENT_MIN_MOVE:.0f} "
                      "points or more, by the choice and the chance that followed.")

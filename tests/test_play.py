@@ -10,6 +10,7 @@ from clients import play as play_cli
 from clients import play_spellbook as P
 from clients.cli import main as cli_main
 from engine_c import State, records
+from engine_c.spellbook.text import move_words
 from positions import position
 
 
@@ -36,6 +37,9 @@ def play(lines, then="1", bots=("greedy",), seat=0, seed=3, practice=False, **kw
     return client, out.getvalue(), code
 
 
+SPELL_NOTATION = re.compile(r"\bTimeTravel\b|\b(?:Sacrifice|Eruption|Blaze|Levitation|Sharing|Divination|Purification|Cure|"
+                            r"Offering|Feast|Growth|Focus|Storm|Clone|Transmutation)(?:/[cts])? (?:[345]\b|[RPGKWBY][cts]\b)"
+                            r"| : |\bswap [RPGKWBY][cts]|: pass$|played pass \(", re.M)
 RULE_ID = re.compile(r"\((?:[A-Z]\d{1,2}(?:, )?)+\)|\[R\]|\b[STLPAEC]\d{1,2}\b")
 
 
@@ -85,7 +89,7 @@ def test_the_hint_ladder_nudges_then_explains_then_names_the_move():
     assert "why the best move is good" in h2 and "  - " in h2 and f"play {best}" not in h2
     # issue 26: the "why" neither names nor restates the move (no token of it, not "draw", "store", "take")
     assert not [w for w in str(best).split() if w in h2.split()], h2
-    assert f"Hint 3: play {best}" in h3
+    assert f"Hint 3: play {move_words(str(best))} (move " in h3     # in words (issue 51 item 10), with its number
     assert "your win probability after it:" in h3 and "estimated by simulated play" in h3
     assert "standard deviation" in h3
     assert "of win probability" in h3 or "about equal" in h3 or "no other move was examined closely" in h3
@@ -314,6 +318,12 @@ def test_the_end_of_a_game_offers_a_review(tmp_path):
     text = out.getvalue()
     assert "Review this game?" in text and "Decisions (30 search iterations a decision)" in text
     assert "luck" in text and "Key moments" in text and "seat 1 (random)" in text
+    # the log of the moves and the review (its decisions, their best moves, the key moments) say every move in
+    # words (issue 51 item 10): "Levitation (level 3): take 2 Altar tokens with rune c", never "Levitation 3"
+    said = "\n".join(line for line in text.splitlines() if " points = " not in line)    # not the final breakdown
+    assert not SPELL_NOTATION.search(said), SPELL_NOTATION.search(said)
+    assert re.search(r"^  seat \d \(random\): (take [A-Z][cts] from the Altar|store [A-Z][cts] on the familiar)$", text, re.M)
+    assert re.search(r"best: (draw 2 from the Pouch|take [A-Z][cts] from the Altar|store [A-Z][cts] on the familiar)", text)
     # the default answer is no
     client, text, code = play([], bots=("random",), seed=6)
     assert code == 0 and "Review this game?" in text and "Key moments" not in text

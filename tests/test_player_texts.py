@@ -168,7 +168,7 @@ def test_spellbook_move_words_say_what_the_rules_say():
     from engine_c.spellbook.text import move_words
 
     cases = {
-        "pass": "pass (skip this action, or stop here)",
+        "pass": "pass: skip this action or step",
         "take Rc": "take Rc from the Altar",
         "draw": "draw 2 from the Pouch",
         "store Kt": "store Kt on the familiar",
@@ -201,3 +201,19 @@ def test_spellbook_move_words_say_what_the_rules_say():
     assert "with Transmutation" in move_words("Transmutation Sacrifice 4 Rc : Rc Bt")
     assert "rune t" in move_words("Transmutation/t Sacrifice 4 Rc : Rc Bt")
     assert move_words("Purification 2") == "Purification 2"          # no such move: its text as it is
+
+
+def test_a_review_says_each_game_s_moves_in_its_own_words():
+    """search/review.py stays game-agnostic: clients/review.py hands it the game's words through the contract's
+    optional text part (engine_c.contract.move_words): SpellBook's sentences, Abracada…What?'s announcements, and
+    a game without them says its moves by their text."""
+    import types
+
+    from engine_c.contract import move_words
+    from engine_c.registry import get_game
+
+    assert move_words(get_game("spellbook").text)("TimeTravel Kc Abundance") == \
+        "Time Travel: discard Kc, raise Abundance one level"
+    assert move_words(get_game("abracadawhat").text)("cast 5") == f"announce {T.spell_name(5)}"
+    assert move_words(get_game("abracadawhat").text)("end") == "end the turn"
+    assert move_words(types.ModuleType("a game's text without words"))("take 3") == "take 3"

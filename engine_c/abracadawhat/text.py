@@ -392,6 +392,17 @@ def describe_final(state: State, names: Sequence[str]) -> str:
 LUCK = "the deals, refills and die rolls"   # what luck is made of in this game, for a review's text
 
 
+def move_words(move_text: str) -> str:
+    """A move in a player's words, as the page's log says it: 'announce 5 Lightning Tempest' for 'cast 5', 'end
+    the turn' for 'end'; a chance outcome ('stone 3', 'roll 4') keeps its text."""
+    kind, _, value = move_text.partition(" ")
+    if kind == "cast" and value.isdigit() and 1 <= int(value) <= len(SPELLS):
+        return f"announce {spell_name(int(value))}"
+    if move_text == "end":
+        return "end the turn"
+    return move_text
+
+
 def record_line(rec: dict) -> str:
     """A record's game settings in one line: 'Abracada…What?, 3 players, variants none'."""
     return f"Abracada…What?, {rec['players']} players, variants {','.join(rec.get('variants') or ()) or 'none'}"

@@ -121,7 +121,7 @@ def move_words(move_text: str) -> str:
     kind, rest = words[0], words[1:]
     tokens = all(_TOKEN.match(w) for w in rest)
     if kind == "pass" and not rest:
-        return "pass (skip this action, or stop here)"
+        return "pass: skip this action or step"
     if kind == "draw" and not rest:
         return "draw 2 from the Pouch"
     if kind == "take" and len(rest) == 1 and tokens:
