@@ -1,8 +1,8 @@
-"""The Spellbook TCG through search/ (engine_c/spellbooktcg/adapter.py): the contract's conversions and a whole
+"""The Spellbook TCG through search/ (engine_c/spellbooktcg/game.py): the contract's conversions and a whole
 game between two small ISMCTS searches that ends with a winner or a draw."""
 from engine_c.contract import GameAdapter
 from engine_c.spellbooktcg import State
-from engine_c.spellbooktcg.adapter import TCG, SpellbookTCGGame
+from engine_c.spellbooktcg.game import TCG, SpellbookTCGGame
 from search.search import SearchOptions, ismcts
 
 
@@ -14,8 +14,10 @@ def test_adapter_contract_defaults():
     assert TCG.move(TCG.code(st.legal_moves()[0])) == st.legal_moves()[0]
     child = TCG.child(st, st.legal_moves()[0])
     assert child != st and st.current_player == 0
-    for attr in ("bots", "level_table", "move_values", "new_belief", "default_model_path"):
+    for attr in ("level_table", "new_belief", "default_model_path"):
         assert getattr(TCG, attr) == getattr(GameAdapter, attr)
+    # the parts it gives (D175): the heuristic (greedy and `heuristic` bots) and senseless targets
+    assert set(TCG.bots) == {"heuristic"} and len(TCG.move_values(st, st.legal_moves())) == len(st.legal_moves())
     assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
     out = TCG.sample_outcome(TCG.child(st, st.legal_moves()[-1]), seed=3)
     assert not out.is_chance()
