@@ -21,6 +21,10 @@ A stone the record's viewer may not see is written "stone ?" and the record says
 (`"view": "seat 1"` or `"spectator"`); `for_viewer()` makes such a record. Such a record does not
 replay until the game is over and the full record may be shown.
 
+The Spellbook TCG's records carry `"game": "spellbooktcg"`, its `decks` (the card file's digest, the two
+decks, and a user's card file itself: engine_c/spellbooktcg/record.py, D174), and a chance event for every
+card drawn ("deal", "draw"); a view hides the other seat's draws ("draw ?") and mana cards ("mana ?").
+
 A seat that resigns ends the game: the record's last event is `{"kind": "resign", "seat": s, "move":
 "resign"}`, its status `finished` and its result the scores at that moment, the winners the other seats
 with the most points, and `"resigned": s` (D130). Such a record replays to the position where it was
