@@ -33,3 +33,29 @@ def test_full_game_between_two_searches_ends():
     assert st.winners() in ([0], [1], [0, 1]) and decisions > 20
     wins, scores = TCG.final_values(st)
     assert sum(wins) == 1.0 and scores == [float(s) for s in st.scores()]
+
+
+def test_heuristic_bots_play_and_senseless_targets_are_the_wrong_side():
+    """D175: `greedy` and `heuristic` play whole games; at a target decision a purely harmful spell aimed at
+    one's own side (or a helpful one at the other's) is senseless while the other side is a legal target."""
+    from search.bots import make_bot
+
+    found = 0
+    for spec in ("greedy", "heuristic"):
+        bots = [make_bot(spec, TCG, seed=1), make_bot("random", TCG, seed=2)]
+        st = State.new(seed=9)
+        while not st.is_terminal():
+            moves = st.legal_moves()
+            if st.phase == "target":
+                bad = TCG.senseless_moves(st, moves)
+                fin = st.final_spell(st._to_raw()["resolving"])
+                kinds = {k for k, _t, v in fin["effects"] if v > 0}
+                caster = st._to_raw()["queue"][st._to_raw()["resolving"]][0]
+                if kinds == {"damage"} and any(str(m) == f"target w{1 - caster}" for m in moves):
+                    assert any(str(m) == f"target w{caster}" for m in bad)
+                    assert all(str(m) != f"target w{1 - caster}" for m in bad)
+                    found += 1
+                assert len(bad) < len(moves)
+            st.play(bots[st.current_player].choose(st)[0])
+        assert st.winners() in ([0], [1], [0, 1])
+    assert found
