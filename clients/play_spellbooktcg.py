@@ -291,7 +291,6 @@ class TCGPlayClient(PlayClient):
         sess, st = self.sess, self.sess.state
         cmd, _, rest = line.partition(" ")
         cmd, rest = cmd.lower(), rest.strip()
-        seat = st.current_player
         if cmd in ("quit", "exit"):
             return "quit"
         if cmd in ("help", "?"):
@@ -369,7 +368,7 @@ def demo_spellbooktcg(seed: int = 0, decks: str = "", cards: str = "", out=None)
     for p in range(2):
         print(f"  seat {p}'s hand: {', '.join(state.hand(p))}; mana pool: {', '.join(state.mana(p))}", file=out)
     while not state.is_terminal():
-        before, seat = state.clone(), state.current_player
+        before = state.clone()
         move = rng.choice(state.legal_moves())
         state.apply(move)
         draws = []
