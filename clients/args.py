@@ -20,6 +20,9 @@ def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str 
         for field, games in by_field.items():     # games that share a setup field share its flag
             helps = "; ".join(f"{g.title}: {g.setup_help}" for g in games)
             p.add_argument(f"--{field}", default=games[0].setup_default, help=helps)
+        for g in all_games():                     # a game's further setup flags (Declaration.flags)
+            for name, default, text in g.flags:
+                p.add_argument(f"--{name}", default=default, help=text)
 
 
 def players_help() -> str:

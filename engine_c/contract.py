@@ -141,6 +141,9 @@ class Declaration:
     service: str = ""
     openspiel: str = ""
     ladder: str = ""            # its level -> Elo table in the checkout; "" = data/ladder-NAME.json
+    # further setup flags of the command lines that take the setup flag: (name, default, help) each, read by
+    # the game's own terminal (Spellbook TCG's `--cards`, the card file its decks draw from)
+    flags: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,7 @@ class Game:
     openspiel: str
     ladder: str = ""
     order: int = 100
+    flags: tuple[tuple[str, str, str], ...] = ()     # Declaration.flags
 
     def layer(self, part: str) -> ModuleType | None:
         """The module of one of the other layers' parts (`terminal`, `service` or `openspiel`: the path this

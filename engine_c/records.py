@@ -21,6 +21,10 @@ A stone the record's viewer may not see is written "stone ?" and the record says
 (`"view": "seat 1"` or `"spectator"`); `for_viewer()` makes such a record. Such a record does not
 replay until the game is over and the full record may be shown.
 
+The Spellbook TCG's records carry `"game": "spellbooktcg"`, its `decks` (the card file's digest, the two
+decks, and a user's card file itself: engine_c/spellbooktcg/record.py, D174), and a chance event for every
+card drawn ("deal", "draw"); a view hides the other seat's draws ("draw ?") and mana cards ("mana ?").
+
 A seat that resigns ends the game: the record's last event is `{"kind": "resign", "seat": s, "move":
 "resign"}`, its status `finished` and its result the scores at that moment, the winners the other seats
 with the most points, and `"resigned": s` (D130). Such a record replays to the position where it was
@@ -113,13 +117,14 @@ def chance_event(state, outcome: Any, seq: int | None = None) -> dict:
 
 
 def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str = SPELLBOOK,
-                 variants: str | Sequence[str] = ()) -> list[dict]:
+                 variants: str | Sequence[str] = (), setup: Any = None) -> list[dict]:
     """The setup's chance events of the game's `State.new(players, ..., seed)`: SpellBook's setup draws
     (S1, S3) as 'setup' events; Abracada…What?'s deal (XS2 in XC5's order) as 'deal' events (`spells`
-    is ignored for it; `variants` is ignored for SpellBook)."""
+    is ignored for it; `variants` is ignored for SpellBook); any other game's, its `setup` (None: its
+    default setup)."""
     game = _game_name(game)
     rules = _rules(game)
-    return rules.setup_events(rules.fresh(players, _setup_arg(game, spells, variants), seed))
+    return rules.setup_events(rules.fresh(players, _setup_arg(game, spells, variants, setup), seed))
 
 
 def for_viewer(record: dict, viewer: int | None) -> dict:
@@ -132,20 +137,26 @@ def for_viewer(record: dict, viewer: int | None) -> dict:
         return dict(record)
     out = dict(record)
     out.pop("seed", None)            # the seed fixes every hand: never in a view of a live game
-    out["events"] = [e if e.get("kind") in ("move", RESIGN) or rules.visible(e, viewer) else dict(e, move=HIDDEN_STONE)
-                     for e in record["events"]]
+    # optional parts of a game's record module: SECRET_MOVES (some decisions are hidden too: the Spellbook
+    # TCG's mana card) and hidden(event) (how a hidden event reads; default: "stone ?")
+    secret_moves = getattr(rules, "SECRET_MOVES", False)
+    hide = getattr(rules, "hidden", None) or (lambda e: dict(e, move=HIDDEN_STONE))
+    out["events"] = [e if e.get("kind") == RESIGN or (e.get("kind") == "move" and not secret_moves)
+                     or rules.visible(e, viewer) else hide(e) for e in record["events"]]
     out["view"] = "spectator" if viewer is None else f"seat {viewer}"
     return out
 
 
 def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Sequence[dict],
           final: Any = None, seed: int | None = None, seed_shown: bool = False,
-          unfinished: bool = False, game: str = SPELLBOOK, variants: Sequence[str] = (), **extra: Any) -> dict:
+          unfinished: bool = False, game: str = SPELLBOOK, variants: Sequence[str] = (), setup: Any = None,
+          **extra: Any) -> dict:
     """A record. `final` (the state after the last event) gives the status and the result. The seed is
     kept only if the game is over or `seed_shown` (the players chose it): a live game's seed would
     reveal the Pouch's order (Abracada…What?: the hands). `game` (default SpellBook) and, for
-    Abracada…What?, its `variants` (`spells` is then ignored). `extra` adds top-level metadata (e.g.
-    session_id, tournament)."""
+    Abracada…What?, its `variants` (`spells` is then ignored); any other game, its `setup` (its record
+    module's setup_list reads it; None: its default). `extra` adds top-level metadata (e.g. session_id,
+    tournament)."""
     game = _game_name(game)
     quitter = _resigned_events(events)
     over = final is not None and (final.is_terminal() or quitter is not None)
@@ -154,7 +165,7 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     if game != SPELLBOOK:            # a record without "game" is SpellBook's (every older record)
         rec["game"] = game
     rec["players"] = players
-    rec[get_game(game).setup] = _rules(game).setup_list(_setup_arg(game, spells, variants))
+    rec[get_game(game).setup] = _rules(game).setup_list(_setup_arg(game, spells, variants, setup))
     rec.update(seats=[dict(s) for s in seats], status=status)
     if seed is not None and (over or unfinished or seed_shown):
         rec["seed"] = seed
@@ -300,9 +311,13 @@ def _rules(game: str):
     return get_game(game).record
 
 
-def _setup_arg(game: str, spells: Any, variants: Any) -> Any:
-    """Of a writer's `spells` and `variants` arguments, the one the game's setup is."""
-    return {"spells": spells, "variants": variants}[get_game(game).setup]
+def _setup_arg(game: str, spells: Any, variants: Any, setup: Any = None) -> Any:
+    """Of a writer's `spells`, `variants` and `setup` arguments, the one the game's setup is: `setup` when
+    given, else the older games' own argument (a game whose setup field is another's gets None: its
+    record module's default setup)."""
+    if setup is not None:
+        return setup
+    return {"spells": spells, "variants": variants}.get(get_game(game).setup)
 
 
 def totals(state) -> list[int]:
@@ -417,8 +432,8 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
             quitter = who
             continue
         try:
-            if text == HIDDEN_STONE:
-                raise RecordError(f"events[{i}].move", f"this stone is hidden from the record's viewer "
+            if text == HIDDEN_STONE or text.endswith(" ?"):      # "stone ?", the TCG's "draw ?", "mana ?"
+                raise RecordError(f"events[{i}].move", f"{'this stone' if text == HIDDEN_STONE else text} is hidden from the record's viewer "
                                                        f"({rec.get('view', 'unknown')}): only the whole record "
                                                        "replays (shown once the game is over)")
             move = move_class.from_text(text)

@@ -65,7 +65,7 @@ def _load(folder: str) -> Game:
                 terminal=decl.terminal or f"clients.play_{folder}",
                 service=decl.service or f"server.{folder}_service",
                 openspiel=decl.openspiel or f"clients.openspiel_{folder}",
-                ladder=decl.ladder or f"data/ladder-{folder}.json", order=decl.order)
+                ladder=decl.ladder or f"data/ladder-{folder}.json", order=decl.order, flags=decl.flags)
 
 
 def all_games() -> list[Game]:

@@ -103,7 +103,9 @@ def test_an_abracadawhat_query_is_answered_with_moves_and_the_seats_insight():
         assert i["reasons"] and [r["text"] for r in i["reasons"]] == [r.text for r in aw_reasons(aw, i["move"])]
     assert by_id["g3"]["field"] == "moves[0]" and by_id["g4"]["field"] == "position"
     assert by_id["g5"]["field"] == "position" and "observer=1" in by_id["g5"]["error"]
-    assert set(by_id["v"]["models"]) == {"spellbook", "abracadawhat"}
+    from engine_c.registry import GAMES
+
+    assert set(by_id["v"]["models"]) == set(GAMES)           # every game of the registry (a game without a model: rollout)
     # the same query and seed, the same answer; --game refuses the other game's positions by name
     code, again, _ = _run(queries[:1] + [json.dumps({"id": "sb", "position": sb})], "--game", "abracadawhat")
     again = {r["id"]: r for r in again}

@@ -63,7 +63,8 @@ def test_each_game_declares_its_parts_in_its_registry_entry(name):
     from search.levels import level_options
 
     g = get_game(name)
-    assert g.package == f"engine_c.{name}" and g.setup in ("spells", "variants")
+    # the setup's field: a record field and a command line's flag (spells, variants, decks)
+    assert g.package == f"engine_c.{name}" and g.setup.isidentifier() and g.setup not in ("game", "players", "seed")
     assert g.notation.__name__.startswith(g.package) and g.text.__name__.startswith(g.package)
     assert all(hasattr(g.record, part) for part in RECORD_PARTS), g.record.__name__
     assert hasattr(g.adapter, "default_model_path") and level_options(5, game=g.adapter) is not None

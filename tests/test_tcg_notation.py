@@ -201,7 +201,7 @@ def test_TI5_determinization_uniform_against_exact_counts():
 
 
 def test_TI5_own_view_needs_no_dealing_and_vtable_determinize_agrees():
-    from engine_c.spellbooktcg.adapter import TCG
+    from engine_c.spellbooktcg.game import TCG
 
     st = small_position()
     d = st.determinize(1, seed=3)                 # seat 1 knows its own hand and mana; seat 0's are dealt

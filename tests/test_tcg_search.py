@@ -1,8 +1,8 @@
-"""The Spellbook TCG through search/ (engine_c/spellbooktcg/adapter.py): the contract's conversions and a whole
+"""The Spellbook TCG through search/ (engine_c/spellbooktcg/game.py): the contract's conversions and a whole
 game between two small ISMCTS searches that ends with a winner or a draw."""
 from engine_c.contract import GameAdapter
 from engine_c.spellbooktcg import State
-from engine_c.spellbooktcg.adapter import TCG, SpellbookTCGGame
+from engine_c.spellbooktcg.game import TCG, SpellbookTCGGame
 from search.search import SearchOptions, ismcts
 
 
@@ -14,8 +14,10 @@ def test_adapter_contract_defaults():
     assert TCG.move(TCG.code(st.legal_moves()[0])) == st.legal_moves()[0]
     child = TCG.child(st, st.legal_moves()[0])
     assert child != st and st.current_player == 0
-    for attr in ("bots", "level_table", "move_values", "new_belief", "default_model_path"):
+    for attr in ("level_table", "new_belief", "default_model_path"):
         assert getattr(TCG, attr) == getattr(GameAdapter, attr)
+    # the parts it gives (D175): the heuristic (greedy and `heuristic` bots) and senseless targets
+    assert set(TCG.bots) == {"heuristic"} and len(TCG.move_values(st, st.legal_moves())) == len(st.legal_moves())
     assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
     out = TCG.sample_outcome(TCG.child(st, st.legal_moves()[-1]), seed=3)
     assert not out.is_chance()
@@ -31,3 +33,29 @@ def test_full_game_between_two_searches_ends():
     assert st.winners() in ([0], [1], [0, 1]) and decisions > 20
     wins, scores = TCG.final_values(st)
     assert sum(wins) == 1.0 and scores == [float(s) for s in st.scores()]
+
+
+def test_heuristic_bots_play_and_senseless_targets_are_the_wrong_side():
+    """D175: `greedy` and `heuristic` play whole games; at a target decision a purely harmful spell aimed at
+    one's own side (or a helpful one at the other's) is senseless while the other side is a legal target."""
+    from search.bots import make_bot
+
+    found = 0
+    for spec in ("greedy", "heuristic"):
+        bots = [make_bot(spec, TCG, seed=1), make_bot("random", TCG, seed=2)]
+        st = State.new(seed=9)
+        while not st.is_terminal():
+            moves = st.legal_moves()
+            if st.phase == "target":
+                bad = TCG.senseless_moves(st, moves)
+                fin = st.final_spell(st._to_raw()["resolving"])
+                kinds = {k for k, _t, v in fin["effects"] if v > 0}
+                caster = st._to_raw()["queue"][st._to_raw()["resolving"]][0]
+                if kinds == {"damage"} and any(str(m) == f"target w{1 - caster}" for m in moves):
+                    assert any(str(m) == f"target w{caster}" for m in bad)
+                    assert all(str(m) != f"target w{1 - caster}" for m in bad)
+                    found += 1
+                assert len(bad) < len(moves)
+            st.play(bots[st.current_player].choose(st)[0])
+        assert st.winners() in ([0], [1], [0, 1])
+    assert found

@@ -164,6 +164,15 @@ class CardSet:
     def card(self, card_id: str) -> Card:
         return self.cards[card_id]
 
+    def to_json(self) -> dict:
+        """The card file as a JSON object (`spellbooktcg-cards/1`) that loads back to the same digest: the
+        cards in the file's order, then the wizards (a game record carries a user's card file so, D174)."""
+        out: dict = {"format": CARD_FORMAT}
+        if ID_RE.match(self.name or ""):
+            out["name"] = self.name
+        out["cards"] = [c.to_json() for c in self.cards.values()] + [w.to_json() for w in self.wizards.values()]
+        return out
+
 
 # ------------------------------------------------------------------------------------------------ reading
 class _Obj(dict):
@@ -388,7 +397,12 @@ def _parse_card(path: str, cid: str, obj: dict) -> Card | Wizard:
 def load_cards(path: str) -> CardSet:
     """The card file at `path` (TF-1..TF-4, TF-7), every card checked; CardError names file, card, field."""
     path = os.fspath(path)
-    data = _read(path)
+    return cards_from_data(path, _read(path))
+
+
+def cards_from_data(path: str, data: Any) -> CardSet:
+    """A card file's parsed JSON (`path`: where it came from, for the errors: a file, or a record's field),
+    every card checked as load_cards checks a file's; CardError names file, card, field."""
     items = _top(path, data, CARD_FORMAT, "cards")
     cards: dict[str, Card] = {}
     wizards: dict[str, Wizard] = {}
@@ -420,7 +434,12 @@ def load_cards(path: str) -> CardSet:
 def load_decks(path: str, cardset: CardSet) -> dict[str, Deck]:
     """The deck file at `path` (TF-5), each deck checked against `cardset` and TW-1, TX-38."""
     path = os.fspath(path)
-    items = _top(path, _read(path), DECK_FORMAT, "decks")
+    return decks_from_data(path, _read(path), cardset)
+
+
+def decks_from_data(path: str, data: Any, cardset: CardSet) -> dict[str, Deck]:
+    """A deck file's parsed JSON (`path`: where it came from, for the errors), each deck checked."""
+    items = _top(path, data, DECK_FORMAT, "decks")
     out: dict[str, Deck] = {}
     for i, obj in enumerate(items):
         did = _card_id(path, obj, i, "deck")

@@ -186,12 +186,14 @@ class State(GameState, _E.CoreState):
     # -------------------------------------------------------------------- construction
     @classmethod
     def new(cls, seed: int = 0, cards=None, decks=None, wizards=None, turn_limit: int = 200,
-            deal: bool = True) -> "State":
+            deal: bool = True, players: int = 2) -> "State":
         """A new game. cards: a CardSet, a card file's path, or None (the starter set); decks: two Decks (or
         starter deck ids), a deck file's path (its first two decks; one deck: both seats), or None (frost_ward
         v fire_shock); wizards: two wizard ids overriding the decks' (TX-18); turn_limit: TG-3 (200). The
         setup's draws are resolved with the state's generator seeded by `seed`, unless deal=False (then the
-        first setup draw is pending)."""
+        first setup draw is pending). players: always 2 (TS-1; the registry's layers pass it to every game)."""
+        if players != 2 or isinstance(players, bool):
+            raise ValueError(f"players must be 2 (the Spellbook TCG is a two-player game), got {players!r}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise ValueError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
         if not isinstance(turn_limit, int) or isinstance(turn_limit, bool) or not 1 <= turn_limit <= 65000:

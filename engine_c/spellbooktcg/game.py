@@ -1,0 +1,93 @@
+"""The Spellbook TCG as a game of the registry: its search adapter and its declaration (engine_c/contract.py).
+
+Searches determinize for the deciding seat (TI-5: the opponent's hand and mana pool dealt uniformly from what
+it cannot place; unknown slots stay chance). The adapter's optional parts (D175): the one-ply heuristic
+(heuristic.py: the `greedy` bot and the `heuristic` bot spec), the senseless targets (a harmful spell on one's
+own side, a helpful one on the other's, while the other side is a legal target); every other part keeps the
+contract's default (the generic rollout levels, no learned model, every move its own hint family: a spell is
+built one decision at a time, power, charms, finish, target, so no two moves are one decision told apart by
+how it is paid or targeted)."""
+from __future__ import annotations
+
+from engine_c.base import CompiledGameAdapter
+from engine_c.contract import Declaration
+from engine_c.spellbooktcg._engine import game_vtable
+from engine_c.spellbooktcg.state import MAXSUM, Move, State
+
+# the sign of each final-spell effect for its target: harmful (-1) or helpful (+1)
+_SIGN = {"damage": -1, "health": 1, "summon_damage": 0, "summon_health": 0}
+_TOKEN_SIGN = {"fire": -1, "shock": -1, "ice": -1, "shield": 1}
+
+
+class SpellbookTCGGame(CompiledGameAdapter):
+    """The adapter search/ uses (engine_c.contract.GameAdapter)."""
+
+    name = "spellbooktcg"
+    title = "Spellbook TCG"
+    State = State
+    Move = Move
+    # A move's outcome never hangs on the mover's hidden information (legal moves are the mover's own cards
+    # and the public board), so a search may continue below it.
+    tree_reuse = True
+
+    def __init__(self) -> None:
+        self.vtable = game_vtable()
+        self.bots = {"heuristic": _heuristic_bot}
+
+    @staticmethod
+    def move_values(state: State, moves: list[Move], seed: int = 0) -> list[float]:
+        """The one-ply heuristic's values (heuristic.py: the most damage and board now), for the greedy bot."""
+        from engine_c.spellbooktcg.heuristic import move_values
+
+        return move_values(state, moves, seed)
+
+    @staticmethod
+    def senseless_moves(state: State, moves: list[Move]) -> list[Move]:
+        """At a target decision: a spell that only harms aimed at one's own character, or one that only helps
+        aimed at the other side's, while a character of the other side is a legal target (TR-2 makes the
+        caster pick one, even an unwelcome one: then it is no choice, and nothing is senseless)."""
+        if state.phase != "target" or not moves:
+            return []
+        raw = state._to_raw()
+        i = raw["resolving"]
+        fin = state.final_spell(i)
+        if fin["summon"]:
+            return []
+        signs = {(_TOKEN_SIGN.get(t, 0) if k == "tokens" else _SIGN.get(k, 0)) for k, t, v in fin["effects"] if v > 0}
+        if len(signs) != 1 or 0 in signs:
+            return []
+        caster = raw["queue"][i][0]
+
+        def owner(m: Move) -> int | None:
+            if m.kind != "target" or str(m).startswith("target q"):
+                return None
+            v = m.value
+            return v if v < 2 else (v - 2) // MAXSUM
+
+        friendly = signs == {1}
+        wrong = [m for m in moves if owner(m) is not None and (owner(m) == caster) != friendly]
+        right = [m for m in moves if owner(m) is not None and (owner(m) == caster) == friendly]
+        return wrong if right else []
+
+
+def _heuristic_bot(seed: int = 0):
+    """`heuristic`: the one-ply heuristic's best move (heuristic.py), ties broken by the seed."""
+    from engine_c.spellbooktcg.heuristic import HeuristicBot
+
+    return HeuristicBot(seed)
+
+
+TCG = SpellbookTCGGame()
+
+# This folder as a game (engine_c/contract.py). Its terminal and OpenSpiel adapter follow the conventions
+# (clients/play_spellbooktcg.py, clients/openspiel_spellbooktcg.py); it has no gRPC service or page yet, so
+# the server does not serve it. The setup is the two decks (record.py, D174): `--decks` names them, `--cards`
+# the card file they draw from.
+DECLARATION = Declaration(
+    title="Spellbook TCG", adapter=TCG, players=(2, 2), rules="shared/rules/SPELLBOOK_TCG.md", setup="decks",
+    setup_default="",
+    setup_help="the two decks: starter deck ids (default frost_ward,fire_shock), or a deck file (its first two "
+               "decks; one deck plays both seats) or FILE:ID, one per seat, comma-separated; with --cards",
+    order=2,
+    flags=(("cards", "", "Spellbook TCG: a card file of your own (docs/tcg-cards.md) the decks draw from "
+                         "(default: the starter set)"),))

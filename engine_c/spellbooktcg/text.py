@@ -1,0 +1,421 @@
+"""The Spellbook TCG in words, for a seat: its table as the seat may see it, each legal move said as a player
+says it, what the table saw after a move, the end. The terminal (clients/play_spellbooktcg.py), the review and
+the hints take every game-specific sentence from here.
+
+    from engine_c.spellbooktcg import State, text
+    s = State.new(seed=1)
+    print(text.render_view(s, 0))              # seat 0's hand and mana pool; seat 1's only as counts
+    print(text.move_text(s, s.legal_moves()[0], 0))
+
+Nothing here reads what the seat may not see (TI-2..TI-4): a view shows the seat's own hand and mana pool,
+the other seat's as counts, each spellbook as its size (the order of the unknown cards is nobody's, and
+known cards healed back in are not shown either), each graveyard as its size with the cards every seat
+knows there (TX-31), and the public board and spell queue.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from engine_c.spellbooktcg import cards as C
+from engine_c.spellbooktcg.state import MAXSUM, Move, State, char_text
+
+LUCK = "the draws from the spellbooks (each deck's shuffled order)"   # what luck is made of, for a review's text
+STEPS = {"setup": "setup", "draw": "draw", "mana": "mana", "attack": "attack", "block": "blocks",
+         "blockon": "blocks", "cast": "spells", "charm": "spells", "target": "resolution", "over": "the end"}
+TOKEN_TEXT = {"fire": "fire", "ice": "ice", "shield": "shield", "shock": "shock"}
+
+
+def seat_names(labels: Sequence[str] | None = None) -> list[str]:
+    return list(labels) if labels is not None else ["seat 0", "seat 1"]
+
+
+def _you(name: str) -> bool:
+    return name.lower().startswith("you")
+
+
+def _does(name: str, verb: str) -> str:
+    """'seat 1 casts', 'you (seat 0) cast'."""
+    return f"{name} {verb}" if _you(name) else f"{name} {verb}s"
+
+
+def _whose(name: str) -> str:
+    return "your" if _you(name) else f"{name}'s"
+
+
+# ----------------------------------------------------------------------------------------------
+# Cards
+# ----------------------------------------------------------------------------------------------
+def effect_text(e: C.Effect) -> str:
+    if e.kind == "summon":
+        return f"summon a {e.n}/{e.health}"
+    if e.kind == "tokens":
+        return f"{e.n} {TOKEN_TEXT.get(e.token, e.token)} token{'s' if e.n != 1 else ''}"
+    return f"{e.n} {'damage' if e.kind == 'damage' else 'healing'}"
+
+
+TARGET_TEXT = {"none": "", "character": " to a character", "summon": " to a summon", "spell": " on a queued spell"}
+MODIFIER_TEXT = {"add_damage": "add {n} damage", "add_health": "add {n} health", "add_tokens": "add {n} {t} token(s)",
+                 "tokens_plus": "tokens +{n}", "spellpower_plus": "spellpower +{n}"}
+
+
+def card_effect(card: C.Card) -> str:
+    """What a card does: 'summon a 2/2', '2 damage to a character', 'add 2 damage'."""
+    if card.type == "charm":
+        kind, token, n = card.modifier
+        return MODIFIER_TEXT[kind].format(n=n, t=token)
+    effects = ", then ".join(effect_text(e) for e in card.effects) or "nothing"
+    return effects + TARGET_TEXT.get(card.target, "")
+
+
+def card_text(cs: C.CardSet, cid: str) -> str:
+    """'Arcane Bolt (power, cost 2): 2 damage to a character'."""
+    c = cs.cards.get(cid)
+    if c is None:
+        return cid
+    return f"{c.name} ({c.type}, cost {c.cost}): {card_effect(c)}"
+
+
+def card_name(cs: C.CardSet, cid: str) -> str:
+    c = cs.cards.get(cid)
+    return c.name if c else cid
+
+
+def _multiset(ids: Sequence[str], cs: C.CardSet) -> str:
+    counts: dict[str, int] = {}
+    for i in ids:
+        counts[i] = counts.get(i, 0) + 1
+    return ", ".join(f"{card_name(cs, i)}{f' x{n}' if n > 1 else ''}" for i, n in sorted(counts.items())) or "none"
+
+
+# ----------------------------------------------------------------------------------------------
+# Characters and spells
+# ----------------------------------------------------------------------------------------------
+def char_name(state: State, code: int, names: Sequence[str], raw: dict | None = None) -> str:
+    """'seat 1's wizard', "your Conjure Familiar (s0.1, 2/1)"."""
+    raw = raw or state._to_raw()
+    if code < 2:
+        return f"{_whose(names[code])} wizard"
+    p, j = divmod(code - 2, MAXSUM)
+    if j >= len(raw["board"][p]):
+        return f"{_whose(names[p])} summon {char_text(code)}"
+    c = raw["board"][p][j]
+    cs, ids = state.cardset, state.card_ids
+    return f"{_whose(names[p])} {card_name(cs, ids[c['cards'][0]])} ({char_text(code)}, {c['damage']}/{c['health']})"
+
+
+def tokens_text(tok: tuple) -> str:
+    kind, n = tok
+    return f", {n} {kind}" if kind and n else ""
+
+
+def spell_text(state: State, cards: Sequence[str]) -> str:
+    """'Arcane Bolt + Empower'."""
+    cs = state.cardset
+    return " + ".join(card_name(cs, c) for c in cards)
+
+
+# ----------------------------------------------------------------------------------------------
+# Moves in words
+# ----------------------------------------------------------------------------------------------
+def move_text(state: State, move: Move, viewer: int | None = None, names: Sequence[str] | None = None) -> str:
+    """A legal move of the seat to decide in a player's words (`viewer`: whose names say "your")."""
+    names = seat_names(names) if names is not None else _names_for(viewer)
+    raw = state._to_raw()
+    cs = state.cardset
+    k = move.kind
+    if k == "none":
+        return "put no card into your mana pool"
+    if k == "mana":
+        return f"put {card_name(cs, move.card)} into your mana pool"
+    if k == "attack":
+        return f"attack with {char_name(state, move.value, names, raw)}"
+    if k == "done":
+        return "declare no more attackers" if state.phase == "attack" else "declare no more blockers"
+    if k == "block":
+        return f"block with {char_name(state, move.value, names, raw)}"
+    if k == "on":
+        return f"... the attacker {char_name(state, move.value, names, raw)}"
+    if k == "power":
+        return f"cast {card_text(cs, move.card)}"
+    if k == "charm":
+        return f"attach {card_text(cs, move.card)}"
+    if k == "cast":
+        return "finish the spell"
+    if k == "pass":
+        return "pass (cast nothing more this step)"
+    if k == "target":
+        m = re.match(r"target q(\d+)$", str(move))
+        if m:
+            i = int(m.group(1))
+            caster, cards = state.queue()[i]
+            return f"target the spell q{i}, {_whose(names[caster])} {spell_text(state, cards)}"
+        return f"target {char_name(state, move.value, names, raw)}"
+    return str(move)
+
+
+def _names_for(viewer: int | None) -> list[str]:
+    return [("you" if p == viewer else f"seat {p}") for p in range(2)]
+
+
+def decision_text(state: State, names: Sequence[str]) -> str:
+    """What the seat to decide is deciding: 'seat 0's mana step: put a card into the mana pool?'."""
+    cp = state.current_player
+    if cp < 0:
+        return "nobody decides" if cp == -2 else "a draw is pending"
+    raw = state._to_raw()
+    phase = state.phase
+    who = names[cp]
+    if phase == "mana":
+        return f"{who}: put a card from your hand into your mana pool (the pool is your mana each spell step)?"
+    if phase == "attack":
+        return f"{who}: declare attackers, one at a time (they all attack the other wizard)"
+    if phase == "block":
+        return f"{who}: declare blockers, one at a time"
+    if phase == "blockon":
+        return f"{who}: which attacker does the blocker take?"
+    if phase == "cast":
+        budget = sum(raw["mana"][cp]) - raw["spent"][cp]
+        return f"{who}: cast a spell (its power first) or pass; {budget} mana left this step"
+    if phase == "charm":
+        budget = sum(raw["mana"][cp]) - raw["spent"][cp]
+        return f"{who}: attach a charm to your spell or finish it; {budget} mana left this step"
+    if phase == "target":
+        caster, cards = state.queue()[raw["resolving"]]
+        return f"{who}: choose the target of your spell {spell_text(state, cards)}"
+    return f"{who} decides"
+
+
+# ----------------------------------------------------------------------------------------------
+# The table, as a seat sees it
+# ----------------------------------------------------------------------------------------------
+def render_view(state: State, seat: int | None, names: Sequence[str] | None = None) -> str:
+    """The table as `seat` (None: a spectator) may see it: its own hand and mana pool, the other's as
+    counts; spellbooks and graveyards as sizes (a graveyard with its cards every seat knows); the board and
+    the spell queue."""
+    names = seat_names(names)
+    raw = state._to_raw()
+    cs = state.cardset
+    ids = state.card_ids
+    wiz = state.wizard_ids()
+    over = state.is_terminal()
+    cp = state.current_player
+    head = (f"=== Turn {state.turn} · {_whose(names[state.active_player])} turn · {STEPS.get(state.phase, state.phase)}"
+            + ("" if over or cp < 0 else f" · to decide: {names[cp]}") + " ===")
+    if over:
+        head = f"=== The end (turn {state.turn}) ==="
+    lines = [head]
+    for p in range(2):
+        mark = "*" if p == cp else " "
+        w = state.wizard(p)
+        grave = state.graveyard(p)
+        known = [g for g in grave if g is not None]
+        hand_n, mana_n = len(raw["hand"][p]), sum(raw["mana"][p])
+        lines.append(f"{mark} {names[p]}: wizard {card_name_w(cs, wiz[p])} (damage {raw['wizards'][p][0]}"
+                     f"{tokens_text(w['tokens'])}{', attacking' if w['attacking'] else ''}"
+                     f"{', blocking' if w['blocking'] is not None else ''})   spellbook {len(raw['book'][p])} cards"
+                     f"   graveyard {len(grave)}" + (f" (known: {_multiset(known, cs)})" if known else "")
+                     + f"   hand {hand_n}   mana {mana_n}")
+        if p == seat:
+            hand = state.hand(p)
+            lines.append("    hand: " + ("; ".join(card_text(cs, c).replace(" (", f" x{hand.count(c)} (", 1)
+                                                  if hand.count(c) > 1 else card_text(cs, c)
+                                                  for c in sorted(set(hand))) or "empty"))
+            lines.append(f"    mana pool: {_multiset(state.mana(p), cs)}"
+                         + (f" ({raw['spent'][p]} spent this step)" if raw["spent"][p] else ""))
+        summons = raw["board"][p]
+        if summons:
+            for j, c in enumerate(summons):
+                code = 2 + p * MAXSUM + j
+                tok = state.summons(p)[j]["tokens"]
+                status = ", attacking" if c["atk"] else ", blocking" if c["blk"] != _nobody() else ""
+                under = [ids[k] for k in c["cards"][1:]]
+                lines.append(f"    summon {char_text(code)}: {card_name(cs, ids[c['cards'][0]])} {c['damage']}/"
+                             f"{c['health']}{tokens_text(tok)}{status}"
+                             + (f" (charms: {', '.join(card_name(cs, x) for x in under)})" if under else ""))
+    queue = state.queue()
+    if queue:
+        lines.append("Spell queue (last cast resolves first): " + "; ".join(
+            f"q{i} {_whose(names[c])} {spell_text(state, cards)}" for i, (c, cards) in enumerate(queue)))
+    if not over and cp >= 0:
+        lines.append(decision_text(state, names))
+    return "\n".join(lines)
+
+
+def card_name_w(cs: C.CardSet, wid: str) -> str:
+    w = cs.wizards.get(wid)
+    return w.name if w else wid
+
+
+def _nobody() -> int:
+    from engine_c.spellbooktcg.notation import NOBODY
+
+    return NOBODY
+
+
+# ----------------------------------------------------------------------------------------------
+# What the table saw
+# ----------------------------------------------------------------------------------------------
+def describe_move(before: State, move: Move, names: Sequence[str], viewer: int | None, reveal: bool = False) -> str:
+    """A decision as `viewer` saw it: another seat's mana card is hidden (TI-1: only that one went)."""
+    seat = before.current_player
+    if move.kind == "mana" and seat != viewer and not reveal:
+        return f"{names[seat]}: put a card into the mana pool"
+    text = move_text(before, move, seat, names)
+    text = re.sub(r"\byour\b", "your" if _you(names[seat]) else "their", text)
+    return f"{names[seat]}: {text}"
+
+
+def describe_changes(before: State, move: Move | None, after: State, names: Sequence[str],
+                     draws: Sequence[dict] = (), viewer: int | None = None, reveal: bool = False) -> list[str]:
+    """What the table saw between `before` and `after` (a move and the play and chance it set off): the
+    move, the draws (their cards for the drawer only), each wizard's damage or healing, summons that came
+    and died, tokens, and the turn's change. `draws`: the chance events in between (records' events);
+    `reveal`: every card (a demo), not only the viewer's."""
+    lines = []
+    if move is not None:
+        lines.append(describe_move(before, move, names, viewer, reveal))
+    cs = after.cardset
+    drawn = [0, 0]
+    for ev in draws:
+        p = ev.get("to", -1)
+        if p in (0, 1):
+            drawn[p] += 1
+    draw_lines = []
+    for p in range(2):
+        if drawn[p]:
+            seen = [e["move"].split()[1] for e in draws if e.get("to") == p]
+            what = f": {_multiset(seen, cs)}" if p == viewer or reveal else ""
+            draw_lines.append(f"{_does(names[p], 'draw')} {drawn[p]} card{'s' if drawn[p] != 1 else ''}{what} "
+                              f"(spellbook {len(after._to_raw()['book'][p])})")
+    rb, ra = before._to_raw(), after._to_raw()
+    for p in range(2):
+        change = len(ra["book"][p]) - len(rb["book"][p]) + drawn[p]
+        was = len(rb["book"][p])
+        if change < 0:
+            lines.append(f"{_whose(names[p])} wizard takes {-change} damage (spellbook {was} -> {was + change})")
+        elif change > 0:
+            lines.append(f"{_whose(names[p])} wizard heals {change} (spellbook {was} -> {was + change})")
+        wb, wa = before.wizard(p)["tokens"], after.wizard(p)["tokens"]
+        if wb != wa:
+            lines.append(f"{_whose(names[p])} wizard's tokens: {_tok(wb)} -> {_tok(wa)}")
+        old = {c["uid"]: c for c in rb["board"][p]}
+        new = {c["uid"]: c for c in ra["board"][p]}
+        ids_b, ids_a = before.card_ids, after.card_ids
+        for uid, c in new.items():
+            name = card_name(cs, ids_a[c["cards"][0]])
+            if uid not in old:
+                lines.append(f"{_whose(names[p])} {name} arrives: {c['damage']}/{c['health']}")
+            else:
+                o = old[uid]
+                if (o["damage"], o["health"]) != (c["damage"], c["health"]):
+                    lines.append(f"{_whose(names[p])} {name}: {o['damage']}/{o['health']} -> {c['damage']}/{c['health']}")
+                if (o["tok"], o["tokn"]) != (c["tok"], c["tokn"]):
+                    lines.append(f"{_whose(names[p])} {name}'s tokens: {_raw_tok(o)} -> {_raw_tok(c)}")
+        for uid, c in old.items():
+            if uid not in new:
+                lines.append(f"{_whose(names[p])} {card_name(cs, ids_b[c['cards'][0]])} dies")
+    if after.is_terminal():
+        lines.append("The game is over.")
+    elif (after.turn, after.active_player) != (before.turn, before.active_player) and after.turn > 0:
+        lines.append(f"Turn {after.turn}: {_whose(names[after.active_player])} turn")
+    return lines + draw_lines
+
+
+def _tok(tok: tuple) -> str:
+    kind, n = tok
+    return f"{n} {kind}" if kind and n else "none"
+
+
+def _raw_tok(c: dict) -> str:
+    from engine_c.spellbooktcg.notation import TOKEN_NAMES
+
+    return f"{c['tokn']} {TOKEN_NAMES[c['tok']]}" if c["tok"] else "none"
+
+
+def describe_final(state: State, names: Sequence[str]) -> str:
+    """The end: each wizard's spellbook and the winner (TG-1..TG-3)."""
+    raw = state._to_raw()
+    lines = ["=== Result ==="]
+    for p in range(2):
+        lines.append(f"{names[p]}: spellbook {len(raw['book'][p])} cards")
+    w = state.winners()
+    if len(w) == 2:
+        lines.append(f"A draw: turn {state.turn - 1} was the last (the turn limit)")
+    else:
+        loser = 1 - w[0]
+        lines.append(f"Winner: {names[w[0]]} ({_whose(names[loser])} spellbook was empty at the start of "
+                     f"{'your' if _you(names[loser]) else 'their'} turn)")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# For the shared clients: reviews, records, the page
+# ----------------------------------------------------------------------------------------------
+def record_line(rec: dict) -> str:
+    """A record's game settings in one line: 'Spellbook TCG, frost_ward v fire_shock (starter cards)'."""
+    d = rec.get("decks") or {}
+    seats = d.get("seats") or [{"id": "frost_ward"}, {"id": "fire_shock"}]
+    cards = "own card file" if "card_file" in d else "starter cards"
+    return f"Spellbook TCG, {' v '.join(str(s.get('id', '?')) for s in seats)} ({cards})"
+
+
+def where(state: State) -> str:
+    """Where a decision happened, for a review: 'turn 5, seat 1's turn, spells'."""
+    return f"turn {state.turn}, seat {state.active_player}'s turn, {STEPS.get(state.phase, state.phase)}"
+
+
+def round_of(state: State) -> int:
+    """A review's 'round' of a decision: the turn."""
+    return state.turn
+
+
+def label(state: State) -> str:
+    """Where a decision is, in a player's words (a review's entries): 'Turn 5 of seat 1 · spells'."""
+    return f"Turn {state.turn} of seat {state.active_player} · {STEPS.get(state.phase, state.phase)}"
+
+
+def game_line(state: State) -> str:
+    """The game's settings in one line (the terminal's welcome)."""
+    return f"Spellbook TCG: {' v '.join(state.wizard_ids())} wizards, turn limit {state._to_raw()['limit']}"
+
+
+FOCUS = {"mana": "Think about your mana pool: which card you can spare for it, or none.",
+         "attack": "Think about attacking: who can hit the other wizard, and what its blockers would do.",
+         "block": "Think about blocking: which attacker hurts you most, and which blocker survives it.",
+         "cast": "Think about the spells you can afford now, and whether to save mana for an answer.",
+         "target": "Think about where this spell does the most: the other side, or your own.",
+         "pass": "Think about keeping your mana: maybe nothing is worth casting now."}
+
+
+def hint_focus(state: State, best: Move) -> str:
+    """Hint 1 (where to look, without naming the move)."""
+    if best.kind in ("pass",):
+        return FOCUS["pass"]
+    key = {"mana": "mana", "none": "mana", "attack": "attack", "done": "attack" if state.phase == "attack" else "block",
+           "block": "block", "on": "block", "power": "cast", "charm": "cast", "cast": "cast", "target": "target"}
+    return FOCUS[key.get(best.kind, "cast")]
+
+
+def player_help() -> dict:
+    """What a player reads of the game: the turn's steps, how to win, the starter cards with what each does,
+    the three "where to look" hints, what luck is made of (no rule ids)."""
+    cs = C.starter()
+    return {
+        "steps": ["draw up to 7 cards (the first player skips it on turn 1)",
+                  "put up to 1 card from your hand into your mana pool (your mana: each spell step you may cast "
+                  "spells costing up to its size)",
+                  "declare attackers (all attack the other wizard); the other player declares blockers",
+                  "cast spells in turn, a power plus up to 2 charms each; the first pass ends the step",
+                  "spells resolve last cast first, each on a target its caster picks",
+                  "combat: unblocked attackers hit the other wizard, blocked pairs hit each other",
+                  "fire and ice tokens tick on the active player's characters"],
+        "win": "A wizard's health is its spellbook: damage moves its cards to the graveyard, healing moves them "
+               "back. A player who starts their turn with an empty spellbook loses; turn 201 is a draw.",
+        "tokens": {"fire": "damage equal to its count at its controller's turn end, then one less",
+                   "ice": "cannot attack or block; one less at its controller's turn end",
+                   "shield": "each damage taken is lower by its count", "shock": "each damage taken is higher by its count"},
+        "cards": [{"id": c.id, "name": c.name, "type": c.type, "cost": c.cost, "effect": card_effect(c)}
+                  for c in cs.cards.values()],
+        "focus": dict(FOCUS), "luck": LUCK,
+    }

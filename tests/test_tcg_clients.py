@@ -1,0 +1,215 @@
+"""The Spellbook TCG through the shared clients, by the game contract only: the terminal (a scripted game with
+hints, a user's own card and deck files), the demo, a tournament whose records replay and are reviewed, the
+analysis engine, OpenSpiel, and what a seat may never see (TI-2..TI-4: the other seat's hand and mana
+cards, the spellbooks' order) in a record exported for it and in the terminal's display."""
+import io
+import json
+import random
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from clients import play
+from clients.cli import build_parser
+from clients.cli import main as cli_main
+from engine_c import records
+from engine_c.registry import get_game
+from engine_c.spellbooktcg import State
+from engine_c.spellbooktcg import text as T
+
+GAME = "spellbooktcg"
+
+MY_CARDS = {
+    "format": "spellbooktcg-cards/1", "name": "my_cards",
+    "cards": [
+        {"id": "arcane_bolt", "name": "Arcane Bolt", "type": "power", "cost": 2, "rarity": "common",
+         "target": "character", "effects": [{"damage": 2}]},
+        {"id": "fireball", "name": "Fireball", "type": "power", "cost": 3, "rarity": "rare",
+         "target": "character", "effects": [{"damage": 3, "fixed": ["damage"]}, {"tokens": "fire", "n": 1}]},
+        {"id": "conjure_golem", "name": "Conjure Golem", "type": "power", "cost": 3, "rarity": "common",
+         "target": "none", "effects": [{"summon": [1, 5]}, {"tokens": "shield", "n": 1}]},
+        {"id": "empower", "name": "Empower", "type": "charm", "cost": 1, "rarity": "common",
+         "modifier": "add_damage 2"},
+        {"id": "archmage", "name": "Archmage", "type": "wizard", "damage": 2, "ability": {"hand_size": 8}},
+    ]}
+MY_DECKS = {"format": "spellbooktcg-decks/1", "decks": [
+    {"id": "burn", "name": "Burn", "wizard": "archmage",
+     "cards": {"fireball": 7, "arcane_bolt": 30, "conjure_golem": 20, "empower": 18}}]}
+
+
+def _play(argv, script: str) -> tuple[int, str]:
+    args = build_parser().parse_args(["play", "--game", GAME, *argv])
+    out = io.StringIO()
+    return play.main(args, io.StringIO(script), out), out.getvalue()
+
+
+# ----------------------------------------------------------------------------------------------
+# The terminal and the demo
+# ----------------------------------------------------------------------------------------------
+def test_terminal_game_shows_the_seat_numbered_moves_and_three_hints():
+    rc, out = _play(["--seed", "1", "--bots", "heuristic", "--hint-iterations", "40"],
+                    "hint\nhint\nhint\n1\nmoves\n99\nbogus\ncard mend\nresign\nn\nn\n")
+    assert rc == 0
+    assert "you are seat 0 (you play first)" in out and "hand: Arcane Bolt x4 (power, cost 2): 2 damage to a character" in out
+    assert "   1. put Arcane Bolt into your mana pool   [mana arcane_bolt]" in out
+    assert "Hint 1: Think about your mana pool" in out and "Hint 2" in out and "Hint 3: " in out
+    assert "The search's choice" in out                                   # the coach's ranked list (clients/play.py)
+    assert "you (seat 0): put Arcane Bolt into your mana pool" in out     # the numbered move played
+    assert "Choose a move from 1 to" in out and "Not a move:" in out
+    assert "Mend (power, cost 2): 2 healing to a character" in out
+    assert "You resign" in out
+
+
+def test_terminal_with_a_users_card_and_deck_files(tmp_path):
+    cards, decks = tmp_path / "my_cards.json", tmp_path / "my_decks.json"
+    cards.write_text(json.dumps(MY_CARDS))
+    decks.write_text(json.dumps(MY_DECKS))
+    save = tmp_path / "game.json"
+    rc, out = _play(["--cards", str(cards), "--decks", str(decks), "--seed", "2", "--bots", "random"],
+                    f"cards\n1\nsave {save}\nquit\n")
+    assert rc == 0 and "decks burn v burn" in out and "Archmage" in out
+    assert "fireball: Fireball (power, cost 3): 3 damage, then 1 fire token to a character" in out
+    assert "hand 8" in out                                                # the wizard's ability: hand_size 8
+    # the record carries the user's card file (D174): it replays with the files gone
+    rec = json.loads(save.read_text())
+    assert rec["game"] == GAME and "card_file" in rec["decks"] and rec["decks"]["seats"][0]["id"] == "burn"
+    cards.unlink()
+    decks.unlink()
+    final, _ = records.replay(records.load(rec))
+    assert final.wizard_ids() == ["archmage", "archmage"]
+    # a broken card file is refused naming the file, the card and the field
+    bad = dict(MY_CARDS, cards=[dict(MY_CARDS["cards"][1], cost="three")] + MY_CARDS["cards"][2:])
+    cards.write_text(json.dumps(bad))
+    args = build_parser().parse_args(["play", "--game", GAME, "--cards", str(cards), "--decks", "frost_ward"])
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert play.main(args, io.StringIO(""), io.StringIO()) == 2
+    assert f"{cards}: card fireball: field cost:" in err.getvalue()
+
+
+def test_demo_is_seeded_and_ends_with_a_result():
+    outs = []
+    for _ in range(2):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            assert cli_main(["demo", "--game", GAME, "--seed", "3"]) == 0
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] and outs[0].startswith("Spellbook TCG demo: decks frost_ward v fire_shock, seed 3")
+    assert "[mana " in outs[0] and "draws 1 card: " in outs[0] and "Turn 2: seat 1's turn" in outs[0]
+    assert outs[0].rstrip().splitlines()[-1].startswith(("winner: seat", "a draw"))
+
+
+# ----------------------------------------------------------------------------------------------
+# Tournaments, records, reviews, the analysis engine
+# ----------------------------------------------------------------------------------------------
+def test_tournament_records_replay_and_are_reviewed(tmp_path, capsys):
+    out = tmp_path / "t.jsonl"
+    assert cli_main(["tournament", "random", "ismcts:level=1", "--game", GAME, "--games", "2",
+                     "--out", str(out)]) == 0
+    assert "ismcts:level=1" in capsys.readouterr().out
+    recs = records.load_file(str(out))
+    assert len(recs) == 2
+    for rec in recs:
+        assert rec["game"] == GAME and rec["status"] == "finished" and rec["decks"]["cards"] == "63a1640b7eed"
+        rp = records.replayed(rec)
+        assert rp.final.is_terminal() and rp.final_scores == [float(s) for s in rec["result"]["scores"]]
+    assert cli_main(["review", str(out), "--game", "1", "--iterations", "30"]) == 0
+    text = capsys.readouterr().out
+    assert "Review: Spellbook TCG, frost_ward v fire_shock (starter cards)" in text and "Turn 1 of seat 0" in text
+
+
+def test_analysis_engine_answers_a_position_and_a_seats_observation():
+    from clients.analysis import analyse
+
+    st = State.new(seed=2)
+    for q in ({"id": 1, "position": st.to_text(), "maxVisits": 60},
+              {"id": 2, "position": st.observation(0), "maxVisits": 60, "topK": 3}):
+        ans = analyse(q)
+        assert ans["game"] == GAME and ans["moveInfos"], ans
+        assert all(st.parse_move(m["move"]) in st.legal_moves() for m in ans["moveInfos"])
+    wrong = analyse({"id": 3, "position": st.observation(1), "maxVisits": 10})
+    assert wrong["field"] == "position"          # seat 0 decides: seat 1's observation is refused
+
+
+# ----------------------------------------------------------------------------------------------
+# OpenSpiel
+# ----------------------------------------------------------------------------------------------
+def test_openspiel_checks_and_its_ismcts_in_a_tournament(tmp_path, capsys):
+    pyspiel = pytest.importorskip("pyspiel")
+    import clients.openspiel_spellbooktcg as ot  # registers python_spellbooktcg
+    from openspiel_checks import play_checked
+
+    game = pyspiel.load_game(ot.SHORT_NAME)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    final = play_checked(game, 5, (0, 30, 90))
+    assert sorted(final.returns()) in ([0.0, 1.0], [0.5, 0.5])
+    assert get_game(GAME).layer("openspiel") is ot
+    out = tmp_path / "os.jsonl"
+    assert cli_main(["tournament", "random", "openspiel-mcts:simulations=2", "--game", GAME, "--games", "2",
+                     "--out", str(out)]) == 0
+    assert all(records.replayed(r).final.is_terminal() for r in records.load_file(str(out)))
+    # the seat's record never holds the other seat's draws or mana cards
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while len(state.history()) < 60:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    words = state.information_state_string(0).split()
+    assert all(w == "d1=?" for w in words if w.startswith("d1="))
+    assert not any(w.startswith("1:mana_") for w in words) and "1:mana?" in words
+
+
+# ----------------------------------------------------------------------------------------------
+# Secrets (TI-2..TI-4)
+# ----------------------------------------------------------------------------------------------
+def _session_game(decisions: int):
+    from clients.play_spellbooktcg import TCGSession
+
+    sess = TCGSession.new(["random"], human_seat=0, seed=7)
+    lines: list[str] = []
+    rng = random.Random(3)
+    for _ in range(decisions):
+        sess.advance(lambda ev: lines.append(ev.text))
+        if sess.over:
+            break
+        lines.append(T.render_view(sess.state, 0, sess.names))
+        lines += sess.play_human(rng.choice(sess.state.legal_moves()))
+    return sess, lines
+
+
+def test_a_record_exported_for_seat_0_of_a_live_game_hides_seat_1s_cards():
+    sess, _ = _session_game(40)
+    assert not sess.over
+    rec = records.for_viewer(sess.to_record(), 0)
+    assert rec["view"] == "seat 0" and "seed" not in rec
+    theirs = [e for e in rec["events"] if e.get("to") == 1]
+    mine = [e for e in rec["events"] if e.get("to") == 0]
+    assert theirs and all(e["move"] == "draw ?" for e in theirs)        # seat 1's hand and mana pool
+    assert mine and all(e["move"].startswith("draw ") and e["move"] != "draw ?" for e in mine)
+    their_mana = [e for e in rec["events"] if e["kind"] == "move" and e["seat"] == 1 and e["move"].startswith("mana")]
+    assert their_mana and all(e["move"] == "mana ?" for e in their_mana)
+    text = json.dumps(rec)
+    for key in ("book0", "book1", "pool0", "pool1", "hand1=", "mana1=", "tcg1 "):   # no state text, no spellbook order
+        assert key not in text
+    with pytest.raises(records.RecordError, match="hidden"):
+        records.replay(rec)
+    spectator = records.for_viewer(sess.to_record(), None)
+    assert all(e["move"] == "draw ?" for e in spectator["events"] if e["kind"] in ("deal", "draw"))
+
+
+def test_the_terminal_shows_seat_0_only_what_it_may_see():
+    """Two states seat 0 cannot tell apart (the engine's determinization for seat 0 redeals seat 1's hand and
+    mana pool and every unknown card) render the same for it; the log names seat 1's draws by count only
+    and never its mana card."""
+    sess, lines = _session_game(40)
+    st = sess.state
+    for seed in range(5):
+        assert T.render_view(st.determinize(0, seed=seed), 0, sess.names) == T.render_view(st, 0, sess.names)
+    assert T.render_view(st, 1, sess.names) != T.render_view(st, 0, sess.names)
+    them = [line for line in lines if line.startswith("seat 1 draws")]
+    assert them and all(":" not in line.split("card")[1].split("(")[0] for line in them)
+    assert any("put a card into the mana pool" in line for line in lines)
+    assert not any(line.startswith("seat 1: put ") and "mana pool" in line and "a card" not in line for line in lines)
