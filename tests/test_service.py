@@ -233,8 +233,10 @@ def test_best_move_answer_is_the_in_process_search_field_for_field(stub, level, 
     opts, used_level = search_options(req, ServiceConfig(max_time_ms=CAP_MS).caps())
     local = ismcts(SPELLBOOK, st, opts)
 
+    from engine_c.spellbook.text import move_words
+
     def move(m):
-        return pb.Move(text=str(m), code=m.code, kind=m.kind)
+        return pb.Move(text=str(m), code=m.code, kind=m.kind, words=move_words(str(m)))
 
     stats = pb.SearchStats(iterations=local.iterations, elapsed_ms=got.stats.elapsed_ms, seed=local.seed,
                            player=local.player, threads=local.threads, nodes=local.nodes,
