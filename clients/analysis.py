@@ -414,7 +414,9 @@ def serve(inp: TextIO, out: TextIO, threads: int = 1, game: str | None = None) -
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1, help="queries searched at once (1 to 16)")
-    p.add_argument("--game", default=None, help="spellbook or abracadawhat: only that game's positions "
+    from engine_c.registry import GAMES
+
+    p.add_argument("--game", default=None, help=f"one of {', '.join(GAMES)}: only that game's positions "
                                                 "(default: the game each position's text names)")
 
 

@@ -206,7 +206,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record (JSON), or a tournament's JSONL file")
     p.add_argument("--game", default=None, metavar="N",
                    help="which game of a file with several (1 = the first; default: the only one); a game's "
-                        "name (spellbook, abracadawhat) is checked against the record, which names its game")
+                        "name is checked against the record, which names its game")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
                    help="search iterations per decision (default: the server's default level's, as AnalyzeGame)")
     p.add_argument("--seat", type=int, default=None,

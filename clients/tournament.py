@@ -564,8 +564,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bots", nargs="+", help="bot specs: random, greedy, ismcts:level=5, flatmc:iterations=2000, "
                                            "grpc://host:port?level=7, openspiel-mcts:simulations=100")
     p.add_argument("--games", type=int, default=100, help="games per matchup (rounded up to whole seat rotations)")
-    p.add_argument("--game", default="spellbook", help="spellbook or abracadawhat (engine_c/registry.py)")
-    p.add_argument("--seats", type=int, default=2, help="players per game: 2 to 4 (SpellBook), 2 to 5 (Abracada…What?)")
+    from clients.args import players_help
+    from engine_c.registry import GAMES
+
+    p.add_argument("--game", default=GAMES[0], help=f"the game: {', '.join(GAMES)}")
+    p.add_argument("--seats", type=int, default=2, help=f"players per game: {players_help()}")
     p.add_argument("--format", dest="fmt", default="roundrobin", choices=("roundrobin", "gauntlet"),
                    help="round-robin, or the first bot against all the others (gauntlet)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal d uses seed + d)")
