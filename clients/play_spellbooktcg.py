@@ -228,7 +228,7 @@ class TCGHinter(Hinter):
                  + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
                  f"  your chance to win after it: {best.win_probability:.0%}; your spellbook at the end, "
                  f"estimated by simulated play: {best.expected_score:.1f}"]
-        return "\n".join(lines + ranked_lines(g, hints))
+        return "\n".join(lines + ranked_lines(g, hints, label=words))
 
 
 # ----------------------------------------------------------------------------------------------
