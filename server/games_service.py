@@ -224,12 +224,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
         """The state and options of a search request; the seat to move must decide (not chance, not over).
         A level's `stop_early` is kept only where the chosen move alone matters (GetBestMove)."""
         state = parse_state(self.game, request.state)
-        if state.is_terminal():
-            raise FieldError("state", "the game is over: there is no move to search")
-        if state.is_chance():
-            raise FieldError("state", "a chance event is pending: resolve it first (ApplyMove resolve_chance)")
-        if request.HasField("seat") and request.seat != state.current_player:
-            raise FieldError("seat", f"seat {request.seat} is not to move; seat {state.current_player} decides")
+        self._check_searchable(state, request, "a chance event is pending: resolve it first (ApplyMove resolve_chance)")
         opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
         opts.stop_early = opts.stop_early and settle_early
         self._set_deadline(opts, context)
@@ -298,10 +293,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
 
     async def Analyze(self, request, context, log_extra):
         top_k = self._top_k(request.top_k)
-        every = request.report_every_ms or 250
-        if every < self.config.min_report_every_ms:
-            raise FieldError("report_every_ms", f"must be at least {self.config.min_report_every_ms} (0: 250), "
-                                                f"got {every}")
+        every = self._report_every(request)
         state, opts, level = self._search_setup(request, context)
         token = self._cancel_on_done(context)
 

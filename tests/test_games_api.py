@@ -231,7 +231,7 @@ def test_a_request_names_a_known_game(client):
         client.best_move(state, game="chess")
     assert e.value.fields == ["game"] and all(n in e.value.field_violations[0][1] for n in GAMES)
     with pytest.raises(ValueError):
-        GameClient(f"127.0.0.1:1").new_game()       # no game named: refused before any call
+        GameClient("127.0.0.1:1").new_game()       # no game named: refused before any call
 
 
 @pytest.mark.parametrize("name", GAMES)
