@@ -1,4 +1,6 @@
-"""Python clients of the SpellBook gRPC service: `SpellBookClient` (blocking) and `AsyncSpellBookClient`.
+"""Python clients of the server's APIs: `GameClient` (games.v1, the game-neutral API: one class for every
+game, the game from the constructor or per call), and SpellBook's own `SpellBookClient` (blocking) and
+`AsyncSpellBookClient`, and `AbracadaWhatClient` (the per-game APIs, kept for existing apps).
 
 They take and return engine objects (`engine_c.State`, `engine_c.Move`); an observation (a state text
 without the Pouch order, `State.observation(p)`) is passed as `Observation(text)`.
@@ -72,6 +74,9 @@ AW_SERVICE = "abracadawhat.v1.AbracadaWhatService"
 # The same for Abracada…What?'s service (AbracadaWhatClient), on the same retry policy.
 AW_RETRIED_METHODS = ("GetRules", "NewGame", "ListLegalMoves", "ApplyMove", "GetBestMove", "GetHints", "Analyze",
                       "SubmitMove", "GetSession", "WatchSession", "ExportSession", "PlayMatch", "AnalyzeGame")
+GAMES_SERVICE = "games.v1.GameService"
+# The same for the game-neutral API (GameClient), on the same retry policy.
+GAMES_RETRIED_METHODS = ("ListGames",) + AW_RETRIED_METHODS[1:]
 MAX_ATTEMPTS = 5      # gRPC clamps a retry policy's maxAttempts to 5
 SESSION_TOKEN_HEADER = "spellbook-session-token"
 MISTAKE_CLASS_NAMES = {pb.MISTAKE_CLASS_BEST: "best", pb.MISTAKE_CLASS_GOOD: "good",
@@ -310,11 +315,12 @@ class _Channels:
         self.main = channel
         self._once: tuple | None = None
 
-    def stub_once(self):
-        """A stub on the channel that never retries (the given channel when there is one)."""
+    def stub_once(self, stub_class=service_pb2_grpc.SpellBookServiceStub):
+        """A stub of `stub_class` (the client's service) on the channel that never retries (the given
+        channel when there is one)."""
         if self._once is None:
             once = self._open_once() if self._open_once is not None else self.main
-            self._once = (once, service_pb2_grpc.SpellBookServiceStub(once))
+            self._once = (once, stub_class(once))
         return self._once[1]
 
     def opened(self) -> list:
@@ -329,14 +335,15 @@ def _session_metadata(base: tuple, token: str | None) -> tuple:
 def retry_service_config(retries: int = MAX_ATTEMPTS - 1, backoff_s: float = 0.05,
                          max_backoff_s: float = 2.0) -> dict:
     """The channel's service config: round-robin over the target's addresses, and gRPC's retry policy for
-    RETRIED_METHODS (and Abracada…What?'s AW_RETRIED_METHODS): UNAVAILABLE and RESOURCE_EXHAUSTED retried up to `retries` times (at most 4: gRPC's
+    RETRIED_METHODS (and Abracada…What?'s AW_RETRIED_METHODS, games.v1's GAMES_RETRIED_METHODS): UNAVAILABLE and RESOURCE_EXHAUSTED retried up to `retries` times (at most 4: gRPC's
     limit is 5 attempts), the n-th after a random pause of up to min(backoff_s * 2^n, max_backoff_s), or
     after the server's `grpc-retry-pushback-ms` when it gives one; all within the call's deadline."""
     config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     if retries > 0:
         config["methodConfig"] = [{
             "name": [{"service": SERVICE, "method": m} for m in RETRIED_METHODS]
-                    + [{"service": AW_SERVICE, "method": m} for m in AW_RETRIED_METHODS],
+                    + [{"service": AW_SERVICE, "method": m} for m in AW_RETRIED_METHODS]
+                    + [{"service": GAMES_SERVICE, "method": m} for m in GAMES_RETRIED_METHODS],
             "retryPolicy": {"maxAttempts": min(retries + 1, MAX_ATTEMPTS), "initialBackoff": f"{backoff_s:.3f}s",
                             "maxBackoff": f"{max(max_backoff_s, backoff_s):.3f}s", "backoffMultiplier": 2,
                             "retryableStatusCodes": [c.name for c in RETRYABLE]}}]
@@ -424,15 +431,21 @@ def _hint(h: pb.Hint) -> Hint:
                 verdict=h.verdict)
 
 
-def _search_fields(state: StateLike, seat: int | None, level: int, iterations: int, time_ms: float, threads: int,
-                   options: dict | None, seed: int) -> dict:
-    kw = dict(state=state_input(state), level=level, seed=seed,
-              limits=pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
+def _budget(types, level: int, iterations: int, time_ms: float, threads: int, options: dict | None, seed: int,
+            seat: int | None) -> dict:
+    """A search request's level, seed, limits, options and seat, in the messages of `types` (an API's types
+    module: spellbook.v1's, games.v1's)."""
+    kw = dict(level=level, seed=seed, limits=types.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
     if seat is not None:
         kw["seat"] = seat
     if options:
-        kw["options"] = pb.SearchOptions(**options)
+        kw["options"] = types.SearchOptions(**options)
     return kw
+
+
+def _search_fields(state: StateLike, seat: int | None, level: int, iterations: int, time_ms: float, threads: int,
+                   options: dict | None, seed: int) -> dict:
+    return dict(state=state_input(state), **_budget(pb, level, iterations, time_ms, threads, options, seed, seat))
 
 
 def _insight_options(insight) -> pb.InsightOptions | None:
@@ -445,12 +458,13 @@ def _insight_options(insight) -> pb.InsightOptions | None:
     return pb.InsightOptions(**fields)
 
 
-def _seat_pb(seat) -> pb.SessionSeat:
+def _seat_pb(seat, types=pb) -> pb.SessionSeat:
+    """A SessionSeat of `types` (an API's types module) from a Seat or "client" / "bot:3"."""
     if isinstance(seat, str):
         kind, _, level = seat.partition(":")
         seat = Seat(kind.strip(), int(level) if level else 0)
-    kind = {"client": pb.SEAT_KIND_CLIENT, "bot": pb.SEAT_KIND_BOT}.get(seat.kind, pb.SEAT_KIND_UNSPECIFIED)
-    return pb.SessionSeat(kind=kind, level=seat.level)
+    kind = {"client": types.SEAT_KIND_CLIENT, "bot": types.SEAT_KIND_BOT}.get(seat.kind, types.SEAT_KIND_UNSPECIFIED)
+    return types.SessionSeat(kind=kind, level=seat.level)
 
 
 def _session_event(e: pb.SessionEvent) -> SessionEvent:
@@ -469,20 +483,16 @@ def _submitted(r: spb.SubmitMoveResponse) -> Submitted:
     return Submitted([_session_event(e) for e in r.events], r.seq, r.to_move, r.replayed)
 
 
-def _submit_request(session_id: str, seat: int, move, expected_seq: int | None) -> spb.SubmitMoveRequest:
-    req = spb.SubmitMoveRequest(session_id=session_id, seat=seat, move=pb.Move(text=str(move)))
+def _submit_request(session_id: str, seat: int, move, expected_seq: int | None, service=spb,
+                    types=pb) -> spb.SubmitMoveRequest:
+    req = service.SubmitMoveRequest(session_id=session_id, seat=seat, move=types.Move(text=str(move)))
     if expected_seq is not None:
         req.expected_seq = expected_seq
     return req
 
 
 def _analyze_game_request(record, level, iterations, time_ms, threads, options, seed, key_moments, seat=None):
-    kw = dict(level=level, seed=seed, key_moments=key_moments,
-              limits=pb.SearchLimits(iterations=iterations, time_ms=time_ms, threads=threads))
-    if seat is not None:
-        kw["seat"] = seat
-    if options:
-        kw["options"] = pb.SearchOptions(**options)
+    kw = dict(key_moments=key_moments, **_budget(pb, level, iterations, time_ms, threads, options, seed, seat))
     if isinstance(record, pb.GameRecord):
         kw["record"] = record
     elif isinstance(record, str):
@@ -495,10 +505,12 @@ def _analyze_game_request(record, level, iterations, time_ms, threads, options, 
 # ----------------------------------------------------------------------------------------------
 # Blocking client
 # ----------------------------------------------------------------------------------------------
-class SpellBookClient:
-    """Blocking client. `timeout` is the default deadline of a call in seconds."""
+class _BlockingClient:
+    """What the blocking clients of a service share: the channel (retries, credentials, TLS), the default
+    deadline (`timeout`, seconds), the session tokens, one call and one server stream. `_stub_class`: the
+    service's stub."""
 
-    game = "spellbook"             # the game whose service this client speaks (client_for)
+    _stub_class: Callable = service_pb2_grpc.SpellBookServiceStub
 
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
@@ -512,14 +524,17 @@ class SpellBookClient:
                                    channel_options,
                                    _channel_credentials(tls, root_certificates, client_certificate, client_key))
         self.channel = self._channels.main
-        self.stub = service_pb2_grpc.SpellBookServiceStub(self.channel)
-        self._stub_once = self._channels.stub_once
+        self.stub = self._stub_class(self.channel)
+
+    def _stub_once(self):
+        """The stub for a submission without expected_seq: on the channel that never retries."""
+        return self._channels.stub_once(self._stub_class)
 
     def close(self) -> None:
         for channel in self._channels.opened():
             channel.close()
 
-    def __enter__(self) -> "SpellBookClient":
+    def __enter__(self):
         return self
 
     def __exit__(self, *exc) -> None:
@@ -540,6 +555,33 @@ class SpellBookClient:
             return method(request, timeout=self.timeout if timeout is None else timeout, metadata=metadata)
         except grpc.RpcError as e:
             raise _error_from(e) from None
+
+    def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
+                resumable: bool, token: str | None = None) -> Iterator[Any]:
+        """A server stream. Before its first message the channel's retry policy retries it; broken after one,
+        a `resumable` stream goes on with a new call of make_request() (which continues where it broke)."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        md = _request_id()
+        while True:
+            received = False
+            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
+                          metadata=_session_metadata(self._metadata, token) + md)
+            try:
+                for r in call:
+                    received = True
+                    yield r
+                return
+            except grpc.RpcError as e:
+                if not (received and resumable and e.code() in RETRYABLE):
+                    raise _error_from(e) from None
+            finally:
+                call.cancel()
+
+
+class SpellBookClient(_BlockingClient):
+    """Blocking client of spellbook.v1.SpellBookService. `timeout` is the default deadline of a call in seconds."""
+
+    game = "spellbook"             # the game whose service this client speaks (client_for)
 
     # -------------------------------------------------------------- rules
     def ping(self, timeout: float | None = None) -> None:
@@ -616,27 +658,6 @@ class SpellBookClient:
 
 
     # -------------------------------------------------------------- sessions, matches, review
-    def _stream(self, method: Callable, make_request: Callable[[], Any], timeout: float | None,
-                resumable: bool, token: str | None = None) -> Iterator[Any]:
-        """A server stream. Before its first message the channel's retry policy retries it; broken after one,
-        a `resumable` stream goes on with a new call of make_request() (which continues where it broke)."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        md = _request_id()
-        while True:
-            received = False
-            call = method(make_request(), timeout=max(deadline - time.monotonic(), 0.0),
-                          metadata=_session_metadata(self._metadata, token) + md)
-            try:
-                for r in call:
-                    received = True
-                    yield r
-                return
-            except grpc.RpcError as e:
-                if not (received and resumable and e.code() in RETRYABLE):
-                    raise _error_from(e) from None
-            finally:
-                call.cancel()
-
     def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, spells: str = "set1",
                        seed: int | None = None, timeout: float | None = None) -> CreatedSession:
         """A new session; `seats` in seat order: "client", "bot:3" or Seat(...). Returns its id with its tokens
@@ -1069,6 +1090,199 @@ class AbracadaWhatClient:
         resp = self._call(self.stub.ExportSession, self._spb.ExportSessionRequest(session_id=session_id), timeout,
                           token=token)
         return json.loads(resp.record_json)
+
+
+# ----------------------------------------------------------------------------------------------
+# Every game: games.v1
+# ----------------------------------------------------------------------------------------------
+@dataclass
+class GameHints:
+    hints: list                    # games.v1 Hint messages, ranked (verdicts; reasons where the game has them)
+    stats: Any                     # games.v1 SearchStats
+    confidence: Any                # games.v1 HintConfidence: whether the first hint is settled
+    insight: dict | None = None    # what the seat to move may infer of the hidden part (games with insight)
+
+
+def _games_modules():
+    from server._gen.games.v1 import games_pb2, games_pb2_grpc, types_pb2
+
+    return games_pb2, games_pb2_grpc, types_pb2
+
+
+class GameClient(_BlockingClient):
+    """Blocking client of games.v1.GameService, the game-neutral API: one class for every game the server
+    plays (ListGames), with the same channel, retries, deadlines, credentials, errors and session tokens as
+    SpellBookClient. The game comes from the constructor (`game=`) or per call (`game=`); a session's calls
+    take it from the session. States are the game's engine States (the full state) or `Observation(text)`
+    (what one seat sees: the server samples the hidden part with its `seed`); moves are engine moves or
+    their texts. Setups are the game's setup text (`setup=`: "set1", "xv1,xv2", "frost_ward,fire_shock").
+
+        with GameClient("127.0.0.1:50051", game="abracadawhat") as client:
+            state = client.new_game(players=3, seed=7)
+            seat = state.current_player
+            best = client.best_move(Observation(state.observation(seat)), seat=seat, level=3, seed=1)
+            sid = client.create_session(["client", "bot:2"], game="spellbooktcg")
+            view = client.get_session(sid, seat=0)       # .observation, .view_json, .legal_moves, .seq ...
+    """
+
+    def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, game: str | None = None, **options):
+        self._gspb, grpc_module, self._gpb = _games_modules()
+        self._stub_class = grpc_module.GameServiceStub
+        super().__init__(target, **options)
+        self.game = game
+
+    # -------------------------------------------------------------- conversions
+    def _name(self, game: str | None) -> str:
+        name = game or self.game
+        if not name:
+            raise ValueError("name the game: GameClient(target, game=...) or the call's game=... (list_games())")
+        return str(name)
+
+    def _state(self, state):
+        if isinstance(state, Observation):
+            return self._gpb.StateInput(observation=state.text, determinize_seed=state.seed)
+        if isinstance(state, str):
+            return self._gpb.StateInput(text=state)
+        return self._gpb.StateInput(text=state.to_text())
+
+    @staticmethod
+    def _engine(game: str):
+        from engine_c.registry import get_game
+
+        return get_game(game)
+
+    def _move(self, game: str, m):
+        return self._engine(game).Move.from_text(m.text)
+
+    def _search(self, game, state, seat, level, iterations, time_ms, threads, options, seed) -> dict:
+        return dict(game=self._name(game), state=self._state(state),
+                    **_budget(self._gpb, level, iterations, time_ms, threads, options, seed, seat))
+
+    # -------------------------------------------------------------- rules
+    def list_games(self, timeout: float | None = None) -> list:
+        """The games the server plays (GameInfo messages: name, title, players, setup field and help, own API)."""
+        return list(self._call(self.stub.ListGames, self._gspb.ListGamesRequest(), timeout).games)
+
+    def ping(self, timeout: float | None = None) -> None:
+        """One cheap call: ServiceError when the server does not answer games.v1."""
+        self.list_games(timeout=timeout)
+
+    def new_game(self, players: int = 0, setup: str = "", seed: int | None = None, *, game: str | None = None,
+                 timeout: float | None = None):
+        """A new game (the game's engine State; players 0: the game's fewest; seed None: a random one)."""
+        name = self._name(game)
+        req = self._gspb.NewGameRequest(game=name, players=players, setup=setup, seed=seed)
+        text = self._call(self.stub.NewGame, req, timeout).state.text      # the server names a game it lacks
+        return self._engine(name).State.from_text(text)
+
+    def legal_moves(self, state, *, game: str | None = None, timeout: float | None = None) -> list:
+        name = self._name(game)
+        req = self._gspb.ListLegalMovesRequest(game=name, state=self._state(state))
+        return [self._move(name, m) for m in self._call(self.stub.ListLegalMoves, req, timeout).moves]
+
+    def apply_move(self, state, move, *, resolve_chance: bool = False, game: str | None = None,
+                   timeout: float | None = None) -> tuple[Any, list]:
+        """(the state after `move`, the chance outcomes resolved after it when `resolve_chance`)."""
+        name = self._name(game)
+        req = self._gspb.ApplyMoveRequest(game=name, state=self._state(state), move=self._gpb.Move(text=str(move)),
+                                          resolve_chance=resolve_chance)
+        resp = self._call(self.stub.ApplyMove, req, timeout)
+        return self._engine(name).State.from_text(resp.state.text), [self._move(name, m) for m in resp.chance]
+
+    # -------------------------------------------------------------- search
+    def best_move(self, state, *, seat: int | None = None, level: int = 0, iterations: int = 0, time_ms: float = 0.0,
+                  threads: int = 0, options: dict | None = None, seed: int = 0, game: str | None = None,
+                  timeout: float | None = None) -> BestMove:
+        """The search's move for the seat to move (`seat`, when given, must be it)."""
+        req = self._gspb.GetBestMoveRequest(**self._search(game, state, seat, level, iterations, time_ms, threads,
+                                                           options, seed))
+        resp = self._call(self.stub.GetBestMove, req, timeout)
+        return BestMove(self._move(req.game, resp.move), resp.stats)
+
+    def hints(self, state, *, top_k: int = 3, hide_best: bool = False, seat: int | None = None, level: int = 0,
+              iterations: int = 0, time_ms: float = 0.0, threads: int = 0, options: dict | None = None, seed: int = 0,
+              fixed_budget: bool = False, game: str | None = None, timeout: float | None = None) -> GameHints:
+        """Ranked moves with verdicts, reasons (games with them) and the seat's insight (games with it)."""
+        req = self._gspb.GetHintsRequest(top_k=top_k, hide_best=hide_best, fixed_budget=fixed_budget,
+                                         **self._search(game, state, seat, level, iterations, time_ms, threads,
+                                                        options, seed))
+        resp = self._call(self.stub.GetHints, req, timeout)
+        return GameHints(list(resp.hints), resp.stats, resp.confidence,
+                         json.loads(resp.insight_json) if resp.insight_json else None)
+
+    def analyze(self, state, *, report_every_ms: int = 250, top_k: int = 3, seat: int | None = None, level: int = 0,
+                iterations: int = 0, time_ms: float = 0.0, threads: int = 0, options: dict | None = None,
+                seed: int = 0, game: str | None = None, timeout: float | None = None) -> Iterator[Any]:
+        """AnalyzeResponse messages as the search runs, the last with `final` set."""
+        req = self._gspb.AnalyzeRequest(report_every_ms=report_every_ms, top_k=top_k,
+                                        **self._search(game, state, seat, level, iterations, time_ms, threads,
+                                                       options, seed))
+        yield from self._stream(self.stub.Analyze, lambda: req, timeout, resumable=False)
+
+    # -------------------------------------------------------------- sessions, matches, review
+    def create_session(self, seats: Sequence[Seat | str], *, players: int = 0, setup: str = "",
+                       seed: int | None = None, game: str | None = None, timeout: float | None = None) -> CreatedSession:
+        """A new session; `seats` in seat order ("client", "bot:3" or Seat). Returns its id with its tokens
+        (remembered by this client). `seed` None: a secret one. Not retried."""
+        req = self._gspb.CreateSessionRequest(game=self._name(game), players=players, setup=setup, seed=seed,
+                                              seats=[_seat_pb(s, self._gpb) for s in seats])
+        created = _created(self._call(self.stub.CreateSession, req, timeout))
+        self.tokens.remember(created)
+        return created
+
+    def submit_move(self, session_id: str, seat: int, move, expected_seq: int | None = None,
+                    timeout: float | None = None, token: str | None = None):
+        """A client seat's move (or "resign"), with that seat's token (SubmitMoveResponse). With
+        `expected_seq` it is retried safely; without, it goes through the channel that never retries."""
+        req = _submit_request(session_id, seat, move, expected_seq, self._gspb, self._gpb)
+        token = token or self.tokens.pick(session_id, seat, moves=True)
+        stub = self.stub if expected_seq is not None else self._stub_once()
+        return self._call(stub.SubmitMove, req, timeout, token=token)
+
+    def get_session(self, session_id: str, seat: int | None = None, timeout: float | None = None,
+                    token: str | None = None):
+        """The session as `seat` (its token) or the spectator (seat None) sees it (GetSessionResponse)."""
+        req = self._gspb.GetSessionRequest(session_id=session_id, seat=seat)
+        return self._call(self.stub.GetSession, req, timeout, token=token or self.tokens.pick(session_id, seat))
+
+    def watch_session(self, session_id: str, from_seq: int = 0, timeout: float | None = None,
+                      token: str | None = None) -> Iterator[Any]:
+        """SessionEvent messages from `from_seq` until the "end" event, as the token's seat may see them; a
+        broken stream resumes from the next event."""
+        nxt = [from_seq]
+
+        def request():
+            return self._gspb.WatchSessionRequest(session_id=session_id, from_seq=nxt[0])
+
+        for r in self._stream(self.stub.WatchSession, request, timeout, resumable=True,
+                              token=token or self.tokens.pick(session_id)):
+            if r.event.kind != "end":
+                nxt[0] = r.event.seq + 1
+            yield r.event
+
+    def export_session(self, session_id: str, timeout: float | None = None, token: str | None = None) -> dict:
+        """The session's record as the token's seat may see it (docs/records.md)."""
+        resp = self._call(self.stub.ExportSession, self._gspb.ExportSessionRequest(session_id=session_id), timeout,
+                          token=token or self.tokens.pick(session_id))
+        return json.loads(resp.record_json)
+
+    def play_match(self, bots: Sequence[str], *, setup: str = "", seed: int | None = 0, game: str | None = None,
+                   timeout: float | None = None) -> Iterator[Any]:
+        """A bot-vs-bot game: PlayMatchResponse messages (`.move` each, then `.end` with the record)."""
+        req = self._gspb.PlayMatchRequest(game=self._name(game), bots=list(bots), setup=setup, seed=seed)
+        yield from self._stream(self.stub.PlayMatch, lambda: req, timeout, resumable=False)
+
+    def analyze_game(self, record: dict | str, *, level: int = 0, iterations: int = 0, time_ms: float = 0.0,
+                     threads: int = 0, options: dict | None = None, seed: int = 0, key_moments: int = 0,
+                     seat: int | None = None, game: str | None = None, timeout: float | None = None):
+        """The review of a finished (or resigned) game's record (a dict or its JSON); the game: `game`, the
+        client's, else the record's own."""
+        text = record if isinstance(record, str) else json.dumps(record)
+        name = game or self.game or json.loads(text).get("game", "spellbook")
+        req = self._gspb.AnalyzeGameRequest(game=name, record_json=text, key_moments=key_moments,
+                                            **_budget(self._gpb, level, iterations, time_ms, threads, options, seed,
+                                                      seat))
+        return self._call(self.stub.AnalyzeGame, req, timeout)
 
 
 def client_for(game):

@@ -9,7 +9,11 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
 - `state.py` (`State`, `Move`: python-chess style, with `new`, `from_text`, `observation`, `determinize`),
   `notation.py` (its `HEADER`), `text.py` (the game in words: `where`, `record_line`, `LUCK`, `player_help`;
   optionally `move_words(move_text)`, a move in a player's words, read through `move_words` below: without it
-  a move is said by its text) and `record.py` (its part of the one record format of engine_c/records.py);
+  a move is said by its text; optionally `view(state, seat)`, what a seat (None: a spectator) may see as a
+  JSON object, read through `seat_view` below; optionally `event_lines(before, move, after, rolls, viewer)`,
+  what the table saw of a move in words, read through `event_lines` below) and `record.py` (its part of the
+  one record format of engine_c/records.py; optionally `request_setup(value)`, the setup a remote client
+  may give: what reads no file on the server);
 - optionally `reasons.py` (`reasons(state, move, versus=None)`: why a move, measured from the engine) and
   `insight.py` (`analysis_insight(state, seat)`: what the seat to move may infer of the hidden part, as
   JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
@@ -123,6 +127,32 @@ def move_words(text: ModuleType) -> Callable[[str], str]:
     """A game's words for a move's text (the review's lists, the terminal): its text module's optional
     `move_words(move_text)`; the documented default says a move by its text, as it is."""
     return getattr(text, "move_words", str)
+
+
+def _observation_view(state: Any, seat: int | None) -> dict:
+    return {} if seat is None else {"observation": state.observation(seat)}
+
+
+def seat_view(text: ModuleType) -> Callable[[Any, int | None], dict]:
+    """A game's view of a state for one seat, or for a spectator (seat None), as a JSON-able dict of what it
+    may see while the game runs (games.v1's `view_json`): its text module's optional `view(state, seat)`;
+    the documented default gives a seat its observation text and a spectator nothing (the public fields of
+    the answer carry whose turn it is and the scores)."""
+    return getattr(text, "view", _observation_view)
+
+
+def event_lines(text: ModuleType) -> Callable[..., list[str]]:
+    """What the table saw of a move, in words, as `viewer` (a seat, None: a spectator) may read it: the
+    text module's optional `event_lines(before, move, after, rolls, viewer)` (states before the move and
+    after the chance it set off, the die rolls among that chance); the documented default: no lines."""
+    return getattr(text, "event_lines", lambda before, move, after, rolls, viewer: [])
+
+
+def request_setup(record: ModuleType) -> Callable[[Any], Any]:
+    """The setup a remote client gives (a text, or a JSON value), checked by the game's record module's
+    optional `request_setup(value)` (which refuses what would read a file on the server; ValueError says
+    why); the documented default takes the value as it is, for the game's State.new to check."""
+    return getattr(record, "request_setup", lambda value: value)
 
 
 @dataclass(frozen=True)

@@ -137,14 +137,22 @@ def for_viewer(record: dict, viewer: int | None) -> dict:
         return dict(record)
     out = dict(record)
     out.pop("seed", None)            # the seed fixes every hand: never in a view of a live game
-    # optional parts of a game's record module: SECRET_MOVES (some decisions are hidden too: the Spellbook
-    # TCG's mana card) and hidden(event) (how a hidden event reads; default: "stone ?")
-    secret_moves = getattr(rules, "SECRET_MOVES", False)
+    # an optional part of a game's record module: hidden(event) (how a hidden event reads; default: "stone ?")
     hide = getattr(rules, "hidden", None) or (lambda e: dict(e, move=HIDDEN_STONE))
-    out["events"] = [e if e.get("kind") == RESIGN or (e.get("kind") == "move" and not secret_moves)
-                     or rules.visible(e, viewer) else hide(e) for e in record["events"]]
+    out["events"] = [e if visible_to(rules, e, viewer) else hide(e) for e in record["events"]]
     out["view"] = "spectator" if viewer is None else f"seat {viewer}"
     return out
+
+
+def visible_to(rules: Any, event: dict, viewer: int | None) -> bool:
+    """Whether `viewer` (a seat, or None: a spectator) may see `event` (a record event: kind, seat, move,
+    zone, to) of an unfinished game whose record module is `rules` (get_game(name).record): a resignation
+    and a decision always (unless the module's optional SECRET_MOVES says some decisions are hidden too:
+    the Spellbook TCG's mana card), a chance outcome as the module's `visible(event, viewer)` says."""
+    kind = event.get("kind")
+    if kind == RESIGN or (kind == "move" and not getattr(rules, "SECRET_MOVES", False)):
+        return True
+    return rules.visible(event, viewer)
 
 
 def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Sequence[dict],

@@ -103,7 +103,7 @@ def key_id(key: str) -> str:
 
 
 # The method paths of the server's own APIs (every game's service; not health or reflection).
-API_PREFIXES = ("/spellbook.", "/abracadawhat.")
+API_PREFIXES = ("/spellbook.", "/abracadawhat.", "/games.")     # games.v1: the game-neutral API
 
 
 class ApiKeyInterceptor(grpc.aio.ServerInterceptor):

@@ -138,12 +138,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
     def _aw_search_setup(self, request, context):
         """The state and options of a search request; the seat to move must decide (not chance, not over)."""
         state = conv.parse_state(request.state, request.seed)
-        if state.is_terminal():
-            raise FieldError("state", "the game is over: there is no move to search")
-        if state.is_chance():
-            raise FieldError("state", "a chance event is pending (a stone or a roll): resolve it first")
-        if request.HasField("seat") and request.seat != state.current_player:
-            raise FieldError("seat", f"seat {request.seat} is not to move; seat {state.current_player} decides")
+        self._check_searchable(state, request, "a chance event is pending (a stone or a roll): resolve it first")
         opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
         self._set_deadline(opts, context)
         return state, opts, level
@@ -193,10 +188,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
     @rpc
     async def Analyze(self, request, context, log_extra):
         top_k = self._top_k(request.top_k)
-        every = request.report_every_ms or 250
-        if every < self.config.min_report_every_ms:
-            raise FieldError("report_every_ms", f"must be at least {self.config.min_report_every_ms} (0: 250), "
-                                                f"got {every}")
+        every = self._report_every(request)
         state, opts, level = self._aw_search_setup(request, context)
         opts.stop_early = False
         token = self._cancel_on_done(context)

@@ -256,7 +256,9 @@ def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPEL
         changes["knows_discard"] = False
     if has_options:
         o = req.options
-        names = _OPTION_FIELDS if game is SPELLBOOK else [n for n in _OPTION_FIELDS if n in o.DESCRIPTOR.fields_by_name]
+        # the fields the request's package has (another game's, or games.v1's, lack knows_discard)
+        names = _OPTION_FIELDS if o.DESCRIPTOR is pb.SearchOptions.DESCRIPTOR else \
+            [n for n in _OPTION_FIELDS if n in o.DESCRIPTOR.fields_by_name]
         for name in names:
             if o.HasField(name):
                 changes[name] = getattr(o, name)

@@ -104,7 +104,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server import auth, metrics
+from server import auth, games_service, metrics
 from engine_c.registry import GAMES, all_games
 from server.core import ServiceConfig, ServiceCore
 from server.rpc_base import service_handler
@@ -348,9 +348,15 @@ class Server:
                                              ("grpc.max_send_message_length", max(size, 4 << 20)),
                                              ("grpc.so_reuseport", int(config.reuse_port))],
                                     interceptors=self.interceptors)
+        # the game-neutral API (games.v1, server/games_service.py): every game of the registry, beside the
+        # per-game services, over the same core
+        self.games_servicer = games_service.GameServicer(self.core)
         # requests are decoded by our handlers, so undecodable bytes get INVALID_ARGUMENT (server/rpc_base.py)
         self.handlers = {name: (descriptor, service_handler(servicer, descriptor))
                          for name, (descriptor, servicer) in self.services.items()}
+        self.handlers[games_service.SERVICE_NAME] = (games_service.SERVICE_DESCRIPTOR,
+                                                     service_handler(self.games_servicer,
+                                                                     games_service.SERVICE_DESCRIPTOR))
         self.grpc.add_generic_rpc_handlers(tuple(h for _, h in self.handlers.values()))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([d.full_name for d, _ in self.handlers.values()]

@@ -131,7 +131,7 @@ class ServerInterceptor(grpc.aio.ServerInterceptor):
     reflection are left bare) and sets each call's request id. The wrapped handler of a method is made
     once and reused: the per-call cost is one extra coroutine frame."""
 
-    def __init__(self, prefix: str | tuple[str, ...] = ("/spellbook.", "/abracadawhat.")):   # auth.API_PREFIXES
+    def __init__(self, prefix: str | tuple[str, ...] = ("/spellbook.", "/abracadawhat.", "/games.")):   # auth.API_PREFIXES
         self.prefix = prefix
         self._wrapped: dict[str, tuple] = {}     # method -> (its handler, the wrapped handler)
         self._calls: dict[str, _Call] = {}

@@ -230,6 +230,11 @@ class RpcBase:
         margin = max(self.config.deadline_margin_ms / 1000.0, min(0.1 * remaining, 2.0))
         return min(margin, remaining / 2)
 
+    def _record_pb(self, message, record: dict) -> None:
+        """Sets the structured record (`message.record`, through the servicer's `conv`) of a response that
+        carries one beside its `record_json` (ExportSession, PlayMatch's end); games.v1's carry the JSON only."""
+        message.record.CopyFrom(self.conv.record_pb(record))
+
     def _cancel_on_done(self, context) -> CancelToken:
         """A token cancelled when the call ends for any reason (done, cancelled by the client, deadline)."""
         token = CancelToken()

@@ -74,7 +74,10 @@ class MatchRpcs(RpcBase):
             state = records.new_game(game.name, len(specs), spells, seed)
         except ValueError as e:
             raise FieldError("seed" if str(e).startswith("seed") else setup_field, str(e)) from None
-        names, variants = getattr(state, "spells", ()), getattr(state, "variants", ())
+        # the setup as the record writes it: the State's own (SpellBook's spells of a set, Abracada…What?'s
+        # variants) or, where the State does not name it, the request's (the Spellbook TCG's decks)
+        setup = getattr(state, game.setup, None)
+        setup = spells if setup is None else setup
         levels = self._match_bots(request)
         log_extra.update(bots=specs, fixed_seed=fixed)
         token = self._cancel_on_done(context)
@@ -111,8 +114,8 @@ class MatchRpcs(RpcBase):
             return move, info, bot
 
         def work(emit):
-            setup = records.setup_events(len(specs), names, seed, game=game.name, variants=variants)
-            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in setup], 0
+            dealt = records.setup_events(len(specs), None, seed, game=game.name, setup=setup)
+            st, seq, events, moves = state, 0, [dict(e, seq=0) for e in dealt], 0
             while not st.is_terminal() and not token.cancelled and not (deadline and time.monotonic() >= deadline):
                 pause_point()      # the worker may go to another job between moves (server/fairshare.py)
                 seat = st.current_player
@@ -143,11 +146,12 @@ class MatchRpcs(RpcBase):
             scores = records.totals(st)
             winners = st.winners() if over else []
             # a fixed seed is the caller's own: shown even when the game stops early; a secret one only at the end
-            record = records.build(len(specs), names, [records.seat("bot", sp) for sp in specs], events, st,
-                                   seed=seed, seed_shown=fixed or over, game=game.name, variants=variants)
-            emit(self.spb.PlayMatchResponse(end=self.spb.MatchEnd(
-                finished=over, scores=scores, winners=winners, record=self.conv.record_pb(record),
-                record_json=json.dumps(record), moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)))
+            record = records.build(len(specs), (), [records.seat("bot", sp) for sp in specs], events, st,
+                                   seed=seed, seed_shown=fixed or over, game=game.name, setup=setup)
+            end = self.spb.MatchEnd(finished=over, scores=scores, winners=winners, record_json=json.dumps(record),
+                                    moves=moves, elapsed_ms=(time.monotonic() - started) * 1000.0)
+            self._record_pb(end, record)
+            emit(self.spb.PlayMatchResponse(end=end))
 
         sid, spectator = await self._match_session(specs, spells, seed, fixed, levels)
         first, finished = True, False
@@ -157,7 +161,7 @@ class MatchRpcs(RpcBase):
                     self.sessions.record_external(sid, item.move.seat, item.move.move.text,
                                                   [d.text for d in item.move.draws])
                 if sid and item.HasField("end"):
-                    item.end.record.session_id = sid
+                    self._match_session_id(item.end, sid)
                     finished = item.end.finished
                 if first:
                     item.session_id, item.spectator_token, first = sid, spectator, False
@@ -167,6 +171,11 @@ class MatchRpcs(RpcBase):
         finally:   # a call that ends early ends its match, unless the server is going down: then it resumes
             if sid:
                 self.sessions.end_external(sid, keep=self.draining and not finished)
+
+    @staticmethod
+    def _match_session_id(end, sid: str) -> None:
+        """Writes the id of the session a match is stored in into its end's record."""
+        end.record.session_id = sid
 
     def _match_setup(self, request) -> tuple[str, object]:
         """The request's game setup: (its field's name, its value); each game's servicer defines it."""

@@ -26,6 +26,25 @@ class SearchRpcs(RpcBase):
         if remaining is not None:
             opts.deadline = time.monotonic() + max(remaining - self._answer_margin_s(remaining), 0.001)
 
+    def _report_every(self, request) -> int:
+        """An Analyze request's milliseconds between reports (0: 250), at least the server's minimum."""
+        every = request.report_every_ms or 250
+        if every < self.config.min_report_every_ms:
+            raise FieldError("report_every_ms", f"must be at least {self.config.min_report_every_ms} (0: 250), "
+                                                f"got {every}")
+        return every
+
+    @staticmethod
+    def _check_searchable(state, request, pending: str) -> None:
+        """Refuses (FieldError) a search where the seat to move cannot decide: the game is over, a chance
+        event is pending (`pending`: what the refusal says then), or the request's `seat` is not to move."""
+        if state.is_terminal():
+            raise FieldError("state", "the game is over: there is no move to search")
+        if state.is_chance():
+            raise FieldError("state", pending)
+        if request.HasField("seat") and request.seat != state.current_player:
+            raise FieldError("seat", f"seat {request.seat} is not to move; seat {state.current_player} decides")
+
     def _run_search(self, state, opts, token):
         start = time.monotonic()
         requested_end = start + opts.time_ms / 1000.0 if opts.time_ms else float("inf")

@@ -193,5 +193,6 @@ class SessionRpcs(RpcBase):
         log_extra.update(session=auth.redact(request.session_id))
         role = self._authorize(context, request.session_id)
         record = self._record_for(self._manager().export(request.session_id), role)
-        return self.spb.ExportSessionResponse(record_json=json.dumps(record), record=self.conv.record_pb(record),
-                                              fixed_seed=bool(record.get("fixed_seed")))
+        out = self.spb.ExportSessionResponse(record_json=json.dumps(record), fixed_seed=bool(record.get("fixed_seed")))
+        self._record_pb(out, record)
+        return out

@@ -311,7 +311,10 @@ class SessionManager:
             field_name = "players" if "players" in str(e) else "seed" if "seed" in str(e) else g.setup
             raise SessionError("INVALID_ARGUMENT", field_name, str(e)) from None
         sid = secrets.token_hex(8)
-        names = list(getattr(state, g.setup))       # SpellBook's spells, Abracada…What?'s variants
+        # the setup as the record writes it: SpellBook's spells (a set's names), Abracada…What?'s variants, or
+        # (a game whose State does not name it) the game record module's own (the Spellbook TCG's decks)
+        value = getattr(state, g.setup, None)
+        names = list(value) if value is not None else g.record.setup_list(spells)
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed, g)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,
@@ -480,7 +483,7 @@ class SessionManager:
             raise SessionError("NOT_FOUND", "session_id", _EXPIRED if row else f"no session {sid!r}")
         game = row.game
         events = [dict(e, seq=0) for e in records.setup_events(row.players, row.spells, row.seed, game=game,
-                                                               variants=row.spells)]
+                                                               setup=row.spells)]
         for e in self.store.events(sid):
             if e.kind == "setup":
                 continue
@@ -494,9 +497,9 @@ class SessionManager:
         finished = row.status == "finished"
         rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid}
         if game != records.SPELLBOOK:
-            rec.update(game=game, players=row.players, variants=row.spells)
-        else:
-            rec.update(players=row.players, spells=row.spells)
+            rec["game"] = game
+        rec.update(players=row.players)
+        rec[get_game(game).setup] = row.spells     # the game's setup field: spells, variants, decks
         rec.update(seats=[records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],
                    status="finished" if finished else "unfinished" if row.status == "stopped" else "active",
                    fixed_seed=row.fixed_seed)

@@ -204,9 +204,7 @@ class SpellBookSearchRpcs(SearchRpcs):
     @rpc
     async def Analyze(self, request, context, log_extra):
         top_k = self._top_k(request.top_k)
-        every = request.report_every_ms or 250
-        if every < self.config.min_report_every_ms:
-            raise FieldError("report_every_ms", f"must be at least {self.config.min_report_every_ms} (0: 250), got {every}")
+        every = self._report_every(request)
         parsed, opts, level = self._search_setup(request, context)
         spec, what_if_move = self._insight_setup(request, parsed.state)
         token = self._cancel_on_done(context)

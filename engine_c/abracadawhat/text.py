@@ -470,3 +470,32 @@ def player_help() -> dict:
         "focus": dict(FOCUS),
         "lifeMax": LIFE_MAX, "winPoints": WIN_POINTS, "luck": LUCK,
     }
+
+
+def view(state: State, seat: int | None) -> dict:
+    """What `seat` (None: a spectator) sees of the table, as a JSON object (games.v1's `view_json`), built
+    from an observation alone (XI1-XI3): every other hand's stones and never its own (its size only), its
+    own taken secret stones and the others' counts; a spectator no hand and no secret stone at all."""
+    raw = _observed(state, 0 if seat is None else seat)
+    n = raw["players"]
+
+    def zone(counts, shown: bool) -> dict:
+        if shown and not isinstance(counts, tuple):
+            return {"stones": [k + 1 for k, c in enumerate(counts) for _ in range(c)], "size": sum(counts)}
+        return {"size": _size(counts)}
+
+    over = bool(raw["over"])
+    return {"seat": seat, "players": n, "variants": list(state.variants), "over": over,
+            "round": len(raw["history"]) + (0 if over else 1), "active": raw["active"],
+            "to_move": state.current_player, "life": list(raw["life"]), "points": list(raw["points"]),
+            "hands": [zone(raw["hands"][p], seat is not None) for p in range(n)],
+            "cast": [zone(raw["cast"][p], True) for p in range(n)],
+            "taken": [zone(raw["taken"][p], seat == p) for p in range(n)],
+            "removed": zone(raw["removed"], True), "pile": _size(raw["pile"]), "secret_left": _size(raw["secret"]),
+            "log": [dict(e) for e in state.log()], "results": [dict(r) for r in state.results()]}
+
+
+def event_lines(before: State, move: Move, after: State, rolls: Sequence[int], viewer: int | None) -> list[str]:
+    """describe_changes for a reader: "you" for the reader's seat, "seat N" for the others (public facts)."""
+    return describe_changes(before, move, after, ["you" if p == viewer else f"seat {p}"
+                                                  for p in range(before.players)], rolls)

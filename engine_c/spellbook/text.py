@@ -46,3 +46,12 @@ def move_words(move_text: str) -> str:
     from engine_c.spellbook.move_words import move_words as words
 
     return words(move_text)
+
+
+def view(state, seat: int | None) -> dict:
+    """What a seat (None: a spectator) sees of the table, as a JSON object (games.v1's `view_json`): every
+    SpellBook zone is public but the Pouch's order (its draws are public events), so a seat and a
+    spectator see the same; the observation text holds the whole table without the Pouch order."""
+    return {"seat": seat, "round": round_of(state), "day": state.day, "active": state.active_player,
+            "phase": state.phase, "decision": state.decision, "spells": list(state.spells),
+            "observation": state.observation(0 if seat is None else seat)}

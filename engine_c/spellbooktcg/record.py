@@ -101,6 +101,24 @@ def parse_setup(decks: str | None = "", cards: str | None = "") -> Setup:
     return Setup(cs, (found[0], found[1]))
 
 
+def request_setup(value: Any) -> Any:
+    """The setup a remote client gives (games.v1's `setup`): starter deck ids ("frost_ward,fire_shock"; ""
+    the default decks), or the record's `decks` object (a card file of its own inline). Never a path: the
+    server reads no file for a client. ValueError says what is wrong."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        value = ",".join(value)
+    if not isinstance(value, str):
+        raise ValueError("decks: one or two starter deck ids, or the record's `decks` object")
+    starters = C.starter_decks()
+    for item in (x.strip() for x in value.split(",") if x.strip()):
+        if item not in starters:
+            raise ValueError(f"decks: {item[:40]!r} is not a starter deck ({', '.join(starters)}); a deck of your "
+                             "own goes as the record's `decks` object (JSON, its card file inline)")
+    return value
+
+
 def resolve(setup: Any) -> Setup:
     """A writer's or a record's setup as a Setup: None or "" (the starter decks), a `--decks` text, a Setup, or
     the record's `decks` object (read_setup checks it first)."""

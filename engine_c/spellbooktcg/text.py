@@ -419,3 +419,18 @@ def player_help() -> dict:
                   for c in cs.cards.values()],
         "focus": dict(FOCUS), "luck": LUCK,
     }
+
+
+def view(state: State, seat: int | None) -> dict:
+    """What `seat` (None: a spectator) sees of the table, as a JSON object (games.v1's `view_json`): its
+    own hand and mana pool, the other's as sizes (TI-1..TI-4); a spectator no hand and no mana card; the
+    table as render_view writes it for that seat."""
+    raw = state._to_raw()
+    out: dict = {"seat": seat, "turn": state.turn, "phase": state.phase, "active": state.active_player,
+                 "to_move": state.current_player,
+                 "wizards": [{"spellbook": len(raw["book"][p]), "hand": len(raw["hand"][p]),
+                              "mana": sum(raw["mana"][p]), "graveyard": len(state.graveyard(p))} for p in range(2)],
+                 "table": render_view(state, seat)}
+    if seat is not None:
+        out.update(hand=state.hand(seat), mana_pool=state.mana(seat))
+    return out

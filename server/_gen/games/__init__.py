@@ -1,0 +1,1 @@
+"""Generated from proto/ by `make proto` (server/protogen.py). Do not edit."""
