@@ -141,17 +141,13 @@ def _check_options(spec: str, options: dict, client_cls) -> None:
     from engine_c.registry import get_game
 
     title = get_game(client_cls.game).title
-    known = _search_options_message(client_cls.game).DESCRIPTOR.fields_by_name
+    known = client_cls.search_options().DESCRIPTOR.fields_by_name
     for key in options:
         if key not in known:
             raise ValueError(f"bot spec {spec!r}: option {key!r} is not one of {title}'s search options")
 
 
-def _search_options_message(game: str):
-    """The SearchOptions message of a game's API package (proto/NAME/v1, server/_gen/NAME/v1/types_pb2)."""
-    import importlib
 
-    return importlib.import_module(f"server._gen.{game}.v1.types_pb2").SearchOptions
 
 
 def _typed_search_options(spec: str, raw: dict[str, str]) -> dict:

@@ -583,6 +583,11 @@ class SpellBookClient(_BlockingClient):
 
     game = "spellbook"             # the game whose service this client speaks (client_for)
 
+    @staticmethod
+    def search_options():
+        """The SearchOptions message of this client's requests (what a remote bot's options are checked against)."""
+        return pb.SearchOptions
+
     # -------------------------------------------------------------- rules
     def ping(self, timeout: float | None = None) -> None:
         """One cheap call: ServiceError when the server does not answer this game's service."""
@@ -928,6 +933,13 @@ class AbracadaWhatClient:
 
     game = "abracadawhat"          # the game whose service this client speaks (client_for)
 
+    @staticmethod
+    def search_options():
+        """The SearchOptions message of this client's requests (what a remote bot's options are checked against)."""
+        from server._gen.abracadawhat.v1 import types_pb2 as apb
+
+        return apb.SearchOptions
+
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, *, timeout: float = 30.0, retries: int = 4,
                  backoff_s: float = 0.05, max_backoff_s: float = 2.0, channel: grpc.Channel | None = None,
                  api_key: str | None = None, tls: bool = False, root_certificates: bytes | None = None,
@@ -1125,6 +1137,11 @@ class GameClient(_BlockingClient):
             view = client.get_session(sid, seat=0)       # .observation, .view_json, .legal_moves, .seq ...
     """
 
+    @staticmethod
+    def search_options():
+        """The SearchOptions message of this client's requests (what a remote bot's options are checked against)."""
+        return _games_modules()[2].SearchOptions
+
     def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, game: str | None = None, **options):
         self._gspb, grpc_module, self._gpb = _games_modules()
         self._stub_class = grpc_module.GameServiceStub
@@ -1286,12 +1303,20 @@ class GameClient(_BlockingClient):
 
 
 def client_for(game):
-    """The blocking client class of a game's service (a Game, or its name resolved here). ValueError when
-    no client speaks it."""
+    """The blocking client class for a game (a Game, or its name resolved here): its own API's client where it
+    has one (spellbook.v1, abracadawhat.v1), else GameClient bound to it (games.v1 serves every game). The
+    class's `search_options()` is the SearchOptions message its requests carry."""
     from engine_c.registry import get_game
 
     name = get_game(game).name
     for cls in (SpellBookClient, AbracadaWhatClient):
         if cls.game == name:
             return cls
-    raise ValueError(f"no gRPC client speaks {name}'s service")
+
+    class BoundGameClient(GameClient):
+        def __init__(self, target: str | Sequence[str] = DEFAULT_TARGET, **options):
+            super().__init__(target, game=name, **options)
+
+    BoundGameClient.game = name
+    BoundGameClient.__name__ = BoundGameClient.__qualname__ = f"GameClient[{name}]"
+    return BoundGameClient

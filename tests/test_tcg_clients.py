@@ -213,3 +213,30 @@ def test_the_terminal_shows_seat_0_only_what_it_may_see():
     assert them and all(":" not in line.split("card")[1].split("(")[0] for line in them)
     assert any("put a card into the mana pool" in line for line in lines)
     assert not any(line.startswith("seat 1: put ") and "mana pool" in line and "a card" not in line for line in lines)
+
+
+def test_a_remote_bot_plays_it_through_the_game_neutral_api(tmp_path, capsys):
+    """`grpc://host:port?game=spellbooktcg` plays through games.v1 (the game has no per-game API): the bot
+    sends its seat's observation only, and its games replay."""
+    from clients.bots import make_bot
+    from server.main import ServerConfig, ServerThread
+
+    with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
+        spec = f"grpc://127.0.0.1:{srv.port}?iterations=30&game=spellbooktcg"
+        bot = make_bot(spec, seed=3, game="spellbooktcg")
+        sent = []
+        real = bot._client.best_move
+        bot._client.best_move = lambda state, **kw: sent.append((state, kw)) or real(state, **kw)
+        st = State.new(seed=4)
+        st.resolve_chance()
+        move, info = bot.choose(st)
+        assert move in st.legal_moves() and info["stats"].iterations > 0
+        (obs, kw), = sent
+        assert obs.text == st.observation(st.current_player) and kw["seat"] == st.current_player
+        bot.close()
+        out = tmp_path / "r.jsonl"
+        assert cli_main(["tournament", spec, "random", "--game", "spellbooktcg", "--games", "2", "--seed", "5",
+                         "--out", str(out), "--no-progress"]) == 0, capsys.readouterr().err
+        for line in out.read_text().splitlines():
+            g = json.loads(line)
+            assert g["status"] == "finished" and records.replayed(g).final.is_terminal()
