@@ -240,3 +240,25 @@ def test_a_remote_bot_plays_it_through_the_game_neutral_api(tmp_path, capsys):
         for line in out.read_text().splitlines():
             g = json.loads(line)
             assert g["status"] == "finished" and records.replayed(g).final.is_terminal()
+
+
+def test_every_move_has_words_without_a_state():
+    """The contract's move_words (games.v1's Move.words, the review's lists): no legal move of random games is
+    left as its notation, and a text it does not know comes back as it is."""
+    from engine_c.contract import move_words
+
+    words = move_words(get_game("spellbooktcg").text)
+    seen = set()
+    for seed in range(6):
+        st, rng = State.new(seed=seed), random.Random(seed)
+        while not st.is_terminal():
+            if st.is_chance():
+                st.resolve_chance()
+                continue
+            moves = st.legal_moves()
+            seen |= {str(m) for m in moves}
+            st.apply(rng.choice(moves))
+    assert {t.split()[0] for t in seen} >= {"mana", "none", "attack", "done", "power", "charm", "cast", "pass"}
+    for text in seen:
+        assert words(text) != text and "_" not in words(text), text
+    assert words("mana arcane_bolt") == "put Arcane Bolt into the mana pool" and words("xyz 1") == "xyz 1"

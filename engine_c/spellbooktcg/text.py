@@ -434,3 +434,44 @@ def view(state: State, seat: int | None) -> dict:
     if seat is not None:
         out.update(hand=state.hand(seat), mana_pool=state.mana(seat))
     return out
+
+
+def _char_words(code: str) -> str:
+    """`w1` (seat 1's wizard) or `s0.2` (seat 0's third summon), without a state."""
+    m = re.fullmatch(r"w(\d)|s(\d)\.(\d+)", code)
+    if not m:
+        return code
+    if m.group(1) is not None:
+        return f"seat {m.group(1)}'s wizard"
+    return f"seat {m.group(2)}'s summon {int(m.group(3)) + 1}"
+
+
+def move_words(move_text: str) -> str:
+    """A move's text in words without a state (the game contract's `move_words`: games.v1's Move.words, the
+    review's lists): cards by their ids in title case (the starter set's names; `move_text` names a user's
+    own card by its name where a state is at hand), characters by seat. A text this does not know is
+    returned as it is."""
+    words = move_text.split()
+    kind, arg = (words[0], words[1] if len(words) > 1 else "") if words else ("", "")
+    card = arg.replace("_", " ").title()
+    if kind == "none" and not arg:
+        return "put no card into the mana pool"
+    if kind == "mana" and arg:
+        return f"put {card} into the mana pool"
+    if kind in ("attack", "block", "on") and arg:
+        verb = {"attack": "attack with", "block": "block with", "on": "block the attacker"}[kind]
+        return f"{verb} {_char_words(arg)}"
+    if kind == "done" and not arg:
+        return "declare no more attackers or blockers"
+    if kind == "power" and arg:
+        return f"cast {card} (its power first)"
+    if kind == "charm" and arg:
+        return f"attach {card}"
+    if kind == "cast" and not arg:
+        return "finish the spell"
+    if kind == "pass" and not arg:
+        return "pass (cast nothing more this step)"
+    if kind == "target" and arg:
+        m = re.fullmatch(r"q(\d+)", arg)
+        return f"target the queued spell {int(m.group(1)) + 1}" if m else f"target {_char_words(arg)}"
+    return move_text
