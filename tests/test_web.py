@@ -250,7 +250,10 @@ def test_the_page_offers_one_folder_per_game_with_the_games_own_words(server):
 
     with urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/games.json", timeout=10) as r:
         games = json.loads(r.read())
-    assert [g["name"] for g in games] == ["spellbook", "abracadawhat"]
+    assert [g["name"] for g in games] == ["spellbook", "abracadawhat", "spellbooktcg"]
+    tcg = games[2]["help"]                       # the TCG's cards as its page draws them, and its starter decks
+    assert {c["rarity"] for c in tcg["cards"]} == {"common", "rare", "epic"} and all(c["effect"] for c in tcg["cards"])
+    assert [d["id"] for d in tcg["decks"]] == ["frost_ward", "fire_shock"] and not re.search(r"\b(T[A-Z]|X[A-Z]+)-?\d+\b", json.dumps(tcg))
     assert games[1]["title"] == "Abracada…What?" and (games[1]["minPlayers"], games[1]["maxPlayers"]) == (2, 5)
     assert len(games[1]["help"]["spells"]) == 8 and not re.search(r"\bX[A-Z]+\d+\b", json.dumps(games[1]["help"]))
     assert "●" in json.dumps(games[0]["help"], ensure_ascii=False)          # runes as the board draws them

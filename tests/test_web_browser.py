@@ -863,3 +863,126 @@ def test_every_setup_field_has_its_own_label_and_no_move_is_shown_in_notation(se
     assert not re.search(r"\b1 pts\b|\bpts\b", page.inner_text("body"))
     assert tab.errors == []
     page.close()
+
+
+# ----------------------------------------------------------------------------------------------
+# The Spellbook TCG: served by games.v1 alone (no per-game API)
+# ----------------------------------------------------------------------------------------------
+TCG_DRAWN = """() => {
+  const count = (nodes) => { const out = [];
+    for (const c of nodes) { const m = /×(\\d+)$/.exec(c.querySelector('.tcg-name').textContent); for (let i = 0; i < (m ? +m[1] : 1); i++) out.push(c.dataset.card); }
+    return out.sort(); };
+  const mine = document.querySelector('#seats article.mine');
+  const other = document.querySelector('#seats article:not(.mine)');
+  return { hand: mine ? count(mine.querySelectorAll('.hand .tcg-card')) : null,
+    pool: mine && mine.querySelector('.tcg-pool') ? mine.querySelector('.tcg-pool').textContent : null,
+    otherCards: other ? other.querySelectorAll('.tcg-card, .tcg-pool, .hand, .mana').length : -1,
+    otherText: other ? other.innerText : '', anyHand: document.querySelectorAll('#game .tcg-hand, #game .tcg-pool, #game .tcg-card').length };
+}"""
+
+
+def tcg_seen_matches_the_truth(server, page, sid: str) -> None:
+    """At our decision the seat's page draws exactly its own hand and mana pool (the engine's State for seat
+    0), and the other seat's only as counts: no card of its hand or mana pool."""
+    truth = server.servicer.sessions.sessions[sid].state
+    drawn = page.evaluate(TCG_DRAWN)
+    assert drawn["hand"] == sorted(truth.hand(0)), (drawn, truth.hand(0))
+    from engine_c.spellbooktcg import text as tcg_text
+    cs = truth.cardset
+    names = sorted({tcg_text.card_name(cs, c) for c in truth.mana(0)})
+    assert all(n in drawn["pool"] for n in names), (drawn["pool"], truth.mana(0))
+    assert drawn["otherCards"] == 0, drawn
+    assert re.search(rf"Hand \(unseen\)\s*{len(truth.hand(1))}\b", drawn["otherText"]), drawn
+    assert re.search(rf"Mana \(unseen\)\s*{len(truth.mana(1))}\b", drawn["otherText"]), drawn
+
+
+def test_spellbooktcg_a_whole_game_by_clicking_with_a_hint_the_review_and_a_spectator(server, browser, capsys):
+    url = f"http://127.0.0.1:{server.web_port}/spellbooktcg"
+    tab = Tab(browser, url)
+    page = tab.page
+    page.wait_for_selector("body[data-ready=spellbooktcg]", state="attached")
+    assert page.evaluate("document.body.dataset.game") == "spellbooktcg"
+    assert page.locator("#players option").count() == 1                      # two players only
+    page.select_option("#tcg-deck-0", "fire_shock")                          # the starter decks, chosen
+    page.select_option("#tcg-deck-1", "frost_ward")
+    tab.shot("tcg-1-setup")
+    tab.start(players=2, level=1, hint_iterations=50, review_iterations=50)
+    sid = stored_game(tab)["sessionId"]
+    mine = page.locator("#seats article.mine")
+    assert mine.locator(".hand .tcg-card").count() >= 1
+    card = mine.locator(".hand .tcg-card").first.inner_text()
+    assert re.search(r"(power|charm) · (common|rare|epic)", card) and re.search(r"^\d", card), card   # cost, kind, rarity
+    assert "Spellbook (health)" in page.inner_text("#seats") and "Hand (unseen)" in page.inner_text("#seats article:not(.mine)")
+    assert "Your mana step" in page.inner_text("#decision")
+    assert page.locator("#move-list button.tcg-card-move").count() >= 1 and "Put no card into your mana pool" in page.inner_text("#move-list")
+    tcg_seen_matches_the_truth(server, page, sid)
+    for level in (1, 2, 3):                                                 # the shell's hint ladder, through games.v1
+        page.click("#hint")
+        page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
+    assert page.locator("#hint-box table.top tbody tr").count() >= 1
+    assert not re.search(r"\b(?:mana|power|charm) (?!pool\b)[a-z_]+\b", page.inner_text("#hint-box")), page.inner_text("#hint-box")   # words, not notation
+    tab.shot("tcg-2-hint")
+    assert page.evaluate(CONTRAST_JS) == []
+
+    # a spectator, mid-game: no hand card and no mana card of either seat
+    watcher = spectator(browser, url, stored_game(tab), "spellbooktcg")
+    assert watcher.page.locator("#seats article").count() == 2 and watcher.page.locator("#moves").is_hidden()
+    assert watcher.page.evaluate(TCG_DRAWN)["anyHand"] == 0
+    watched = watcher.page.locator("#log li").count()
+    page.bring_to_front()                  # a tab in the background runs its timers slowly: the player's in front
+
+    rng, clicks, checked, started = random.Random(5), 0, 0, time.monotonic()
+    while not page.locator("#review-button").is_visible():
+        assert time.monotonic() - started < 60, ("the game did not end", clicks, page.inner_text("#table .daybar"), page.inner_text("#status"), tab.errors)
+        if clicks % 15 == 5 and page.locator("#move-list button[data-move]:not([disabled])").count() > 1:
+            tcg_seen_matches_the_truth(server, page, sid)          # our decision: the state stands still
+            checked += 1
+        if clicks == 30:
+            tab.shot("tcg-3-mid-game")
+        if click_a_legal_move(page, rng):
+            clicks += 1
+        else:
+            page.wait_for_timeout(20)
+    assert clicks >= 10 and checked >= 1 and "Game over" in page.inner_text("#turn")
+    page.wait_for_selector("#log li.end", state="attached")
+    log = page.inner_text("#log")
+    assert re.search(r"Bot 2 \(level 1\) draws \d+ cards? \(spellbook \d+\)", log), log[:2000]    # the bot's draws: counts
+    assert re.search(r"You draw \d+ cards?: [A-Z]", log) and "damage (spellbook" in log and "->" not in log
+    tab.shot("tcg-4-game-over")
+    watcher.page.wait_for_selector(f"#log li:nth-child({watched + 1})", state="attached", timeout=30000)
+    watcher.page.wait_for_selector("#log li.end", state="attached", timeout=30000)
+    assert watcher.page.evaluate(TCG_DRAWN)["anyHand"] == 0
+    seen = watcher.page.inner_text("#log")
+    assert re.search(r"Player 1 draws \d+ cards? \(spellbook|Bot 2 \(level 1\) draws \d+ cards? \(spellbook", seen), seen[:1500]
+    assert not re.search(r"draws? \d+ cards?: ", seen), seen[:1500]                      # nobody's cards to a spectator
+    watcher.shot("tcg-5-spectator")
+    assert watcher.errors == []
+    watcher.page.close()
+
+    page.click("#review-button")
+    page.wait_for_selector("#review-status:has-text('Review done')", timeout=60000)
+    assert page.locator("#graph polyline").count() == 1 and page.locator("#split tbody tr").count() == 2
+    tab.shot("tcg-6-review")
+    assert tab.errors == []
+    record = json.loads(page.evaluate("""async () => (await (await fetch('/games.v1.GameService/ExportSession', { method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'spellbook-session-token': JSON.parse(sessionStorage.getItem('spellbook.game')).token },
+      body: JSON.stringify({ sessionId: JSON.parse(sessionStorage.getItem('spellbook.game')).sessionId }) })).json()).recordJson"""))
+    assert [s["id"] for s in record["decks"]["seats"]] == ["fire_shock", "frost_ward"]
+    with capsys.disabled():
+        print(f"\n[tcg: {clicks} clicks, {time.monotonic() - started:.1f} s of play]")
+
+
+def test_spellbooktcg_on_a_phone_its_hand_and_the_board_come_before_the_moves(server, browser):
+    tab = Tab(browser, f"http://127.0.0.1:{server.web_port}/spellbooktcg")
+    page = tab.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector("body[data-ready=spellbooktcg]", state="attached")
+    tab.start(players=2, level=1, hint_iterations=50)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    rects = page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+      return { moves: r('#move-list').top, hand: r('#seats article.mine .hand').bottom, other: r('#seats article:not(.mine)').bottom,
+        table: r('#table').bottom, mine: r('#seats article.mine').top, turn: r('#turn').bottom }; }""")
+    assert rects["turn"] <= rects["mine"] and max(rects["hand"], rects["other"], rects["table"]) <= rects["moves"], rects
+    tab.shot("tcg-7-phone")
+    assert page.evaluate(CONTRAST_JS) == []
+    assert tab.errors == []

@@ -262,7 +262,8 @@ def describe_move(before: State, move: Move, names: Sequence[str], viewer: int |
     if move.kind == "mana" and seat != viewer and not reveal:
         return f"{names[seat]}: put a card into the mana pool"
     text = move_text(before, move, seat, names)
-    text = re.sub(r"\byour\b", "your" if _you(names[seat]) else "their", text)
+    # "your mana pool" is the mover's; every other "your" (a character's) is already the reader's
+    text = re.sub(r"\binto your mana pool\b", "into your mana pool" if _you(names[seat]) else "into their mana pool", text)
     return f"{names[seat]}: {text}"
 
 
@@ -415,8 +416,9 @@ def player_help() -> dict:
         "tokens": {"fire": "damage equal to its count at its controller's turn end, then one less",
                    "ice": "cannot attack or block; one less at its controller's turn end",
                    "shield": "each damage taken is lower by its count", "shock": "each damage taken is higher by its count"},
-        "cards": [{"id": c.id, "name": c.name, "type": c.type, "cost": c.cost, "effect": card_effect(c)}
+        "cards": [{"id": c.id, "name": c.name, "type": c.type, "cost": c.cost, "rarity": c.rarity, "effect": card_effect(c)}
                   for c in cs.cards.values()],
+        "decks": [{"id": d.id, "name": d.name, "cards": dict(d.cards)} for d in C.starter_decks().values()],
         "focus": dict(FOCUS), "luck": LUCK,
     }
 
@@ -433,6 +435,15 @@ def view(state: State, seat: int | None) -> dict:
                  "table": render_view(state, seat)}
     if seat is not None:
         out.update(hand=state.hand(seat), mana_pool=state.mana(seat))
+    # the public table (TI-1), for a board to draw: each wizard and summon with its values, tokens and combat,
+    # the spell queue in cast order, the mana each seat has spent this step, and the winners at the end
+    out["board"] = [{"wizard": _char_view(state.wizard(p), f"w{p}"),
+                     "summons": [_char_view(c, char_text(2 + p * MAXSUM + j), names=[cs_name(state, x) for x in c["cards"]])
+                                 for j, c in enumerate(state.summons(p))]} for p in range(2)]
+    out["queue"] = [{"caster": c, "cards": list(cards), "code": f"q{i}"} for i, (c, cards) in enumerate(state.queue())]
+    out["spent"] = list(state.spent())
+    out["resolving"] = raw["resolving"] if state.phase == "target" else None
+    out["winners"] = state.winners() if state.is_terminal() else []
     return out
 
 
@@ -475,3 +486,37 @@ def move_words(move_text: str) -> str:
         m = re.fullmatch(r"q(\d+)", arg)
         return f"target the queued spell {int(m.group(1)) + 1}" if m else f"target {_char_words(arg)}"
     return move_text
+
+
+def cs_name(state: State, cid: str) -> str:
+    return card_name(state.cardset, cid)
+
+
+def _char_view(c: dict, code: str, names: list | None = None) -> dict:
+    kind, n = c["tokens"]
+    out = {"code": code, "uid": c["uid"], "damage": c["damage"], "health": c["health"],
+           "tokens": {"kind": kind, "n": n} if kind and n else None, "attacking": c["attacking"],
+           "blocking": c["blocking"]}   # the uid of the attacker it blocks (a wizard's uid is its seat)
+    if names is not None:
+        out.update(cards=c["cards"], names=names)
+    return out
+
+
+def event_lines(before: State, move: Move, after: State, rolls: Sequence[int], viewer: int | None) -> list[str]:
+    """What the table saw of a move and the play and draws it set off (describe_changes), as `viewer` (a
+    seat, None: a spectator) may read it: "you" for the viewer's seat, "seat N" for the other; the draws
+    are told as counts, their cards to the drawer only. The draws come from the hands: a decision takes at
+    most one card from its decider's hand (a mana card, a power or a charm) and only draws add cards."""
+    names = ["you" if p == viewer else f"seat {p}" for p in range(2)]
+    mover = before.current_player
+    draws = []
+    for p in range(2):
+        rest = list(before.hand(p))
+        if p == mover and move.kind in ("mana", "power", "charm") and move.card in rest:
+            rest.remove(move.card)
+        new = list(after.hand(p))
+        for c in rest:
+            if c in new:
+                new.remove(c)
+        draws += [{"to": p, "move": f"draw {c}"} for c in new]
+    return describe_changes(before, move, after, names, draws, viewer)

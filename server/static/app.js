@@ -311,6 +311,9 @@ async function onEvent(message) {
 }
 
 const seatName = (s) => game.names[s] || `seat ${s}`;
+/** The `game` field of a request that names no session, for a game served by the game-neutral API (games.v1:
+ *  the module's `apiGame`); a game's own API takes none. */
+const gameField = () => (G && G.apiGame ? { game: G.apiGame } : {});
 
 function logEvent(ev) {
   let item;
@@ -420,7 +423,7 @@ async function hint() {
     $("hint").disabled = true;
     try {
       const state = game.practice ? game.practice.hintState() : { observation: v.text };
-      const answer = await call("GetHints", { state, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
+      const answer = await call("GetHints", { ...gameField(), state, topK: 3, limits: { iterations: String(hintIterations) }, seed: String(game.seq) }, { timeoutMs: 30000 });
       game.hint = { seq: game.seq, answer };
       game.hintLevel = 0;
     } finally { $("hint").disabled = false; }

@@ -123,7 +123,7 @@ export async function showReview(record, seat, game, { iterations = 1500, names:
   status.textContent = "Reviewing… the first decisions in a moment.";
   section.dataset.state = "reviewing";
   const request = (recordJson) => {
-    const r = { recordJson, keyMoments: 5, seat };
+    const r = { ...(game.apiGame ? { game: game.apiGame } : {}), recordJson, keyMoments: 5, seat };   // games.v1 names the game
     if (iterations) r.limits = { iterations: String(iterations) };
     return r;
   };
@@ -322,20 +322,20 @@ async function openPosition(record, decision, me, names, game) {
   analysis.hidden = true;
   const analyzeState = game.analyzeState && game.analyzeState(state, decision.seat);
   document.getElementById("analyze").hidden = !analyzeState;
-  document.getElementById("analyze").onclick = () => analyzeLive(analyzeState, analysis, moveLabel);
+  document.getElementById("analyze").onclick = () => analyzeLive(analyzeState, analysis, moveLabel, game);
   document.getElementById("position-title").focus();
 }
 
 let analyzing = null;
 
 /** Analyze, streamed: the search's best moves so far, every 250 ms for 3 s, on what the mover observed. */
-async function analyzeLive(state, box, moveLabel) {
+async function analyzeLive(state, box, moveLabel, game = {}) {
   if (analyzing) analyzing.abort();
   const controller = new AbortController();
   analyzing = controller;
   box.hidden = false;
   box.replaceChildren(el("p", { text: "Searching…" }));
-  const request = { state, limits: { timeMs: 3000 }, reportEveryMs: 250, topK: 3 };
+  const request = { ...(game.apiGame ? { game: game.apiGame } : {}), state, limits: { timeMs: 3000 }, reportEveryMs: 250, topK: 3 };
   try {
     let updates = 0;
     await stream("Analyze", request, (update) => {
