@@ -29,6 +29,7 @@ from there.
 """
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any, Callable, Mapping
@@ -36,7 +37,7 @@ from typing import Any, Callable, Mapping
 NO_BOTS: Mapping[str, Callable] = MappingProxyType({})
 
 
-class GameAdapter:
+class GameAdapter(abc.ABC):
     """What search/ and the bots need of a game (search/ knows no game otherwise). Required: `name`,
     `State`, `Move`, `vtable` (a PyCapsule of engine_c/game.pxd's GameVTable) and the conversions below,
     which a game whose State is engine_c.base.GameState inherits from engine_c.base.CompiledGameAdapter.
@@ -91,36 +92,46 @@ class GameAdapter:
         counts them). Default: none."""
         return []
 
-    # ------------------------------------------------------------------ required conversions
+    # ------------------------------------------------------------------ required conversions (abstract: a game
+    # without one cannot be instantiated; engine_c.base.CompiledGameAdapter provides them all)
+    @abc.abstractmethod
     def state_bytes(self, state: Any) -> bytes:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def move(self, code: int) -> Any:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def code(self, move: Any) -> int:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def current_player(self, state: Any) -> int:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def num_players(self, state: Any) -> int:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def legal_moves(self, state: Any) -> list:
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def child(self, state: Any, move: Any) -> Any:
         """The state right after `move`, chance left pending (tree reuse, the review's estimator)."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def sample_outcome(self, state: Any, seed: int) -> Any:
         """A state with the pending chance resolved as it might fall for the seat that decided last."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def final_values(self, state: Any) -> tuple[list[float], list[float]]:
         """A finished game's win shares (ties shared) and final scores, by seat."""
-        raise NotImplementedError
+        ...
 
 
 def move_words(text: ModuleType) -> Callable[[str], str]:

@@ -134,3 +134,14 @@ def test_a_game_without_a_layer_is_offered_where_it_has_one(monkeypatch, capsys)
     with ServerThread(ServerConfig(address="127.0.0.1:0")) as srv:
         served = {n for n in GAMES if get_game(n).layer("service") is not None}
         assert served and set(srv._server.services) == served     # every game with a service, and no other
+
+
+def test_a_game_adapter_without_its_required_conversions_is_refused():
+    """The required conversions are abstract: a game that lacks one fails when its adapter is made, not in
+    the middle of a search."""
+    class Incomplete(GameAdapter):
+        name = "incomplete"
+
+    with pytest.raises(TypeError, match="abstract"):
+        Incomplete()
+    assert BareSpellBook().legal_moves(State.new(players=2, seed=1))
