@@ -9,7 +9,9 @@ graveyard cards every seat knows), the summons with their damage, health and tok
 Each decision lists the legal moves, numbered and in words: type the number, or the move's notation (`mana
 mend`, `attack w0`, `power arcane_bolt`, `target w1`, `pass`, ...). Tab completes the moves and commands.
 
-    hint [1|2|3]   1: where to look; 2: the moves the search weighs; 3: the search's move and the top 3
+    hint [1|2|3]   1: where to look; 2: the moves the search weighs and what decides it; 3: the search's move
+                   with why (measured from the engine) and the top 3
+    hold           what the other wizard probably holds: each card's chance, from the cards you cannot place
     card NAME      what a card does;   cards: every card of this game's decks
     save FILE      write the game record (docs/records.md);   load FILE: continue a saved game
     board, moves, resign, help, quit       (undo with --practice)
@@ -30,12 +32,13 @@ from typing import Callable, TextIO
 from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_spec,
                           write_record)
 from engine_c import records
+from engine_c.spellbooktcg import reasons as R
 from engine_c.spellbooktcg import record as TR
 from engine_c.spellbooktcg import text as T
 from engine_c.spellbooktcg.state import IllegalMoveError, Move, NotationError, State
 
 GAME = "spellbooktcg"
-COMMANDS = ("hint", "card", "cards", "help", "save", "load", "board", "moves", "undo", "resign", "quit")
+COMMANDS = ("hint", "hold", "card", "cards", "help", "save", "load", "board", "moves", "undo", "resign", "quit")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -219,15 +222,20 @@ class TCGHinter(Hinter):
         words = lambda m: T.move_text(state, m, seat, self.names or None)          # noqa: E731
         if level == 1:
             return "Hint 1: " + T.hint_focus(state, hints[0].move) + "  (`hint` again: the moves it weighs)"
+        best = hints[0]
+        versus = hints[1].move if len(hints) > 1 else None
+        why = R.reasons(state, best.move, versus=versus)
         if level == 2:
             shown = sorted(hints, key=lambda h: str(h.move))
+            veiled = R.veiled(why, best.move)
             return ("Hint 2 (`hint` again: the move): the search weighs these most, in no order:\n"
-                    + "\n".join(f"  - {words(h.move)}" for h in shown))
-        best = hints[0]
+                    + "\n".join(f"  - {words(h.move)}" for h in shown)
+                    + ("\n  What decides it: " + "; ".join(r.text for r in veiled) if veiled else ""))
         lines = [f"Hint 3: {words(best.move)}  [{best.move}]"
                  + ("  (about equal to other moves: the search can't tell these apart)" if best.about_equal else ""),
                  f"  your chance to win after it: {best.win_probability:.0%}; your spellbook at the end, "
                  f"estimated by simulated play: {best.expected_score:.1f}"]
+        lines += [f"  why: {r.text}" for r in why]
         return "\n".join(lines + ranked_lines(g, hints, label=words))
 
 
@@ -237,6 +245,7 @@ class TCGHinter(Hinter):
 HELP = """Type a move's number (or its notation: `mana mend`, `attack w0`, `power arcane_bolt`, `target w1`, `pass`).
   hint [1|2|3]  1 where to look, 2 the moves it weighs, 3 the move
   card NAME     what a card does          cards   every card of this game's decks
+  hold          what they probably hold (from the cards you cannot place)
   board         show the table            moves   list the legal moves
   save FILE     save the game             load FILE  continue one
   undo          back to your last decision (--practice)
@@ -295,6 +304,11 @@ class TCGPlayClient(PlayClient):
             return "quit"
         if cmd in ("help", "?"):
             self.say(HELP)
+            return False
+        if cmd == "hold":
+            from engine_c.spellbooktcg.insight import hand_belief, hold_lines
+
+            self.say("\n".join(hold_lines(hand_belief(st, sess.human))))
             return False
         if cmd == "moves":
             for text in self.numbered():

@@ -1156,6 +1156,25 @@ cdef class CoreState:
                  Q_SHP: "summon_health"}
         return (bool(f.summon), [(names[f.kind[k]], f.tok[k], f.val[k]) for k in range(f.n)], bool(f.no_tokens))
 
+    def _final_of(self, int caster, cards):
+        """The final effects (as _final_spell) of a spell of `cards` (card kinds: its power, then its charms in
+        attachment order) cast by `caster`, whether or not it is queued: what a spell being built would be."""
+        cdef Spell sp
+        cdef Fin f
+        if not 1 <= len(cards) <= 3 or not 0 <= caster <= 1:
+            raise ValueError("a spell is a power and at most two charms, cast by seat 0 or 1")
+        sp.caster, sp.ncards = caster, len(cards)
+        for k in range(len(cards)):
+            if not 0 <= cards[k] < self.s.nkinds:
+                raise ValueError(f"no card kind {cards[k]}")
+            if (self.s.cards[cards[k]].mod == 0) != (k == 0):
+                raise ValueError("a spell is its power first, then charms")
+            sp.cards[k] = cards[k]
+        final_spell(&self.s, &sp, &f)
+        names = {Q_DMG: "damage", Q_HEAL: "health", Q_TOK: "tokens", Q_SDMG: "summon_damage",
+                 Q_SHP: "summon_health"}
+        return (bool(f.summon), [(names[f.kind[k]], f.tok[k], f.val[k]) for k in range(f.n)], bool(f.no_tokens))
+
     def _state_bytes(self):
         return (<char*>&self.s)[:sizeof(TState)]
 

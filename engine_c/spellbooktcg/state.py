@@ -336,6 +336,19 @@ class State(GameState, _E.CoreState):
         return {"summon": summon, "no_tokens": no_tokens,
                 "effects": [(k, TOKEN_NAMES.get(t), v) for k, t, v in effects]}
 
+    def spell_of(self, cards: list[str], caster: int) -> dict:
+        """The final form (as final_spell) of a spell of `cards` (card ids: its power, then its charms in
+        attachment order) cast by `caster`, queued or not: what a spell being built becomes (TC-5, TC-6)."""
+        from engine_c.spellbooktcg.notation import TOKEN_NAMES
+
+        kinds = {cid: k for k, cid in enumerate(self.card_ids)}
+        missing = [c for c in cards if c not in kinds]
+        if missing:
+            raise ValueError(f"cards: {missing[0]!r} is not a card of this game")
+        summon, effects, no_tokens = self._final_of(caster, [kinds[c] for c in cards])
+        return {"summon": summon, "no_tokens": no_tokens,
+                "effects": [(k, TOKEN_NAMES.get(t), v) for k, t, v in effects]}
+
     # -------------------------------------------------------------------- moves
     def explain_illegal(self, move: Move) -> str:
         cp = self.current_player
