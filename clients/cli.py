@@ -4,7 +4,8 @@
     spellbook-ai demo       a seeded game between random bots that prints every move and the final scores
                             (--game abracadawhat: Abracada…What?, engine_c/abracadawhat)
     spellbook-ai play       play a game against bots in the terminal (clients/play.py; the games' terminals:
-                            clients/play_spellbook.py, clients/play_abracadawhat.py)
+                            clients/play_spellbook.py, clients/play_abracadawhat.py, ...; a game without
+                            one: the generic terminal, clients/play_generic.py)
     spellbook-ai tournament bots against bots, duplicate format, with ratings (clients/tournament.py; --game)
     spellbook-ai ladder     rate the strength levels against each other (clients/ladder.py; --game)
     spellbook-ai review     review a finished game of either game: each decision, luck and key moments
@@ -76,11 +77,9 @@ def _main(argv: list[str] | None = None) -> int:
     try:
         from engine_c.registry import get_game
 
-        g = get_game(args.game)
-        terminal = g.layer("terminal")
-        if terminal is None:
-            raise ValueError(f"{g.title} has no terminal game yet")
-        terminal.demo(args)    # the game's terminal prints it
+        from clients.play import terminal_of
+
+        terminal_of(get_game(args.game)).demo(args)    # the game's terminal (or the generic one) prints it
     except ValueError as e:
         parser.error(str(e))
     return 0

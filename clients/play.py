@@ -4,7 +4,8 @@
     spellbook-ai play --game abracadawhat --bots counting ismcts:level=3      Abracada…What? (clients/play_abracadawhat.py)
 
 This module is what the games' terminals share (D64): the command line (`--game NAME` imports
-clients/play_NAME.py and calls its `run(args, inp, out)`; `--load FILE` takes the game from the record),
+clients/play_NAME.py and calls its `run(args, inp, out)`, or, for a game without one, the generic terminal
+clients/play_generic.py; `--load FILE` takes the game from the record),
 the loop that reads a line and plays bots until a human decides, the line editor (history, Tab completion
 of the game's moves and commands), the commands every game has (board, hint [1|2|3], undo, save FILE,
 load FILE, quit), the hint search that grows until its best move is clear (search/coach.py: GetHints'
@@ -431,11 +432,19 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
         except (OSError, ValueError) as e:
             print(f"spellbook-ai play: {e}", file=sys.stderr)
             return 2
-    terminal = game.layer("terminal")      # the game's terminal (D64, registry)
-    if terminal is None:
-        print(f"spellbook-ai play: {game.title} has no terminal game yet", file=sys.stderr)
-        return 2
-    return terminal.run(args, inp, out)
+    return terminal_of(game).run(args, inp, out)
+
+
+GENERIC_TERMINAL = "clients.play_generic"
+
+
+def terminal_of(game):
+    """The module of `game`'s terminal (`run(args, inp, out)`, `demo(args, out)`): its own (Game.layer, D64),
+    else the generic terminal that plays any game through the game contract alone (clients/play_generic.py).
+    Both are reached by module path, as the registry names a game's parts."""
+    import importlib
+
+    return game.layer("terminal") or importlib.import_module(GENERIC_TERMINAL)
 
 
 def run_on_server(args: argparse.Namespace, inp: TextIO, out: TextIO, service_client_class, client_class,

@@ -19,9 +19,9 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
   JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
   engine answers with it unasked). A game without them has no reasons and no insight.
 
-The other layers' parts are optional (a game without one is not offered there: `Game.layer`) and found by
-convention unless the declaration names them: the terminal game
-`clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`,
+The other layers' parts are optional (a game without one is not offered there: `Game.layer`; the terminal
+then plays it through the generic terminal, clients/play_generic.py) and found by convention unless the
+declaration names them: the terminal game `clients.play_NAME`, the gRPC service `server.NAME_service`, the OpenSpiel adapter `clients.openspiel_NAME`,
 the ladder table data/ladder-NAME.json and the page's folder server/static/games/NAME/. docs/adding-a-game.md walks through a new game.
 
 A name is resolved to its `Game` once, at the edge (a request, a CLI flag, a record); the object travels
