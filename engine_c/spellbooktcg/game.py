@@ -4,9 +4,8 @@ Searches determinize for the deciding seat (TI-5: the opponent's hand and mana p
 it cannot place; unknown slots stay chance). The adapter's optional parts (D175): the one-ply heuristic
 (heuristic.py: the `greedy` bot and the `heuristic` bot spec), the senseless targets (a harmful spell on one's
 own side, a helpful one on the other's, while the other side is a legal target); every other part keeps the
-contract's default (the generic rollout levels, no learned model, every move its own hint family: a spell is
-built one decision at a time, power, charms, finish, target, so no two moves are one decision told apart by
-how it is paid or targeted)."""
+contract's default where the docstring below does not say otherwise (no learned model yet; D185, D186: its
+hint families, hint budget and levels)."""
 from __future__ import annotations
 
 from engine_c.base import CompiledGameAdapter
@@ -32,6 +31,27 @@ class SpellbookTCGGame(CompiledGameAdapter):
     # A playout is fast (about 8,000 iterations in 0.1 s), so a hint may grow further than the default
     # before its first family is separated: 500 -> 32,000 iterations, within the hint's time cap.
     hint_doublings = 6
+    # Its own levels (search/levels.py reads them through the adapter; D186). The generic rollout table's
+    # top levels (3,500, 8,000 and 20,000 uniform playouts) played level with each other here (a first
+    # ladder, 12 games a pair: 7/12, 6/10, 6/10), while below 2,000 playouts a doubling won 9-12 of 12. So
+    # the budgets rise by about 1.7x from 400 to 3,500 playouts, and the top two levels play out with the
+    # one-ply heuristic's moves (`rollout="heuristic"`, the engine's move weights): at 2,000 playouts it won
+    # 12 of 20 games against uniform playouts. The heuristic bot (`greedy`) plays between levels 3 and 4
+    # (about 250 uniform playouts); levels 1-3 sample among the search's moves, never a senseless one.
+    level_table = {
+        1: dict(iterations=15, temperature=0.6, avoid_senseless=True),
+        2: dict(iterations=40, temperature=0.4, avoid_senseless=True),
+        3: dict(iterations=100, temperature=0.2, avoid_senseless=True),
+        4: dict(iterations=400, temperature=0.05, avoid_senseless=True),
+        5: dict(iterations=700, temperature=0.0, avoid_senseless=True),
+        6: dict(iterations=1200, temperature=0.0, avoid_senseless=True),
+        7: dict(iterations=2000, temperature=0.0, avoid_senseless=True),
+        8: dict(iterations=3500, temperature=0.0, avoid_senseless=True),
+        9: dict(iterations=3500, temperature=0.0, rollout="heuristic", avoid_senseless=True),
+        10: dict(iterations=7000, temperature=0.0, rollout="heuristic", avoid_senseless=True),
+    }
+    # The level of requests that name none (hints, reviews, the analysis engine): about 500 playouts.
+    default_level = 4
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
