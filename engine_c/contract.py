@@ -159,6 +159,12 @@ def event_lines(text: ModuleType) -> Callable[..., list[str]]:
     return getattr(text, "event_lines", lambda before, move, after, rolls, viewer: [])
 
 
+def tells_events(text: ModuleType) -> bool:
+    """Whether the game tells what the table saw of a move (its text module has `event_lines`): the
+    sessions then keep each move's context (the states around it, its die rolls) for `event_lines`."""
+    return callable(getattr(text, "event_lines", None))
+
+
 def request_setup(record: ModuleType) -> Callable[[Any], Any]:
     """The setup a remote client gives (a text, or a JSON value), checked by the game's record module's
     optional `request_setup(value)` (which refuses what would read a file on the server; ValueError says

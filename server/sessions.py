@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import AsyncIterator
 
 from engine_c import records
+from engine_c.contract import tells_events
 from engine_c.base import IllegalMoveError, NotationError
 from engine_c.registry import Game, get_game
 from search import ismcts
@@ -88,7 +89,7 @@ class Event:
     winners: list[int] = field(default_factory=list)
     zone: str = ""            # Abracada…What?'s chance events: removed | hand | secret | taken ("" for a roll)
     to: int = -1              # ... and the seat the stone went to
-    # a move of a game that tells what the table saw (its text module's describe_changes): the state before
+    # a move of a game that tells what the table saw (its text module's event_lines): the state before
     # the move, the state after the chance events it set off, and the die rolls among them
     context: tuple = ()
 
@@ -622,12 +623,12 @@ class SessionManager:
 
     def _events(self, sid: str, rows, game: Game, before: str | None = None) -> list[Event]:
         """The events of stored rows (setup rows left out). A move of a game that tells what the table saw
-        (text.describe_changes) gets its context: the state before it (`before`: the state before the
+        (text.event_lines, engine_c.contract.tells_events) gets its context: the state before it (`before`: the state before the
         first row, else read from the store), the state after the chance events it set off (they are
         stored with it, in one transaction, so `rows` never end within them) and the die rolls among them."""
         rows = [r for r in rows if r.kind != "setup"] if rows else []
         events = [self._event_from_row(r, game) for r in rows]
-        if not rows or not hasattr(game.text, "describe_changes"):
+        if not rows or not tells_events(game.text):
             return events
         for i, (row, ev) in enumerate(zip(rows, events)):
             if row.kind != "move":
