@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine_c.registry import GAMES, all_games, get_game
+from engine_c.registry import DEFAULT_GAME, GAMES, all_games, get_game
 
 
 def _setup_flags() -> list[tuple[str, str, str]]:
@@ -19,7 +19,7 @@ def _setup_flags() -> list[tuple[str, str, str]]:
     return out + [flag for g in all_games() for flag in g.flags]
 
 
-def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str | None = GAMES[0]) -> None:
+def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str | None = DEFAULT_GAME) -> None:
     """`--game` (the first-listed game when none is named, or `default`) and, with `setup`, each game's setup
     flag (`--spells` for SpellBook, `--variants` for Abracada…What?, `--decks` for the Spellbook TCG: the game's
     declared setup field) and its further setup flags (the TCG's `--cards`)."""
