@@ -33,16 +33,19 @@ from search.selfplay import SelfPlayConfig, plan_shards, run_shard
 GAME_FACTORY = "clients.selfplay:registry_game"      # every game, through engine_c.registry
 
 
-def registry_game(game: str, players: list[int] | None = None, setup=None):
+def registry_game(game: str, players: list[int] | None = None, **setup):
     """(game adapter, new_state(seed)) of a game of engine_c.registry: the seat count cycles through `players`
-    by seed (default: every count the game allows), every game set up with `setup` (None: the game's
-    varied setup, Declaration.varied_setup: SpellBook's spells drawn for each deal) through its record
-    module's `new`."""
+    by seed (default: every count the game allows), every game set up through its record module's `new` with
+    `setup`, given by the game's setup field (spells=..., variants=...; absent: the game's varied setup,
+    Declaration.varied_setup: SpellBook's spells drawn for each deal)."""
     from engine_c.registry import get_game
 
     g = get_game(game)
+    unknown = sorted(set(setup) - {g.setup})
+    if unknown:
+        raise ValueError(f"{g.title} has no setup {unknown[0]!r}")
     counts = list(players or range(g.min_players, g.max_players + 1))
-    chosen = g.varied_setup if setup is None else setup
+    chosen = setup.get(g.setup, g.varied_setup) if g.setup else g.varied_setup
 
     def new_state(seed: int):
         return g.record.new(counts[seed % len(counts)], chosen, seed)
@@ -201,11 +204,13 @@ def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
     for flag, value in given.items():
         if value is not None:
             raise ValueError(f"--{flag}: {g.title} has no {flag}")
+    chosen = g.varied_setup if setup is None else setup
     try:
-        g.record.new(players[0], g.varied_setup if setup is None else setup, 0)
+        g.record.new(players[0], chosen, 0)
     except ValueError as e:
         raise ValueError(f"--{g.setup}: {e}") from None
-    return GAME_FACTORY, {"game": g.name, "players": players, "setup": setup}, g.adapter
+    # the shards' meta names the setup by the game's field, as it always has ("spells", "variants")
+    return GAME_FACTORY, {"game": g.name, "players": players, **({g.setup: chosen} if g.setup else {})}, g.adapter
 
 
 def _treeless_problem(args: argparse.Namespace) -> str | None:
