@@ -9,6 +9,11 @@ the same draws (the state's seeded generator draws the Pouch; the seed is the sa
 and the luck of the Pouch cancels. All matchups share the deals. `--games N` is the number of games per
 matchup, rounded up to whole rotations.
 
+Setup. `--game` and the game's setup flags, as its terminal takes them (clients/args.py: every game's setup
+field and further flags, `--spells set2`, `--variants xv1`, `--decks fire_shock,frost_ward --cards FILE`),
+read once by the game's record module (engine_c.contract.command_setup) and refused before any game when
+bad; every game of the tournament is set up so, and its record carries the flags (D211).
+
 Running. Games run on a `concurrent.futures.Executor`: in-process (-j 1), a spawn process pool (-j N)
 or a Dask cluster (`--executor dask://host:8786`, always pure=False). Each finished game is appended to
 the JSONL file at once as a game record (docs/records.md: every move and draw, so it replays exactly and
