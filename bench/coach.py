@@ -2,13 +2,13 @@
 
     nice .venv/bin/python bench/coach.py [--positions 200] [--port 50080] [--budget-s 240] [--games spellbook,abracadawhat]
 
-Positions: every decision with at least two legal moves of level-10 self-play games on fixed seeds
-(SpellBook: 2, 3 and 4 players over the three spell sets, every third decision; Abracada…What?: 3 to 5
-players, every decision), the first `--positions` of them. A server started here (`python -m
-server.main` on 127.0.0.1:--port, its defaults) answers one GetHints per position as the page calls it:
-SpellBook `top_k 3, limits.iterations 1500` (the page's hint budget) and a seed, at the server's default
-level; Abracada…What? `top_k 3` and a seed at the server's default level. Positions are asked one after
-another (no other load); a game stops early after `--budget-s` seconds of hints and says how many ran.
+Every game with reasons (engine_c/NAME/reasons.py) unless `--games` names some. Positions: every third decision
+with at least two legal moves of level-10 self-play games on fixed seeds (every player count the game allows
+in turn, the game's varied setup: SpellBook's spells drawn for each deal), the first `--positions` of them. A
+server started here (`python -m server.main` on 127.0.0.1:--port, its defaults) answers one GetHints per
+position as the page calls it (games.v1, for every game): `top_k 3, limits.iterations 1500` (the page's hint
+budget) and a seed, at the server's default level. Positions are asked one after another (no other load); a
+game stops early after `--budget-s` seconds of hints and says how many ran.
 
 Keys:
   hint_p50_ms, hint_p95_ms   wall time of GetHints seen by the client (connection open, queue included)
@@ -43,53 +43,34 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 
-from engine_c.registry import get_game  # noqa: E402
+from engine_c.registry import all_games, get_game  # noqa: E402
 from search import ismcts  # noqa: E402
 from search.levels import level_options  # noqa: E402
 
 PAGE_HINT_ITERATIONS = 1500          # server/static/app.js hintIterations
 
 
-def spellbook_positions(count: int, seed: int = 0) -> list:
-    from engine_c.spellbook import State
-    from engine_c.spellbook.game import SPELLBOOK
-
-    out, g = [], 0
+def positions(game: str, count: int, seed: int = 0) -> list:
+    """The first `count` positions of level-10 self-play games of `game` (the module docstring)."""
+    g = get_game(game)
+    ad = g.adapter
+    counts = range(g.min_players, g.max_players + 1)
+    out, n = [], 0
     while len(out) < count:
-        st = State.new(players=2 + g % 3, spells=("set1", "set2", "set3")[g % 3], seed=seed * 1000 + g)
+        st = g.record.new(counts[n % len(counts)], g.varied_setup, seed * 1000 + n)
         k = 0
         while not st.is_terminal() and len(out) < count:
             if st.is_chance():
-                st.resolve_chance()
+                st.apply(st.sample_chance())
                 continue
             legal = st.legal_moves()
             if len(legal) > 1:
-                if k % 3 == g % 3:
+                if k % 3 == n % 3:
                     out.append(st.clone())
                 k += 1
-            opts = level_options(10, seed * 1000 + g * 7919 + k, game=SPELLBOOK)
-            st.apply(ismcts(SPELLBOOK, st, opts).move if len(legal) > 1 else legal[0])
-        g += 1
-    return out
-
-
-def aw_positions(count: int, seed: int = 0) -> list:
-    ad = get_game("abracadawhat").adapter
-    out, g = [], 0
-    while len(out) < count:
-        st = ad.State.new(players=3 + g % 3, seed=seed * 1000 + g)
-        k = 0
-        while not st.is_terminal() and len(out) < count:
-            if st.is_chance():
-                st.resolve_chance()
-                continue
-            legal = st.legal_moves()
-            if len(legal) > 1:
-                out.append(st.clone())
-            k += 1
-            opts = level_options(10, seed * 1000 + g * 7919 + k, game=ad)
+            opts = level_options(10, seed * 1000 + n * 7919 + k, game=ad)
             st.apply(ismcts(ad, st, opts).move if len(legal) > 1 else legal[0])
-        g += 1
+        n += 1
     return out
 
 
@@ -146,15 +127,10 @@ def _hints_of(answer, state, game: str):
 
 def run_game(game: str, positions: list, address: str, budget_s: float) -> dict:
     from search.hints import contradictions
+    from server._gen.games.v1 import games_pb2 as svc, games_pb2_grpc as stubs, types_pb2 as types
 
-    if game == "spellbook":
-        from engine_c.spellbook import reasons as R
-        from server._gen.spellbook.v1 import service_pb2 as svc, service_pb2_grpc as stubs, types_pb2 as types
-        stub_cls = stubs.SpellBookServiceStub
-    else:
-        from engine_c.abracadawhat import reasons as R
-        from server._gen.abracadawhat.v1 import service_pb2 as svc, service_pb2_grpc as stubs, types_pb2 as types
-        stub_cls = stubs.AbracadaWhatServiceStub
+    R = get_game(game).reasons
+    stub_cls = stubs.GameServiceStub
     adapter = get_game(game).adapter
     channel = grpc.insecure_channel(address)
     stub = stub_cls(channel)
@@ -164,9 +140,8 @@ def run_game(game: str, positions: list, address: str, budget_s: float) -> dict:
     for i, st in enumerate(positions):
         if time.monotonic() - start > budget_s:
             break
-        req = svc.GetHintsRequest(state=types.StateInput(text=st.to_text()), top_k=3, seed=i)
-        if game == "spellbook":
-            req.limits.iterations = PAGE_HINT_ITERATIONS
+        req = svc.GetHintsRequest(game=game, state=types.StateInput(text=st.to_text()), top_k=3, seed=i,
+                                  limits=types.SearchLimits(iterations=PAGE_HINT_ITERATIONS))
         t0 = time.perf_counter()
         answer = stub.GetHints(req, timeout=60)
         times.append((time.perf_counter() - t0) * 1000)
@@ -212,18 +187,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--port", type=int, default=50080)
     ap.add_argument("--budget-s", type=float, default=240.0, help="seconds of hints per game at most")
-    ap.add_argument("--games", default="spellbook,abracadawhat")
+    ap.add_argument("--games", default="", help="comma-separated (default: every game with reasons)")
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args(argv)
-    games = [g for g in a.games.split(",") if g]
+    games = [get_game(g).name for g in a.games.split(",") if g] or [g.name for g in all_games() if g.reasons]
     t0 = time.monotonic()
-    made = {"spellbook": spellbook_positions, "abracadawhat": aw_positions}
-    positions = {g: made[g](a.positions, a.seed) for g in games}
+    found = {g: positions(g, a.positions, a.seed) for g in games}
     setup_s = time.monotonic() - t0
     server = Server(a.port)
     try:
         for g in games:
-            row = run_game(g, positions[g], server.address, a.budget_s)
+            row = run_game(g, found[g], server.address, a.budget_s)
             row.update(positions_setup_s=round(setup_s, 1), load=os.getloadavg()[0], cpus=os.cpu_count(),
                        seed=a.seed)
             print(json.dumps(row), flush=True)

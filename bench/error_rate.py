@@ -46,7 +46,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 
 SEED = 46_000                      # deals no other bench plays
-SPELLS = "classic"
+MAX_LEVEL_STEP = 3                 # the default searchers' levels are at most this far apart
 
 
 def _adapter(game_name: str):
@@ -56,9 +56,9 @@ def _adapter(game_name: str):
 
 
 def new_state(game_name: str, seed: int):
+    """A 2-player deal of the game in its varied setup (Declaration.varied_setup: SpellBook's "classic")."""
     game = _adapter(game_name)
-    extra = {"spells": SPELLS} if game_name == "spellbook" else {}
-    return game.State.new(players=2, seed=seed, **extra)
+    return game.record.new(2, game.varied_setup, seed)
 
 
 def default_spec(game_name: str, multiplier: int = 1) -> str:
@@ -71,10 +71,23 @@ def default_spec(game_name: str, multiplier: int = 1) -> str:
     return f"ismcts:level={level},iterations={level_options(level, 0, game=adapter).iterations * multiplier}"
 
 
+def spread_levels(default: int, low: int = 1, high: int = 10, step: int = MAX_LEVEL_STEP) -> list[int]:
+    """Levels across the table: `low`, the default level and `high`, and between each two of them evenly
+    spaced levels at most `step` apart (default 10: 1, 4, 7, 10; default 6: 1, 3, 6, 8, 10)."""
+    anchors = sorted({low, default, high})
+    out = [low]
+    for a, b in zip(anchors, anchors[1:]):
+        parts = -(-(b - a) // step)                   # ceil: the fewest parts no longer than `step`
+        out += [a + (b - a) * i // parts for i in range(1, parts + 1)]
+    return out
+
+
 def default_specs(game_name: str) -> list[str]:
-    """Levels across the table and the default level at 4x and 16x its iterations."""
-    levels = [1, 4, 7, 10] if game_name == "spellbook" else [1, 3, 6, 8, 10]
-    specs = [f"ismcts:level={lv}" for lv in levels]
+    """Levels across the table (spread_levels around the game's default level) and the default level at 4x
+    and 16x its iterations."""
+    from search.levels import default_level
+
+    specs = [f"ismcts:level={lv}" for lv in spread_levels(default_level(_adapter(game_name).adapter))]
     return specs + [default_spec(game_name, 4), default_spec(game_name, 16)]
 
 
@@ -234,9 +247,11 @@ def summarize(rows: list[dict], specs: list[str]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine_c.registry import GAMES
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--game", default="spellbook", choices=["spellbook", "abracadawhat"])
+    ap.add_argument("--game", default=GAMES[0], choices=GAMES)
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--every", type=int, default=8, help="one position every this many non-forced decisions")
     ap.add_argument("--rollouts", type=int, default=1000, help="rollouts per candidate move")

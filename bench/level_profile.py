@@ -3,7 +3,8 @@ judge (search/review.py with search/coach.py's review_options, what AnalyzeGame 
 games from its ladder, one seat reviewed a game.
 
 For each level: the share of its decisions (forced ones left out) classed inaccuracy, mistake and blunder
-(search/hints.py thresholds), and its absurd moves, defined from the rules:
+(search/hints.py thresholds), and its absurd moves, defined from the rules by each game's adapter
+(engine_c.contract.GameAdapter.absurd; default: a move the adapter calls senseless):
 - SpellBook: a `pass` in a Morning or an Evening while a take, a draw or a learn was legal, which the judge
   rates 20+ points of win probability worse than its best move;
 - Abracada…What?: a move the adapter calls senseless (announcing a spell of which no stone can be in one's
@@ -24,8 +25,7 @@ import os
 import sys
 import time
 
-ABSURD_LOSS = 0.20          # SpellBook: a pass rated this much win probability worse than the best move
-OTHER_KINDS = ("take", "draw", "learn")
+from engine_c.registry import DEFAULT_GAME, GAMES
 
 
 def level_games(records: list[dict], level: int, games: int) -> list[tuple[dict, int]]:
@@ -41,28 +41,18 @@ def level_games(records: list[dict], level: int, games: int) -> list[tuple[dict,
     return out
 
 
-def absurd(game_name: str, adapter, state, move, loss_win: float) -> bool:
-    """Whether a reviewed decision's move is absurd (see the module's text)."""
-    legal = adapter.legal_moves(state)
-    if game_name == "abracadawhat":
-        return move in adapter.senseless_moves(state, legal)
-    if str(move) != "pass" or getattr(state, "phase", "") not in ("morning", "evening"):
-        return False
-    return loss_win >= ABSURD_LOSS and any(str(m).split()[0] in OTHER_KINDS for m in legal)
-
-
 def review_one(rec: dict, seat: int, iterations: int | None) -> dict:
     from engine_c.records import replayed
     from search.coach import review_record
 
     review, rp = review_record(replayed(rec), iterations=iterations, seat=seat, key_moments=0)
-    name, adapter = rp.game.name, rp.game.adapter
+    adapter = rp.game.adapter
     counts = {c: 0 for c in ("best", "good", "inaccuracy", "mistake", "blunder")}
     bad = 0
     for d in review.decisions:
         counts[d.mistake] += 1
         state = rp.steps[d.index][0]
-        bad += absurd(name, adapter, state, d.played, d.loss_win)
+        bad += adapter.absurd(state, d.played, d.loss_win)
     return {"key": rec.get("tournament", {}).get("key", ""), "seat": seat, "decisions": len(review.decisions),
             "classes": counts, "absurd": bad}
 
@@ -79,7 +69,7 @@ def summarize(rows: list[dict]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="spellbook")
+    p.add_argument("--game", default=DEFAULT_GAME, help=f"the game: {', '.join(GAMES)}")
     p.add_argument("--ladder", default=None, help="the ladder table whose games are reviewed (default: the game's)")
     p.add_argument("--levels", default="1-10")
     p.add_argument("--games", type=int, default=4, help="games reviewed a level (one seat each)")

@@ -39,7 +39,8 @@ import multiprocessing as mp
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from engine_c.spellbook import State
+from engine_c.registry import DEFAULT_GAME, GAMES
+from engine_c.spellbook import State            # the curve against flat Monte Carlo is SpellBook's (issue 11)
 from engine_c.spellbook.game import SPELLBOOK
 from search.arena import play_game, wilson_interval
 from search.bots import make_bot
@@ -122,8 +123,14 @@ def selfplay_specs(game_name: str, multiplier: int, tree_options: str, rival_opt
 
 def selfplay_plan(game_name: str, multipliers: list[int], pairs: list[int], seed0: int, tree_options: str,
                   rival_options: str) -> list[dict]:
+    """The curve's games as clients/tournament.py run_game_task takes them, each set up with the game's varied
+    setup (Declaration.varied_setup: SpellBook's spells drawn for each deal)."""
+    from clients.tournament import game_setup, setup_flags
+    from engine_c.registry import get_game
+
+    game = get_game(game_name)
+    setup, flags = game_setup(game, game.varied_setup), [list(f) for f in setup_flags(game, game.varied_setup)]
     tasks = []
-    spells = SPELLS if game_name == "spellbook" else ""
     for k, n in zip(multipliers, pairs):
         strong, rival = selfplay_specs(game_name, k, tree_options, rival_options)
         for d in range(n):
@@ -131,7 +138,7 @@ def selfplay_plan(game_name: str, multipliers: list[int], pairs: list[int], seed
                 seats = [strong, rival] if strong_seat == 0 else [rival, strong]
                 tasks.append({"key": f"{game_name}|{k}|{seed0 + d}|{strong_seat}|{'|'.join(seats)}", "matchup": k,
                               "deal": d, "rotation": strong_seat, "seed": seed0 + d, "seats": seats,
-                              "spells": spells, "game": game_name, "variants": "", "multiplier": k,
+                              "game": game.name, "setup": setup, "flags": flags, "multiplier": k,
                               "strong_seat": strong_seat})
     return tasks
 
@@ -218,11 +225,11 @@ def selfplay_main(a) -> int:
     done += run_pool([t for t in tasks if t["key"] not in have], _play_selfplay, a.games_file, a.jobs,
                      lambda r: f"{r['multiplier']}x seat {r['strong_seat']}: {r['score']}")
     curve, keys = selfplay_summary(done, multipliers)
-    adapter = get_game(a.game).adapter
+    game = get_game(a.game)
     rival = selfplay_specs(a.game, 1, a.tree_options, a.rival_options)[1]
-    model = default_model(adapter)
+    model = default_model(game.adapter)
     print(json.dumps({"bench": "scaling", "mode": "selfplay", "game": a.game, "players": 2,
-                      "spells": SPELLS if a.game == "spellbook" else "", "base": rival,
+                      game.setup or "setup": game.varied_setup, "base": rival,
                       "model": model.version if model else "", **keys, "curve": curve,
                       "seconds": round(time.monotonic() - started)}))
     return 0
@@ -243,7 +250,7 @@ def main() -> int:
     ap.add_argument("--rival-options", default=None,
                     help="--selfplay: SearchOptions of the 1x side alone (\"\": the shipped level; default: --tree-options)")
     ap.add_argument("--selfplay", action="store_true", help="the default level at k x its iterations against 1x")
-    ap.add_argument("--game", default="spellbook", help="--selfplay: spellbook or abracadawhat")
+    ap.add_argument("--game", default=DEFAULT_GAME, help=f"--selfplay: the game ({', '.join(GAMES)})")
     ap.add_argument("--multipliers", type=int, nargs="+", default=[4, 16], help="--selfplay: k of k x against 1x")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--games-file", default=None, help="JSON lines of finished games: kept and resumed")

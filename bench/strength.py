@@ -2,7 +2,7 @@
 
     python bench/strength.py            # the full run (hours on 2 cores)
     python bench/strength.py --quick    # the same keys from fewer games, at most ~15 minutes on 2 cores
-    python bench/strength.py --game abracadawhat [--quick]   # Abracada…What?'s belief and levels (bench/abracada.py)
+    python bench/strength.py --game abracadawhat [--quick]   # another game's own bench (bench/strength_NAME.py)
 
 Every match plays seat-rotated deals on fixed seeds (a deal = the same seed with every seat order), with
 both sides given the same time per move (pure time budgets, tree reuse on: level 10's way of playing,
@@ -291,6 +291,34 @@ def speed(model_path: str) -> dict:
             "iterations_per_s_rollout": round(rates["rollout"]), "model": model.version}
 
 
+def _other_game(name: str, argv: list[str]) -> int | None:
+    """`--game NAME` for another game than the one this file benches (SpellBook): that game's own strength bench,
+    bench/strength_NAME.py (its `main(argv)`), run, and its exit code; 2 for an unknown game or one with no
+    strength bench; None for SpellBook (this file's run)."""
+    import importlib.util
+
+    from engine_c.registry import get_game
+
+    try:
+        game = get_game(name)
+    except ValueError as e:
+        print(f"strength.py: --game: {e}", file=sys.stderr)
+        return 2
+    if game.name == SPELLBOOK.name:
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"strength_{game.name}.py")
+    if not os.path.exists(path):
+        print(f"strength.py: --game: {game.title} has no strength bench yet ({os.path.basename(path)})",
+              file=sys.stderr)
+        return 2
+    # (not called `spec`: that would make the module's spec() a local here)
+    found = importlib.util.spec_from_file_location(f"bench_strength_{game.name}", path)
+    module = importlib.util.module_from_spec(found)
+    sys.modules[found.name] = module
+    found.loader.exec_module(module)
+    return module.main(argv)
+
+
 def _previous_model_version(path: str) -> str | None:
     """The version of --previous-model ("" when none is given); None, after saying why, when it can't be read."""
     if not path:
@@ -302,7 +330,7 @@ def _previous_model_version(path: str) -> str | None:
     except (OSError, ValueError, KeyError) as e:
         print(f"strength.py: --previous-model {path!r} is not a model file: {e}", file=sys.stderr)
         return None
-    if model.meta.get("game", "spellbook") != "spellbook":
+    if model.meta.get("game", SPELLBOOK.name) != SPELLBOOK.name:      # a model that names no game is SpellBook's
         print(f"strength.py: --previous-model {path!r} is a model of {model.meta['game']}, not SpellBook",
               file=sys.stderr)
         return None
@@ -311,22 +339,11 @@ def _previous_model_version(path: str) -> str | None:
 
 # ----------------------------------------------------------------------------------------------
 def main() -> int:
-    if "--game" in sys.argv[1:]:          # another game's benchmark, with its own keys (--game spellbook: this one)
+    if "--game" in sys.argv[1:]:          # a game's own strength bench (this file's is SpellBook's)
         i = sys.argv.index("--game")
-        game = sys.argv[i + 1] if i + 1 < len(sys.argv) else ""
-        if "".join(ch for ch in game.lower() if ch.isalnum()) == "abracadawhat":
-            import importlib.util
-
-            # (not called `spec`: that would make the module's spec() a local of main() and break SpellBook's run)
-            found = importlib.util.spec_from_file_location(
-                "bench_abracada", os.path.join(os.path.dirname(os.path.abspath(__file__)), "abracada.py"))
-            module = importlib.util.module_from_spec(found)
-            sys.modules[found.name] = module        # its worker processes find its functions by this name
-            found.loader.exec_module(module)
-            return module.main(sys.argv[1:])
-        if game != "spellbook":
-            print(f"strength.py: --game must be spellbook or abracadawhat, got {game!r}", file=sys.stderr)
-            return 2
+        code = _other_game(sys.argv[i + 1] if i + 1 < len(sys.argv) else "", sys.argv[1:])
+        if code is not None:
+            return code
         del sys.argv[i:i + 2]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)

@@ -1,8 +1,8 @@
 """The web page's speed in a real browser (Debian's Chromium, headless, through Playwright): one JSON line.
 
-    python bench/web.py [--game spellbook --game abracadawhat] [--loads 10] [--moves 40] [--level 9] [--seed 1]
+    python bench/web.py [--game spellbook --game abracadawhat] [--players 2] [--loads 10] [--moves 40] [--level 9] [--seed 1]
 
-One line per game (default: both), each with its "game".
+One line per game (default: every game with a page folder, server/static/games/NAME/), each with its "game".
 
 The server runs in this process (server.main.ServerThread with `web_address`), the page in Chromium.
 
@@ -17,9 +17,9 @@ The server runs in this process (server.main.ServerThread with `web_address`), t
   calls and the page's drawing add. Clicks answered by our own next step (no bot move between) are
   reported apart (`own_step_ms`). `in_page_*`: the same intervals timed by the page itself (User Timing
   marks from the click's handler to our next decision drawn), without Playwright's click and polling.
-- the same without a browser, as a yardstick (`grpc_move_overhead_ms`, `grpc_own_step_ms`; SpellBook only): the Python
-  gRPC client submits a move, follows WatchSession until it decides again and reads its view, as the page
-  does; the difference to `move_overhead_ms` is what the browser, the gateway and the drawing add.
+- the same without a browser, as a yardstick (`grpc_move_overhead_ms`, `grpc_own_step_ms`): the Python gRPC
+  client of games.v1 submits a move, follows WatchSession until it decides again and reads its view, as the
+  page does; the difference to `move_overhead_ms` is what the browser, the gateway and the drawing add.
 
 Time-based: measured on whatever else the machine runs; the line carries the load average.
 """
@@ -36,6 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from engine_c.registry import all_games, get_game  # noqa: E402
 from server import metrics  # noqa: E402
 from server.main import ServerConfig, ServerThread  # noqa: E402
 
@@ -43,8 +44,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 READY = "body[data-ready={game}]"
-PLAYERS = {"spellbook": 2, "abracadawhat": 3}       # you and one bot; Abracada…What? at its usual table of three
 OUR_TURN = "#move-list button[data-move]:not([disabled])"
+STATIC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server", "static", "games")
+PAGE_GAMES = [g.name for g in all_games() if os.path.isfile(os.path.join(STATIC, g.name, "game.js"))]
 
 
 def quantiles(values: list[float]) -> dict:
@@ -88,11 +90,12 @@ page_overheads: list = []      # the same round trips timed by the page itself (
 page_own: list = []
 
 
-def round_trips(context, url: str, game: str, level: int, moves: int, rng: random.Random) -> tuple[list, list, list, bool]:
+def round_trips(context, url: str, game: str, players: int, level: int, moves: int,
+                rng: random.Random) -> tuple[list, list, list, bool]:
     """(overheads with a bot answer, their raw round trips, own-step round trips, game over)."""
     page = context.new_page()
     ready(page, url, game)
-    page.select_option("#players", str(PLAYERS.get(game, 2)))
+    page.select_option("#players", str(players))
     page.select_option("#level", str(level))
     page.click("#start")
     overheads, raw, own = [], [], []
@@ -129,28 +132,29 @@ def round_trips(context, url: str, game: str, level: int, moves: int, rng: rando
     return overheads, raw, own, False
 
 
-def grpc_control(port: int, level: int, moves: int, rng: random.Random) -> tuple[list, list]:
-    """The same round trip without the browser: the Python gRPC client submits a move, follows
+def grpc_control(port: int, game: str, players: int, level: int, moves: int,
+                 rng: random.Random) -> tuple[list, list]:
+    """The same round trip without the browser: the Python gRPC client (games.v1) submits a move, follows
     WatchSession until it is to move again, then reads its view (GetSession), as the page does.
     (overheads with a bot answer, own-step round trips)."""
     import queue
     import threading
 
-    from clients.client import SpellBookClient
+    from clients.client import GameClient
 
     overheads, own = [], []
-    with SpellBookClient(f"127.0.0.1:{port}", timeout=60) as client:
+    with GameClient(f"127.0.0.1:{port}", game=game, timeout=60) as client:
         while len(overheads) + len(own) < moves:
-            sid = client.create_session(["client", f"bot:{level}"])
+            sid = client.create_session(["client"] + [f"bot:{level}"] * (players - 1))
             events: queue.Queue = queue.Queue()
             threading.Thread(target=follow, args=(client, sid, events), daemon=True).start()
             view = client.get_session(sid, 0)
             while not view.over and len(overheads) + len(own) < moves:
                 searched, started, bots = search_seconds(), time.perf_counter(), 0
-                client.submit_move(sid, 0, rng.choice(view.legal_moves), expected_seq=view.seq)
+                client.submit_move(sid, 0, rng.choice(view.legal_moves).text, expected_seq=view.seq)
                 view, bots = wait_for_turn(client, sid, events, view.seq)
                 while len(view.legal_moves) == 1 and not view.over:      # forced: the page plays these itself
-                    client.submit_move(sid, 0, view.legal_moves[0], expected_seq=view.seq)
+                    client.submit_move(sid, 0, view.legal_moves[0].text, expected_seq=view.seq)
                     view, more = wait_for_turn(client, sid, events, view.seq)
                     bots += more
                 elapsed = (time.perf_counter() - started) * 1000
@@ -178,7 +182,7 @@ def wait_for_turn(client, sid: str, events, after_seq: int):
         event = events.get(timeout=60)
         if event.seq <= after_seq and event.kind != "end":
             continue
-        bots += event.kind == "move" and event.seat == 1
+        bots += event.kind == "move" and event.seat != 0
         if event.kind == "end" or event.to_move == 0:
             view = client.get_session(sid, 0)
             if view.over or view.to_move == 0:
@@ -192,8 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--level", type=int, default=9,
                    help="the bot's level (9: 100 network iterations, the budget level 3 had before D104)")
     p.add_argument("--seed", type=int, default=1, help="which legal moves the clicks choose")
-    p.add_argument("--game", action="append", choices=["spellbook", "abracadawhat"],
-                   help="the game measured (repeat for several; default: both)")
+    p.add_argument("--game", action="append", choices=PAGE_GAMES,
+                   help="the game measured (repeat for several; default: every game with a page folder)")
+    p.add_argument("--players", type=int, default=2,
+                   help="players at the table: you and the bots (within each game's counts)")
     a = p.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -203,25 +209,26 @@ def main(argv: list[str] | None = None) -> int:
         context = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS,
                                                         headless=True, viewport={"width": 1200, "height": 900})
         url = f"http://127.0.0.1:{srv.web_port}/"
-        for game in a.game or ["spellbook", "abracadawhat"]:
+        for game in a.game or PAGE_GAMES:
+            g = get_game(game)
+            players = min(max(a.players, g.min_players), g.max_players)
             page_overheads.clear()
             page_own.clear()
             first, loads = page_loads(context, url, a.loads, game)
             overheads, raw, own, games = [], [], [], 0
             while len(raw) + len(own) < a.moves:
-                o, r, s, _over = round_trips(context, url, game, a.level, a.moves - len(raw) - len(own), rng)
+                o, r, s, _over = round_trips(context, url, game, players, a.level, a.moves - len(raw) - len(own), rng)
                 overheads += o
                 raw += r
                 own += s
                 games += 1
-            line = {"bench": "web", "game": game, "players": PLAYERS.get(game, 2), "level": a.level,
+            line = {"bench": "web", "game": game, "players": players, "level": a.level,
                     "page_load_first_ms": round(first, 1), "page_load_ms": quantiles(loads),
                     "move_overhead_ms": quantiles(overheads), "move_roundtrip_ms": quantiles(raw),
                     "own_step_ms": quantiles(own), "games": games,
                     "in_page_move_overhead_ms": quantiles(page_overheads), "in_page_own_step_ms": quantiles(page_own)}
-            if game == "spellbook":
-                control, control_own = grpc_control(srv.port, a.level, a.moves, rng)
-                line.update(grpc_move_overhead_ms=quantiles(control), grpc_own_step_ms=quantiles(control_own))
+            control, control_own = grpc_control(srv.port, game, players, a.level, a.moves, rng)
+            line.update(grpc_move_overhead_ms=quantiles(control), grpc_own_step_ms=quantiles(control_own))
             line.update(load_average=[round(x, 2) for x in os.getloadavg()], cpus=os.cpu_count())
             print(json.dumps(line), flush=True)
         context.close()

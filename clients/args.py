@@ -4,25 +4,44 @@ from __future__ import annotations
 
 import argparse
 
-from engine_c.registry import GAMES, all_games
+from engine_c.registry import DEFAULT_GAME, GAMES, all_games, get_game
 
 
-def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str | None = GAMES[0]) -> None:
+def _setup_flags() -> list[tuple[str, str, str]]:
+    """Every game's setup flags as (name, default, help): each setup field once (games that share a field share
+    its flag, with the first listed game's default), then each game's further flags (Declaration.flags)."""
+    by_field: dict[str, list] = {}
+    for g in all_games():
+        if g.setup:
+            by_field.setdefault(g.setup, []).append(g)
+    out = [(field, games[0].setup_default, "; ".join(f"{g.title}: {g.setup_help}" for g in games))
+           for field, games in by_field.items()]
+    return out + [flag for g in all_games() for flag in g.flags]
+
+
+def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str | None = DEFAULT_GAME) -> None:
     """`--game` (the first-listed game when none is named, or `default`) and, with `setup`, each game's setup
-    flag (`--spells` for SpellBook, `--variants` for Abracada…What?: the game's declared setup field)."""
+    flag (`--spells` for SpellBook, `--variants` for Abracada…What?, `--decks` for the Spellbook TCG: the game's
+    declared setup field) and its further setup flags (the TCG's `--cards`)."""
     names = ", ".join(GAMES)
     p.add_argument("--game", default=default, help=f"the game: {names}")
     if setup:
-        by_field: dict[str, list] = {}
-        for g in all_games():
-            if g.setup:
-                by_field.setdefault(g.setup, []).append(g)
-        for field, games in by_field.items():     # games that share a setup field share its flag
-            helps = "; ".join(f"{g.title}: {g.setup_help}" for g in games)
-            p.add_argument(f"--{field}", default=games[0].setup_default, help=helps)
-        for g in all_games():                     # a game's further setup flags (Declaration.flags)
-            for name, default, text in g.flags:
-                p.add_argument(f"--{name}", default=default, help=text)
+        for name, value, text in _setup_flags():
+            p.add_argument(f"--{name}", default=value, help=text)
+
+
+def given_setup_flags(args: argparse.Namespace, game) -> tuple[str | None, dict[str, str]]:
+    """The setup a command line of add_game_flags names for `game`: the text of the game's setup flag (None for
+    a game without one) and the game's further flags by name. ValueError names a setup flag of another game
+    that was given a value other than its default (it would be ignored)."""
+    g = get_game(game)
+    own = {g.setup} | {name for name, _, _ in g.flags}
+    for name, default, _ in _setup_flags():
+        value = getattr(args, name.replace("-", "_"), default)
+        if name not in own and value != default:
+            raise ValueError(f"--{name}: {g.title} takes no --{name} (--game names the game)")
+    setup = getattr(args, g.setup.replace("-", "_"), g.setup_default) if g.setup else None
+    return setup, {name: getattr(args, name.replace("-", "_"), default) for name, default, _ in g.flags}
 
 
 def players_help() -> str:

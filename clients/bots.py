@@ -15,6 +15,8 @@ import zlib
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
+from engine_c.registry import DEFAULT_GAME
+
 
 class BotUnavailableError(RuntimeError):
     """A bot spec that is valid but cannot run in this installation (a missing optional part)."""
@@ -90,7 +92,7 @@ class RemoteBot:
 
     _LIMITS = {"iterations": int, "time_ms": float, "threads": int}
 
-    def __init__(self, spec: str, seed: int = 0, game: str = "spellbook"):
+    def __init__(self, spec: str, seed: int = 0, game: str = DEFAULT_GAME):
         self.remote = parse_remote_spec(spec)
         named = self.remote.game
         if named is not None and named != game:
@@ -185,7 +187,7 @@ def validate_spec(spec: str) -> None:
         make_bot(spec, seed=0)
 
 
-def make_bot(spec: str, seed: int = 0, players: int = 2, game: str = "spellbook"):
+def make_bot(spec: str, seed: int = 0, players: int = 2, game: str = DEFAULT_GAME):
     """The bot a spec names (see the module docstring) for `game` (a name of engine_c/registry.py);
     raises ValueError for a bad spec or game and BotUnavailableError when an optional part it needs is
     missing. Remote bots and OpenSpiel bots play both games (a remote spec's `game=` must be `game`)."""

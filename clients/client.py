@@ -1295,7 +1295,9 @@ class GameClient(_BlockingClient):
         """The review of a finished (or resigned) game's record (a dict or its JSON); the game: `game`, the
         client's, else the record's own."""
         text = record if isinstance(record, str) else json.dumps(record)
-        name = game or self.game or json.loads(text).get("game", "spellbook")
+        from engine_c.records import game_of
+
+        name = game or self.game or game_of(json.loads(text)).name
         req = self._gspb.AnalyzeGameRequest(game=name, record_json=text, key_moments=key_moments,
                                             **_budget(self._gpb, level, iterations, time_ms, threads, options, seed,
                                                       seat))

@@ -33,23 +33,25 @@ import time
 
 from clients import ratings as R
 from clients import tournament as T
+from engine_c.records import game_of
 from clients.args import add_game_flags
-from engine_c.registry import get_game
+from engine_c.registry import DEFAULT_GAME, get_game
 
 ANCHOR = "random"
 DEFAULT_OUT = os.path.join("data", "ladder.json")
-# The fixed heuristic bot of each game, a rung of its ladder and the yardstick its Elo is read against
-# (D141): the table's Elo is the Bradley-Terry fit with the heuristic at HEURISTIC_ELO, each interval the
-# uncertainty relative to it. It stands between levels HEURISTIC_AFTER and HEURISTIC_AFTER + 1 of the
-# chain, and those two levels also meet directly, so every pair of neighbouring levels plays.
-HEURISTICS = {"spellbook": "greedy", "abracadawhat": "counting"}
+# The fixed heuristic bot of each game (its adapter's `heuristic_bot`), a rung of its ladder and the yardstick
+# its Elo is read against (D141): the table's Elo is the Bradley-Terry fit with the heuristic at HEURISTIC_ELO,
+# each interval the uncertainty relative to it. It stands between levels HEURISTIC_AFTER and
+# HEURISTIC_AFTER + 1 of the chain, and those two levels also meet directly, so every pair of neighbouring
+# levels plays.
 HEURISTIC_ELO = 1000.0
 HEURISTIC_AFTER = 3
 
 
-def heuristic_bot(game: str = "spellbook") -> str:
-    """The bot spec of a game's fixed heuristic (`greedy` for SpellBook, `counting` for Abracada…What?)."""
-    return HEURISTICS.get(get_game(game).name, "greedy")
+def heuristic_bot(game: str = DEFAULT_GAME) -> str:
+    """The bot spec of a game's fixed heuristic (engine_c.contract.GameAdapter.heuristic_bot: `greedy` unless
+    the game names its own, as Abracada…What?'s `counting`)."""
+    return get_game(game).adapter.heuristic_bot
 
 
 def parse_levels(text: str) -> list[int]:
@@ -72,7 +74,7 @@ GAMES_PER_PAIR = 80
 SPAN = 1
 
 
-def level_spec(level: int, server: str = "", game: str = "spellbook") -> str:
+def level_spec(level: int, server: str = "", game: str = DEFAULT_GAME) -> str:
     """The bot spec of a level: the local search (`ismcts:level=L`), or a server's bot at that level
     (`grpc://HOST:PORT?level=L&game=NAME`, clients/bots.py) when the ladder rates a server's levels."""
     if not server:
@@ -81,7 +83,7 @@ def level_spec(level: int, server: str = "", game: str = "spellbook") -> str:
 
 
 def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
-                  game: str = "spellbook") -> tuple[list[str], list[tuple[str, str]]]:
+                  game: str = DEFAULT_GAME) -> tuple[list[str], list[tuple[str, str]]]:
     """The chain (random, the levels in order with the game's heuristic after level HEURISTIC_AFTER, or
     first when no chosen level is that low) and its tables: each bot meets the next `span` up the chain,
     and the two levels either side of the heuristic meet too."""
@@ -97,13 +99,14 @@ def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
 def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
     """The table from a fit anchored at the heuristic (its Elo 0 there, HEURISTIC_ELO here)."""
     by_name = {x["name"]: x for x in summary["rating_table"]}
-    heuristic = heuristic_bot(settings.get("game", "spellbook"))
+    game = game_of(settings)          # a table written before the game was named is the unnamed game's
+    heuristic = heuristic_bot(game)
 
     def row(x: dict) -> dict:
         return {"elo": round(x["elo"] + HEURISTIC_ELO, 1), "lo": round(x["lo"] + HEURISTIC_ELO, 1),
                 "hi": round(x["hi"] + HEURISTIC_ELO, 1), "pm": round(x["pm"], 1), "games": x["games"]}
 
-    rows = [{"level": lv, **row(by_name[level_spec(lv, settings.get("server", ""), settings.get("game", "spellbook"))])}
+    rows = [{"level": lv, **row(by_name[level_spec(lv, settings.get("server", ""), game)])}
             for lv in levels]
     return {
         "description": f"Elo of each strength level (logistic Elo, Bradley-Terry fit of two-seat duplicate "
@@ -132,21 +135,24 @@ def load_ladder_table(path: str = DEFAULT_OUT) -> dict[int, tuple[float, float]]
     return {int(row["level"]): (float(row["elo"]), float(row.get("pm", 0.0))) for row in data["levels"]}
 
 
-def default_out(game: str = "spellbook") -> str:
-    """Where a game's ladder table goes by default: data/ladder.json (SpellBook, what GetServerInfo reads),
-    data/ladder-NAME.json for another game."""
+def default_out(game: str = DEFAULT_GAME) -> str:
+    """Where a game's ladder table goes by default, what GetServerInfo reads: its declared table
+    (Declaration.ladder: data/ladder-NAME.json unless the game names another, as SpellBook's data/ladder.json)."""
     return get_game(game).ladder
 
 
-def current_evaluation(game: str = "spellbook", server: str = "") -> str:
+def current_evaluation(game: str = DEFAULT_GAME, server: str = "") -> str:
     """What the levels search with now: the default model's version ("rollout" when none is used) and a
     digest of the ten levels' search options, so a new model or new level settings both make the games
-    of an earlier ladder stale. A game other than SpellBook is named in front. A server's levels (`server`)
-    are what that server plays: its address stands for them (its model is the server's business)."""
+    of an earlier ladder stale. The game is named in front, except the game older files leave unnamed
+    (Declaration.unnamed_in_older_files: its tables' evaluations stay as written). A server's levels
+    (`server`) are what that server plays: its address stands for them (its model is the server's business)."""
     import dataclasses
 
+    g = get_game(game)
+    named = "" if g.unnamed_in_older_files else f"{g.name} "
     if server:
-        return ("" if get_game(game).name == "spellbook" else f"{get_game(game).name} ") + f"server {server}"
+        return f"{named}server {server}"
     import hashlib
 
     from search.levels import level_options
@@ -160,24 +166,24 @@ def current_evaluation(game: str = "spellbook", server: str = "") -> str:
     options = [{k: v for k, v in dataclasses.asdict(level_options(lv, game=adapter)).items()
                 if v not in (False, 0, "", None)} for lv in range(1, 11)]
     digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:8]
-    return ("" if adapter.name == "spellbook" else f"{adapter.name} ") + f"{name} levels-{digest}"
+    return f"{named}{name} levels-{digest}"
 
 
-def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN, seed: int = 0, spells: str = "set1",
-               jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT, results: str | None = None,
-               resume: bool = False, progress: bool | None = None, game: str = "spellbook",
-               variants: str = "", server: str = "") -> dict:
+def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN, seed: int = 0,
+               setup: str | None = None, jobs: int = 1, executor: str | None = None, out: str = DEFAULT_OUT,
+               results: str | None = None, resume: bool = False, progress: bool | None = None,
+               game: str = DEFAULT_GAME, options: dict[str, str] | None = None, server: str = "") -> dict:
+    """Plays the ladder's games missing from `results` and writes its table to `out`. `setup`: the text of the
+    game's setup flag (None: its default), `options` its further setup flags (clients/tournament.py schedule)."""
     chain, tables = ladder_tables(levels, span, server, game)
     results = results or os.path.splitext(out)[0] + ".jsonl"
-    tasks = T.schedule_tables(tables, games, seed, spells, game, variants)
+    tasks = T.schedule_tables(tables, games, seed, setup, game, options)
     with T.make_executor(executor, jobs) as ex:
         run = T.run_tournament(tasks, results, ex.executor, slots=ex.slots, resume=resume, progress=progress)
     summary = T.summarize(run.records, bots=chain, anchor=heuristic_bot(game))
-    settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed, "spells": spells,
-                "evaluation": current_evaluation(game, server), "results": results, "game": get_game(game).name,
-                "heuristic": heuristic_bot(game)}
-    if variants:
-        settings["variants"] = variants
+    settings = {"levels": levels, "games_per_pair": games, "span": span, "seed": seed,
+                **dict(tasks[0].flags), "evaluation": current_evaluation(game, server), "results": results,
+                "game": get_game(game).name, "heuristic": heuristic_bot(game)}
     if server:
         settings["server"] = server
     table = ladder_table(summary, levels, settings)
@@ -205,8 +211,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_game_flags(p)
     p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games")
     p.add_argument("--executor", default=None, help="process (None), inline, or dask://scheduler:8786")
-    p.add_argument("--out", default=None, help="the level -> Elo table (JSON; default data/ladder.json, "
-                                                 "data/ladder-abracadawhat.json for Abracada…What?)")
+    p.add_argument("--out", default=None, help="the level -> Elo table (JSON; default: the game's own table, "
+                                                 "data/ladder-GAME.json, or the one it declares)")
     p.add_argument("--results", default=None, help="the games (JSONL; None: beside --out)")
     p.add_argument("--resume", action="store_true", help="add to the games already in --results")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
@@ -216,17 +222,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    game = getattr(args, "game", "spellbook")
-    variants = getattr(args, "variants", "")
+    from clients.args import given_setup_flags
+
     try:
+        try:
+            game = get_game(args.game).name
+        except ValueError as e:
+            raise ValueError(f"--game: {e}") from None
+        setup, options = given_setup_flags(args, game)
         levels = parse_levels(args.levels)
         if args.span < 1 or args.games < 1:
             raise ValueError("--span and --games must be at least 1")
         server = getattr(args, "server", "") or ""
         if server and not args.out:
             raise ValueError("--server rates another server's levels: give the table its own --out")
-        # a bad --game or --variants, or a server that does not answer, before any game
-        T.preflight([ANCHOR] + ([level_spec(levels[0], server, game)] if server else []), 2, game, variants)
+        # a bad --game or setup flag, or a server that does not answer, before any game
+        flags = T.setup_flags(game, setup, options)
+        made = T.game_setup(game, setup, options)
+        T.preflight([ANCHOR] + ([level_spec(levels[0], server, game)] if server else []), 2, game, made)
         args.out = args.out or default_out(game)
     except ValueError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
@@ -236,7 +249,9 @@ def main(args: argparse.Namespace) -> int:
     resume = args.resume
     if os.path.exists(results) and os.path.getsize(results) > 0:
         settings = {"levels": levels, "games_per_pair": args.games, "span": args.span, "seed": args.seed,
-                    "spells": args.spells, "heuristic": heuristic_bot(game)}
+                    **dict(flags), "heuristic": heuristic_bot(game)}
+        # a table written before a setup flag was recorded was played with that flag's default
+        defaults = dict(T.setup_flags(game))
         old = _table_settings(args.out)
         evaluation = current_evaluation(game, server)
         if old is not None and old.get("evaluation") != evaluation:
@@ -245,7 +260,7 @@ def main(args: argparse.Namespace) -> int:
                   f"DIR/ladder.json for a new table", file=sys.stderr)
             return 2
         if not resume:
-            if old is not None and all(old.get(k) == v for k, v in settings.items()):
+            if old is not None and all(old.get(k, defaults.get(k)) == v for k, v in settings.items()):
                 print(f"{results} holds this ladder's games: re-fitting {args.out} from them (and playing any "
                       f"missing)")
                 resume = True
@@ -255,9 +270,9 @@ def main(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return 2
     try:
-        res = run_ladder(levels, args.games, args.span, args.seed, args.spells, args.jobs, args.executor, args.out,
+        res = run_ladder(levels, args.games, args.span, args.seed, setup, args.jobs, args.executor, args.out,
                          args.results, resume, progress=False if args.no_progress else None, game=game,
-                         variants=variants, server=server)
+                         options=options, server=server)
     except FileExistsError as e:
         print(f"spellbook-ai ladder: {e}", file=sys.stderr)
         return 2

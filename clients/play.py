@@ -420,15 +420,15 @@ def main(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     inp = inp or sys.stdin
     out = out or sys.stdout
     try:
-        from engine_c.registry import get_game
+        from engine_c.registry import DEFAULT_GAME, get_game
 
-        game = get_game(getattr(args, "game", "spellbook"))
+        game = get_game(getattr(args, "game", DEFAULT_GAME))
     except ValueError as e:
         print(f"spellbook-ai play: --game: {e}", file=sys.stderr)
         return 2
     if args.load:                       # a saved game names its game: its terminal continues it
         try:
-            game = get_game(load_record(args.load).get("game", "spellbook"))
+            game = records.game_of(load_record(args.load))
         except (OSError, ValueError) as e:
             print(f"spellbook-ai play: {e}", file=sys.stderr)
             return 2

@@ -168,7 +168,7 @@ class AbracadaSession:
         try:
             rec = records.load(rec)
             if rec.get("game") != GAME:
-                raise records.RecordError("game", f"the record is a game of {rec.get('game', 'spellbook')}")
+                raise records.RecordError("game", f"the record is a game of {records.game_of(rec).name}")
             seed = rec.get("seed", secrets.randbits(31))
             final, _steps = records.replay(rec, rng_seed=seed)
         except records.RecordError as e:

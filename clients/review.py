@@ -7,8 +7,8 @@
 For each decision: the class of the move played (best, good, inaccuracy, mistake, blunder) and what it lost
 against the search's best move; for each player, the final score split into the expected score at the
 start, luck (the draws, the dice) and the decisions (own and the others'); and the key moments. Any record
-format engine_c/records.py reads is accepted (docs/records.md); the record names its game (SpellBook or
-Abracada…What?), whose adapter the searches use and whose text module (engine_c/registry.py) says where
+format engine_c/records.py reads is accepted (docs/records.md); the record names its game (engine_c.records
+.game_of), whose adapter the searches use and whose text module (engine_c/registry.py) says where
 each decision was. Every review here, the terminal's end-of-game review and the server's AnalyzeGame go
 through search/coach.py (`review_options`, `review_record`), so the same record, budget and seed give the
 same classes wherever they are asked (D130). A resigned game is reviewed up to its resignation.
@@ -71,8 +71,9 @@ def relative_label(label: str, you: int | None) -> str:
 
 
 def game_of(rec: dict):
-    """The registry's game of a record (SpellBook when it names none)."""
-    return get_game(rec.get("game", "spellbook"))
+    """The registry's game of a record (engine_c.records.game_of: a record that names none is read as it always
+    was)."""
+    return records.game_of(rec)
 
 
 def _where(rec: dict, steps: Sequence[tuple], you: int | None = None):
@@ -117,17 +118,16 @@ def _replayed(rec: dict):
 
 def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITERATIONS, seed: int = 0,
                   key_moments: int = 5, timeout: float = 600.0, seat: int | None = None):
-    """The same review by a SpellBook server (AnalyzeGame), as search.review dataclasses."""
-    from clients.client import SpellBookClient
+    """The same review by a server (games.v1's AnalyzeGame, which serves every game it plays), as search.review
+    dataclasses."""
+    from clients.client import GameClient
     from search.review import DecisionReview, GameReview, PlayerSplit
 
     _, steps = _replayed(rec)
-    Move = game_of(rec).Move
-    if game_of(rec).name == "spellbook":
-        with SpellBookClient(address, timeout=timeout) as client:
-            resp = client.analyze_game(rec, iterations=iterations or 0, seed=seed, key_moments=key_moments, seat=seat)
-    else:
-        resp = _analyze_other_game(rec, address, iterations or 0, seed, key_moments, seat, timeout)
+    game = game_of(rec)
+    Move = game.Move
+    with GameClient(address, game=game.name, timeout=timeout) as client:
+        resp = client.analyze_game(rec, iterations=iterations or 0, seed=seed, key_moments=key_moments, seat=seat)
 
     def dr(d) -> DecisionReview:
         cls = records_class(d.mistake_class)
@@ -145,31 +145,9 @@ def review_remote(rec: dict, address: str, iterations: int | None = DEFAULT_ITER
     return review, steps
 
 
-def _analyze_other_game(rec: dict, address: str, iterations: int, seed: int, key_moments: int, seat: int | None,
-                        timeout: float):
-    """AnalyzeGame of the record's own game's service (Abracada…What?'s: proto/abracadawhat/v1), as the
-    SpellBook client's errors (ServiceError) when refused."""
-    import grpc
-
-    from clients.client import ServiceError
-    from server._gen.abracadawhat.v1 import service_pb2 as svc, types_pb2 as pb
-
-    req = svc.AnalyzeGameRequest(record_json=records.dumps(rec), seed=seed, key_moments=key_moments,
-                                 limits=pb.SearchLimits(iterations=iterations))
-    if seat is not None:
-        req.seat = seat
-    with grpc.insecure_channel(address) as ch:
-        try:
-            raw = ch.unary_unary("/abracadawhat.v1.AbracadaWhatService/AnalyzeGame")(req.SerializeToString(),
-                                                                                  timeout=timeout)
-        except grpc.RpcError as e:
-            raise ServiceError(e.code(), e.details()) from None
-    return svc.AnalyzeGameResponse.FromString(raw)
-
-
 def records_class(value: int) -> str:
-    """A MistakeClass enum value as its name ("blunder")."""
-    from server._gen.spellbook.v1 import types_pb2 as pb
+    """A MistakeClass enum value as its name ("blunder"; every API numbers the classes alike)."""
+    from server._gen.games.v1 import types_pb2 as pb
 
     return pb.MistakeClass.Name(value).removeprefix("MISTAKE_CLASS_").lower()
 
@@ -216,7 +194,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the fixed search that judges every decision and draw, whatever --iterations (docs/search.md)")
     p.add_argument("--key-moments", type=int, default=5, help="how many key moments to list")
     p.add_argument("--server", default=None, metavar="HOST:PORT",
-                   help="let a SpellBook server review it (AnalyzeGame) instead of searching here")
+                   help="let a server review it (games.v1's AnalyzeGame) instead of searching here")
     p.add_argument("--plot", default=None, metavar="PNG",
                    help="write the win-probability graph to this PNG file (needs the `plots` extra)")
     p.add_argument("--json", default=None, metavar="FILE",

@@ -4,8 +4,9 @@
     spellbook-ai selfplay --out runs/g1 --games 400 --model data/models/spellbook.npz --iterations 800
     spellbook-ai selfplay --game abracadawhat --out runs/aw0 --games 200 --players 2 3 4 5 --iterations 200
 
-Each game seats 2, 3 or 4 players (cycling through --players) with a random spell per color
-("classic", every spell choice) from its own seed (--game abracadawhat: 2 to 5 players, --variants); a search bot plays every seat (rollout search, or the
+Each game seats every count the game allows (cycling through --players), set up as the game's varied
+setup says (SpellBook: a random spell per color, "classic", every spell choice, from its own seed; or
+--spells; Abracada…What?: --variants); a search bot plays every seat (rollout search, or the
 learned one with --model). Shards of --games-per-shard games are written to --out as they finish
 (format: search/selfplay.py, docs/learned.md); running the same command again resumes, skipping the
 shards on disk. -j N plays shards on N processes; --executor dask://host:8786 on a Dask cluster.
@@ -29,37 +30,25 @@ import time
 from search.search import EVALUATORS, SearchOptions
 from search.selfplay import SelfPlayConfig, plan_shards, run_shard
 
-FACTORY = "clients.selfplay:spellbook_game"
-GAME_FACTORY = "clients.selfplay:registry_game"      # every other game, through engine_c.registry
+GAME_FACTORY = "clients.selfplay:registry_game"      # every game, through engine_c.registry
 
 
-def spellbook_game(players: list[int] | None = None, spells: str = "classic"):
-    """(game adapter, new_state(seed)) for self-play: the seat count cycles through `players` by seed."""
-    from engine_c.spellbook import State
-    from engine_c.spellbook.game import SPELLBOOK
-
-    counts = list(players or [2, 3, 4])
-
-    def new_state(seed: int):
-        return State.new(players=counts[seed % len(counts)], spells=spells, seed=seed)
-
-    return SPELLBOOK, new_state
-
-
-def registry_game(game: str, players: list[int] | None = None, variants: list[str] | None = None):
-    """(game adapter, new_state(seed)) of a game of engine_c.registry (SpellBook has spellbook_game, whose
-    shards keep the meta they had): the seat count cycles through `players` by seed, every game with
-    `variants` (Abracada…What?'s xv1/xv2)."""
+def registry_game(game: str, players: list[int] | None = None, **setup):
+    """(game adapter, new_state(seed)) of a game of engine_c.registry: the seat count cycles through `players`
+    by seed (default: every count the game allows), every game set up through its record module's `new` with
+    `setup`, given by the game's setup field (spells=..., variants=...; absent: the game's varied setup,
+    Declaration.varied_setup: SpellBook's spells drawn for each deal)."""
     from engine_c.registry import get_game
 
     g = get_game(game)
+    unknown = sorted(set(setup) - {g.setup})
+    if unknown:
+        raise ValueError(f"{g.title} has no setup {unknown[0]!r}")
     counts = list(players or range(g.min_players, g.max_players + 1))
-    chosen = tuple(variants or ())
+    chosen = setup.get(g.setup, g.varied_setup) if g.setup else g.varied_setup
 
     def new_state(seed: int):
-        if chosen:
-            return g.State.new(players=counts[seed % len(counts)], seed=seed, variants=chosen)
-        return g.State.new(players=counts[seed % len(counts)], seed=seed)
+        return g.record.new(counts[seed % len(counts)], chosen, seed)
 
     return g.adapter, new_state
 
@@ -210,25 +199,18 @@ def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
         raise ValueError(f"--players: {g.title} seats {g.min_players} to {g.max_players} players, got {bad}")
     if args.belief and g.adapter.new_belief is None:
         raise ValueError(f"--belief: {g.title} offers no belief")
-    if g.name == "spellbook":
-        if args.variants:
-            raise ValueError("--variants: SpellBook has no variants (use --spells)")
-        from engine_c.spellbook.state import resolve_spells
-
-        spells = args.spells or "classic"
-        try:
-            resolve_spells(spells)
-        except ValueError as e:
-            raise ValueError(f"--spells: {e}") from None
-        return FACTORY, {"players": players, "spells": spells}, g.adapter
-    if args.spells is not None:
-        raise ValueError(f"--spells: {g.title} has no spell choice (it takes --variants)")
-    variants = list(args.variants or [])
+    given = {"spells": args.spells, "variants": args.variants}    # this command's setup flags
+    setup = given.pop(g.setup, None)
+    for flag, value in given.items():
+        if value is not None:
+            raise ValueError(f"--{flag}: {g.title} has no {flag}")
+    chosen = g.varied_setup if setup is None else setup
     try:
-        g.State.new(players=players[0], seed=0, variants=variants)
+        g.record.new(players[0], chosen, 0)
     except ValueError as e:
-        raise ValueError(f"--variants: {e}") from None
-    return GAME_FACTORY, {"game": g.name, "players": players, "variants": variants}, g.adapter
+        raise ValueError(f"--{g.setup}: {e}") from None
+    # the shards' meta names the setup by the game's field, as it always has ("spells", "variants")
+    return GAME_FACTORY, {"game": g.name, "players": players, **({g.setup: chosen} if g.setup else {})}, g.adapter
 
 
 def _treeless_problem(args: argparse.Namespace) -> str | None:

@@ -9,6 +9,11 @@ the same draws (the state's seeded generator draws the Pouch; the seed is the sa
 and the luck of the Pouch cancels. All matchups share the deals. `--games N` is the number of games per
 matchup, rounded up to whole rotations.
 
+Setup. `--game` and the game's setup flags, as its terminal takes them (clients/args.py: every game's setup
+field and further flags, `--spells set2`, `--variants xv1`, `--decks fire_shock,frost_ward --cards FILE`),
+read once by the game's record module (engine_c.contract.command_setup) and refused before any game when
+bad; every game of the tournament is set up so, and its record carries the flags (D211).
+
 Running. Games run on a `concurrent.futures.Executor`: in-process (-j 1), a spawn process pool (-j N)
 or a Dask cluster (`--executor dask://host:8786`, always pure=False). Each finished game is appended to
 the JSONL file at once as a game record (docs/records.md: every move and draw, so it replays exactly and
@@ -37,9 +42,10 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from clients import ratings as R
+from engine_c.registry import DEFAULT_GAME
 from search.arena import MAX_DECISIONS, play_game
 
 
@@ -54,9 +60,13 @@ class GameTask:
     rotation: int
     seed: int
     seats: tuple[str, ...]
-    spells: str = "set1"                  # SpellBook's spell choice
-    game: str = "spellbook"               # engine_c/registry.py's name
-    variants: str = ""                    # Abracada…What?'s variants (xv1, xv2)
+    game: str = DEFAULT_GAME              # engine_c/registry.py's name
+    # the game's setup as its record module's `new` takes it: the command line's setup flags read by
+    # engine_c.contract.command_setup (plain data: a worker reads no file the flags named)
+    setup: Any = None
+    # the setup flags as the command line gave them, (name, text) each: the game's setup flag (--spells,
+    # --variants, --decks) and its further flags given (--cards): the tournament's own fields of each record
+    flags: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -64,12 +74,19 @@ class GameTask:
         return d
 
 
-def game_key(seats: Sequence[str], seed: int, spells: str, game: str = "spellbook", variants: str = "") -> str:
-    key = f"{'|'.join(seats)}#{seed}#{spells}"
-    return key if game == "spellbook" else f"{game}:{'|'.join(seats)}#{seed}#{variants}"
+def game_key(seats: Sequence[str], seed: int, setup: str, game: str = DEFAULT_GAME,
+             options: Sequence[tuple[str, str]] = ()) -> str:
+    """A game's key in the results file: its seats, deal seed and setup flags (the setup flag's text, then each
+    further flag given as `#name=text`), behind the game's name (`abracadawhat:`) except for the game older
+    files leave unnamed (Declaration.unnamed_in_older_files), whose keys stay as they were written."""
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    key = f"{'|'.join(seats)}#{seed}#{setup}" + "".join(f"#{name}={text}" for name, text in options)
+    return key if g.unnamed_in_older_files else f"{g.name}:{key}"
 
 
-def seat_range(game: str = "spellbook") -> range:
+def seat_range(game: str = DEFAULT_GAME) -> range:
     """The player counts a game allows (SpellBook 2-4, Abracada…What? 2-5); ValueError for an unknown game."""
     from engine_c.registry import get_game
 
@@ -77,7 +94,23 @@ def seat_range(game: str = "spellbook") -> range:
     return range(g.min_players, g.max_players + 1)
 
 
-def matchups(bots: Sequence[str], seats: int, fmt: str, game: str = "spellbook") -> list[tuple[str, ...]]:
+def setup_flags(game, setup: str | None = None, options: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The setup flags of a game's tournament as (name, text): the setup flag (its declared default when `setup`
+    is None) and each further flag (Declaration.flags) whose text is not its default. ValueError names a flag
+    the game does not have."""
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    defaults = {name: default for name, default, _ in g.flags}
+    unknown = sorted(set(options or {}) - set(defaults))
+    if unknown:
+        raise ValueError(f"--{unknown[0]}: {g.title} has no such setup flag")
+    text = g.setup_default if setup is None else setup
+    head = ((g.setup, text),) if g.setup else ()
+    return head + tuple((name, str(value)) for name, value in (options or {}).items() if value != defaults[name])
+
+
+def matchups(bots: Sequence[str], seats: int, fmt: str, game: str = DEFAULT_GAME) -> list[tuple[str, ...]]:
     if len(set(bots)) != len(bots):
         raise ValueError("each bot may be named once (give a different spec to enter a second copy)")
     allowed = seat_range(game)
@@ -94,24 +127,42 @@ def matchups(bots: Sequence[str], seats: int, fmt: str, game: str = "spellbook")
     raise ValueError(f"format must be roundrobin or gauntlet, got {fmt!r}")
 
 
+def game_setup(game, setup: str | None = None, options: dict[str, str] | None = None) -> Any:
+    """The setup a GameTask carries: the setup flag's text (None: the game's default) and its further flags
+    read by the game's record module (engine_c.contract.command_setup); ValueError names the flag."""
+    from engine_c.contract import command_setup
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    return command_setup(g.record)(g.setup_default if setup is None else setup, **(options or {}))
+
+
 def schedule(bots: Sequence[str], games: int, seats: int = 2, fmt: str = "roundrobin", seed: int = 0,
-             spells: str = "set1", game: str = "spellbook", variants: str = "") -> list[GameTask]:
+             setup: str | None = None, game: str = DEFAULT_GAME, options: dict[str, str] | None = None) -> list[GameTask]:
     """Every game of the tournament, ordered deal by deal (so partial results stay balanced and a
-    duplicate pair's two games finish close together). `game`: a name of engine_c/registry.py; `spells`
-    are SpellBook's, `variants` Abracada…What?'s."""
-    return schedule_tables(matchups(bots, seats, fmt, game), games, seed, spells, game, variants)
+    duplicate pair's two games finish close together). `game`: a name of engine_c/registry.py; `setup`: the
+    text of its setup flag (SpellBook's spells, Abracada…What?'s variants, the Spellbook TCG's decks; None:
+    the game's default), `options` its further setup flags by name (the TCG's `cards`); ValueError names a
+    flag whose value the game refuses."""
+    return schedule_tables(matchups(bots, seats, fmt, game), games, seed, setup, game, options)
 
 
-def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
-                    spells: str = "set1", game: str = "spellbook", variants: str = "") -> list[GameTask]:
+def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, setup: str | None = None,
+                    game: str = DEFAULT_GAME, options: dict[str, str] | None = None) -> list[GameTask]:
     """The games of explicit matchups (tables of distinct bots, as many as the game seats), deal by deal,
-    all seat rotations."""
+    all seat rotations; `setup` and `options` as schedule's."""
+    from engine_c.registry import get_game
+
     if games < 1:
         raise ValueError("games must be at least 1")
     allowed = seat_range(game)
     for table in tables:
         if len(set(table)) != len(table) or len(table) not in allowed:
             raise ValueError(f"a table seats {allowed.start} to {allowed.stop - 1} distinct bots, got {list(table)}")
+    g = get_game(game)
+    flags = setup_flags(g, setup, options)
+    text = dict(flags).get(g.setup, "")
+    made = game_setup(g, setup, options)
     deals = math.ceil(games / max(len(t) for t in tables))
     tasks = []
     for d in range(deals):
@@ -119,8 +170,8 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
             seats = len(table)
             for r in range(seats):
                 order = tuple(table[(i + r) % seats] for i in range(seats))
-                tasks.append(GameTask(game_key(order, seed + d, spells, game, variants), m, d, r, seed + d, order,
-                                      spells, game, variants))
+                key = game_key(order, seed + d, text, g.name, flags[1:] if g.setup else flags)
+                tasks.append(GameTask(key, m, d, r, seed + d, order, g.name, made, flags))
     return tasks
 
 
@@ -129,7 +180,7 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0,
 # ----------------------------------------------------------------------------------------------
 def run_game_task(task: dict) -> dict:
     """Plays one scheduled game and returns its game record (engine_c.records, docs/records.md), with
-    the tournament's own fields under "tournament"."""
+    the tournament's own fields under "tournament" (the setup flags it was played with among them)."""
     from engine_c import records
     from engine_c.registry import get_game
 
@@ -137,51 +188,46 @@ def run_game_task(task: dict) -> dict:
 
     seats = list(task["seats"])
     n = len(seats)
-    game = get_game(task.get("game", "spellbook"))
-    setup = setup_options(game, task["spells"], task.get("variants", ""))
+    game = get_game(task["game"])
+    setup = task["setup"]
     bots = [make_bot(spec, seed=bot_seed(task["seed"], spec), players=n, game=game.name) for spec in seats]
     final: list = []
 
     def new_state(seed: int):
-        final.append(game.State.new(players=n, seed=seed, **setup))
+        final.append(game.record.new(n, setup, seed))
         return final[0]
 
     rec = play_game(new_state, bots, task["seed"])
     meta = {k: task[k] for k in ("key", "matchup", "deal", "rotation")}
-    meta.update(setup, ranks=R.ranks_of(rec.scores, rec.winners),
+    meta.update(dict(task["flags"]), ranks=R.ranks_of(rec.scores, rec.winners),
                 decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
                 worker=f"{os.uname().nodename}:{os.getpid()}")
-    kind = {"game": game.name, "variants": getattr(final[0], "variants", ())}
-    events = records.setup_events(n, task["spells"], task["seed"], **kind)
-    state = game.State.new(players=n, seed=task["seed"], **setup)        # the same deal, replayed for the events
+    played = records.played_setup(game, final[0], setup)
+    events = records.setup_events(n, (), task["seed"], game=game.name, setup=played)
+    state = game.record.new(n, setup, task["seed"])        # the same deal, replayed for the events
     for seat, text in rec.moves:
         move = state.parse_move(text)
         events.append(records.event("move", seat, text) if seat >= 0 else records.chance_event(state, move))
         state.apply(move)
     # the deal's seed is the tournament's own choice (seed + deal): shown
-    return records.build(n, getattr(final[0], "spells", ()), [records.seat("bot", s) for s in seats], events,
-                         final[0], seed=task["seed"], seed_shown=True, unfinished=rec.unfinished, tournament=meta,
-                         **kind)
-
-
-def setup_options(game, spells: str, variants: str) -> dict:
-    """The command line's setup options (--spells, --variants) that the game's `State.new` takes."""
-    import inspect
-
-    accepted = inspect.signature(game.State.new).parameters
-    return {key: value for key, value in (("spells", spells), ("variants", variants)) if key in accepted}
+    return records.build(n, (), [records.seat("bot", s) for s in seats], events, final[0], seed=task["seed"],
+                         seed_shown=True, unfinished=rec.unfinished, tournament=meta, game=game.name, setup=played)
 
 
 def game_row(rec: dict) -> dict:
     """What the results need of one game, from a record or from a line of the older JSONL format:
-    key, deal, seed, spells (the tournament's spell choice), seats (bot names), scores, winners, ranks."""
+    key, deal, seed, setup (the text of the tournament's setup flag: SpellBook's spell choice, ...), seats (bot
+    names), scores, winners, ranks."""
     t = rec.get("tournament")
-    if t is None:                                    # the older line format
-        return {**rec, "unfinished": bool(rec.get("unfinished"))}
-    from engine_c.records import seat_name
+    if t is None:                                    # the older line format (the first game's alone)
+        return {**rec, "setup": rec.get("spells", ""), "unfinished": bool(rec.get("unfinished"))}
+    from engine_c.records import game_of, seat_name
 
+    field = game_of(rec).setup
+    written = rec.get(field, "")
     return {"key": t["key"], "matchup": t.get("matchup"), "deal": t["deal"], "rotation": t.get("rotation"),
-            "seed": rec.get("seed"), "spells": t.get("spells", t.get("variants", "/".join(rec.get("spells", [])))),
+            "seed": rec.get("seed"),
+            "setup": t.get(field, "/".join(written) if isinstance(written, list) else "") if field else "",
             "seats": [seat_name(s) for s in rec["seats"]], "scores": rec["result"]["scores"],
             "winners": rec["result"]["winners"], "ranks": t["ranks"], "unfinished": rec["status"] == "unfinished"}
 
@@ -435,7 +481,7 @@ def summarize(records: Sequence[dict], bots: Sequence[str] | None = None, anchor
             ps.losses += s == 0.0
         if len(seats) == 2:
             a, b = sorted(seats, key=bots.index)
-            halves.setdefault((a, b, r["seed"], str(r["spells"])), []).append(_score_vs(r, a, b))
+            halves.setdefault((a, b, r["seed"], str(r["setup"])), []).append(_score_vs(r, a, b))
         else:
             multi.append((seats, ranks))
     pentas: dict[tuple[str, str], R.Pentanomial] = {}
@@ -561,23 +607,21 @@ def _fmt_elo(e: dict) -> str:
 # Command line
 # ----------------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from clients.args import add_game_flags, players_help
+
     p.add_argument("bots", nargs="+", help="bot specs: random, greedy, ismcts:level=5, flatmc:iterations=2000, "
                                            "grpc://host:port?level=7, openspiel-mcts:simulations=100")
     p.add_argument("--games", type=int, default=100, help="games per matchup (rounded up to whole seat rotations)")
-    from clients.args import players_help
-    from engine_c.registry import GAMES
-
-    p.add_argument("--game", default=GAMES[0], help=f"the game: {', '.join(GAMES)}")
+    add_game_flags(p)        # --game and every game's setup flags (--spells, --variants, --decks, --cards, ...)
     p.add_argument("--seats", type=int, default=2, help=f"players per game: {players_help()}")
     p.add_argument("--format", dest="fmt", default="roundrobin", choices=("roundrobin", "gauntlet"),
                    help="round-robin, or the first bot against all the others (gauntlet)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first deal (deal d uses seed + d)")
-    p.add_argument("--spells", default="set1", help="SpellBook: set1, set2, set3, classic (random per deal) or 7 names")
-    p.add_argument("--variants", default="", help="Abracada…What?: xv1 and/or xv2, comma-separated")
     p.add_argument("-j", "--jobs", type=int, default=1, help="concurrent games (spawn process pool)")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
     p.add_argument("--out", default="results.jsonl", help="JSONL file: one finished game per line")
-    p.add_argument("--resume", action="store_true", help="continue the file: skip the games already in it")
+    p.add_argument("--resume", action="store_true", help="continue the file: skip the games already in it (the "
+                                                          "setup its games were played with, unless named again)")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="head-to-head: stop early when the SPRT of elo0 against elo1 decides")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate")
@@ -588,16 +632,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress line")
 
 
-def preflight(specs: Sequence[str], seats: int, game: str = "spellbook", variants: str = "") -> None:
-    """Fail before any game for a bad spec, game or variant, a missing optional part (the gRPC client,
-    OpenSpiel) or a remote bot's server that does not answer."""
+def preflight(specs: Sequence[str], seats: int, game: str = DEFAULT_GAME, setup: Any = None) -> None:
+    """Fail before any game for a bad spec, game or setup (`setup`: as a GameTask carries it; None: the game's
+    default), a missing optional part (the gRPC client, OpenSpiel) or a remote bot's server that does not
+    answer. ValueError names the setup flag for a setup the game refuses."""
     from clients.bots import make_bot
     from engine_c.registry import get_game
 
     g = get_game(game)
-    g.State.new(players=seats, seed=0, **setup_options(g, "set1", variants))     # ValueError names a bad option
+    made = game_setup(g) if setup is None else setup
+    try:
+        g.record.new(seats, made, 0)
+    except ValueError as e:
+        raise ValueError(str(e) if str(e).startswith("--") or not g.setup else f"--{g.setup}: {e}") from None
     for spec in specs:
-        bot = make_bot(spec, seed=0, players=seats, game=game)
+        bot = make_bot(spec, seed=0, players=seats, game=g.name)
         if hasattr(bot, "check"):                     # a remote bot: is its server there, with the game?
             try:
                 bot.check()
@@ -605,14 +654,44 @@ def preflight(specs: Sequence[str], seats: int, game: str = "spellbook", variant
                 bot.close()
 
 
+def recorded_flags(path: str, game) -> tuple[tuple[str, str], ...] | None:
+    """The setup flags the games of `game` in a results file were played with (the tournament's own fields of
+    its records), when they all agree; None when the file holds none of them, or games set up otherwise."""
+    from engine_c.records import game_of
+    from engine_c.registry import get_game
+
+    g = get_game(game)
+    names = ([g.setup] if g.setup else []) + [name for name, _, _ in g.flags]
+    found = {tuple((n, str(r["tournament"][n])) for n in names if n in r["tournament"])
+             for r in load_records(path) if "tournament" in r and game_of(r).name == g.name}
+    return found.pop() if len(found) == 1 else None
+
+
+def _split_flags(game, flags: Sequence[tuple[str, str]]) -> tuple[str | None, dict[str, str]]:
+    """(the setup flag's text, the further flags by name) of setup flags as (name, text) pairs."""
+    named = dict(flags)
+    return (named.pop(game.setup, None) if game.setup else None), named
+
+
 def main(args: argparse.Namespace) -> int:
+    from clients.args import given_setup_flags
     from clients.bots import BotUnavailableError
+    from engine_c.registry import get_game
 
     try:
-        game = getattr(args, "game", "spellbook")
-        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, args.spells, game,
-                         getattr(args, "variants", ""))
-        preflight(args.bots, args.seats, game, getattr(args, "variants", ""))
+        try:
+            game = get_game(args.game)
+        except ValueError as e:
+            raise ValueError(f"--game: {e}") from None
+        setup, options = given_setup_flags(args, game)
+        if args.resume and setup_flags(game, setup, options) == setup_flags(game):
+            recorded = recorded_flags(args.out, game)     # the file's own setup, when no flag names another
+            if recorded is not None and recorded != setup_flags(game):
+                setup, options = _split_flags(game, recorded)
+                print(f"resuming {args.out} with its games' setup: "
+                      + " ".join(f"--{name} {text!r}" for name, text in recorded), file=sys.stderr)
+        tasks = schedule(args.bots, args.games, args.seats, args.fmt, args.seed, setup, game.name, options)
+        preflight(args.bots, args.seats, game.name, tasks[0].setup)
         test = R.SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
         if test is not None and (len(args.bots) != 2 or args.seats != 2):
             raise ValueError("--sprt is for a head-to-head match: two bots, two seats")

@@ -348,6 +348,7 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
     "iteration_scale" of GATE['network_iterations']) where it differs from the default blended search."""
     from clients import ratings as R
     from clients.tournament import make_executor, run_tournament, schedule
+    from engine_c.spellbook.game import SPELLBOOK       # the pipeline trains SpellBook's model
 
     def network_spec(model: str, search: dict | None) -> str:
         search = search or {}
@@ -359,7 +360,8 @@ def gate(run_dir: str, name: str, new: str, old: str | None, jobs: int, executor
     old_spec = (network_spec(old, None) if old else
                 f"ismcts:iterations={GATE['rollout_iterations']},evaluator=rollout")
     test = R.SPRT(GATE["elo0"], GATE["elo1"])
-    tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, spells="classic")
+    tasks = schedule([new_spec, old_spec], games=2 * GATE["pairs"], seats=2, seed=SEED + 7, setup="classic",
+                     game=SPELLBOOK.name)
     out = os.path.join(run_dir, f"{name}.jsonl")
     with make_executor(executor, jobs) as ex:
         result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True, sprt=test, desc=name)

@@ -13,7 +13,8 @@ registry (engine_c/registry.py) makes of a folder's declaration. A game folder e
   JSON object, read through `seat_view` below; optionally `event_lines(before, move, after, rolls, viewer)`,
   what the table saw of a move in words, read through `event_lines` below) and `record.py` (its part of the
   one record format of engine_c/records.py; optionally `request_setup(value)`, the setup a remote client
-  may give: what reads no file on the server);
+  may give: what reads no file on the server; optionally `command_setup(value, **flags)`, the setup a
+  command line names with the setup flag and the game's further flags, read through `command_setup` below);
 - optionally `reasons.py` (`reasons(state, move, versus=None)`: why a move, measured from the engine) and
   `insight.py` (`analysis_insight(state, seat)`: what the seat to move may infer of the hidden part, as
   JSON; `move_fields(insight, move)`: what it says of one move; `ANALYSIS_BY_DEFAULT`: whether the analysis
@@ -60,6 +61,9 @@ class GameAdapter(abc.ABC):
     default_level: int | None = None
     # The game's own bot specs {kind: factory(seed=..., **options)} (search.bots.make_bot).
     bots: Mapping[str, Callable] = NO_BOTS
+    # The bot spec of the game's fixed heuristic: a rung of its ladder and the yardstick its Elo is read against
+    # (clients/ladder.py, D141). Default: `greedy`, the one-ply heuristic over `move_values`.
+    heuristic_bot: str = "greedy"
     # How often a hint's budget may double (about half a second of search at the default level).
     hint_doublings: int = 4
     # True when the hidden information is only the order of future chance outcomes, so every chance
@@ -91,6 +95,12 @@ class GameAdapter(abc.ABC):
         """The moves no player who counts would make (weak levels never choose them; the absurd-move rate
         counts them). Default: none."""
         return []
+
+    def absurd(self, state: Any, move: Any, loss: float) -> bool:
+        """Whether a reviewed move is absurd, for the mistake profile of the levels (bench/level_profile.py,
+        docs/search.md): `loss` is the win probability the review says it gave up against the best move.
+        Default: a move the adapter calls senseless (`senseless_moves`)."""
+        return move in self.senseless_moves(state, self.legal_moves(state))
 
     # ------------------------------------------------------------------ required conversions (abstract: a game
     # without one cannot be instantiated; engine_c.base.CompiledGameAdapter provides them all)
@@ -172,6 +182,15 @@ def request_setup(record: ModuleType) -> Callable[[Any], Any]:
     return getattr(record, "request_setup", lambda value: value)
 
 
+def command_setup(record: ModuleType) -> Callable[..., Any]:
+    """The setup a command line names (the tournament, the ladder): the text of the game's setup flag and its
+    further flags (Declaration.flags, by name), read by the record module's optional
+    `command_setup(value, **flags)`, which may read the files they name (ValueError names the flag); what it
+    gives, the record module's `new` takes. The documented default takes the setup flag's text as it is (for
+    `new` to check); a game that declares further flags provides it."""
+    return getattr(record, "command_setup", lambda value, **flags: value)
+
+
 @dataclass(frozen=True)
 class Declaration:
     """What a game folder's game.py declares of itself (`DECLARATION`); the registry adds the rest."""
@@ -189,8 +208,17 @@ class Declaration:
     openspiel: str = ""
     ladder: str = ""            # its level -> Elo table in the checkout; "" = data/ladder-NAME.json
     # further setup flags of the command lines that take the setup flag: (name, default, help) each, read by
-    # the game's own terminal (Spellbook TCG's `--cards`, the card file its decks draw from)
+    # the game's own terminal and by its record module's optional `command_setup` (Spellbook TCG's `--cards`,
+    # the card file its decks draw from)
     flags: tuple[tuple[str, str, str], ...] = ()
+    # the setup of games played to learn from or to measure (self-play, benches) when none is named; None:
+    # `setup_default` (SpellBook's "classic": the spells drawn for each deal, so the games cover them all)
+    varied_setup: str | None = None
+    # True for the one game that older files name by leaving the game out (the project's first): a record
+    # without a "game" field and the older record formats, a tournament key and a ladder's evaluation
+    # without a game's name in front are this game's, and its new ones are written the same way, so files
+    # already on disk stay readable and their keys stable. At most one game declares it (the registry checks).
+    unnamed_in_older_files: bool = False
 
 
 @dataclass(frozen=True)
@@ -223,6 +251,8 @@ class Game:
     ladder: str = ""
     order: int = 100
     flags: tuple[tuple[str, str, str], ...] = ()     # Declaration.flags
+    varied_setup: str = ""                          # Declaration.varied_setup, its default resolved
+    unnamed_in_older_files: bool = False            # Declaration.unnamed_in_older_files
 
     def layer(self, part: str) -> ModuleType | None:
         """The module of one of the other layers' parts (`terminal`, `service` or `openspiel`: the path this

@@ -47,14 +47,14 @@ import secrets
 from typing import Any, Iterable, Sequence
 
 from engine_c.base import IllegalMoveError, NotationError
-from engine_c.registry import GAMES, get_game
+from engine_c.contract import Game
+from engine_c.registry import DEFAULT_GAME, GAMES, UNNAMED_GAME, get_game
 
 FORMAT = "spellbook-record"
 VERSION = 2
 STATUSES = ("finished", "active", "unfinished")   # unfinished: stopped by a harness's decision cap (D15)
 SEAT_KINDS = ("human", "client", "bot")
 RESIGN = "resign"                      # the event (kind and move) of a seat that resigned: the record's last (D130)
-SPELLBOOK = "spellbook"                # the game of a record without a "game" field
 HIDDEN_STONE = "stone ?"               # a chance outcome hidden from the record's viewer
 LEGACY_SERVER = "spellbook-record/1"
 LEGACY_TERMINAL = "spellbook-ai-game"
@@ -116,7 +116,7 @@ def chance_event(state, outcome: Any, seq: int | None = None) -> dict:
     return _rules(_game_of_state(state)).chance_event(state, outcome, seq)
 
 
-def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str = SPELLBOOK,
+def setup_events(players: int, spells: str | Sequence[str], seed: int, game: str = DEFAULT_GAME,
                  variants: str | Sequence[str] = (), setup: Any = None) -> list[dict]:
     """The setup's chance events of the game's `State.new(players, ..., seed)`: SpellBook's setup draws
     (S1, S3) as 'setup' events; Abracada…What?'s deal (XS2 in XC5's order) as 'deal' events (`spells`
@@ -132,7 +132,7 @@ def for_viewer(record: dict, viewer: int | None) -> dict:
     every Abracada…What? chance outcome the viewer may not see (its own hand, others' taken secret
     stones, the secret stones; a spectator: every hand) is written "stone ?", and `view` says whose view
     it is; a finished game's record is shown whole, as is every SpellBook record (its draws are public)."""
-    rules = _rules(_game_name(record.get("game", SPELLBOOK)))
+    rules = game_of(record).record
     if rules.PUBLIC or record.get("status") == "finished":
         return dict(record)
     out = dict(record)
@@ -157,11 +157,11 @@ def visible_to(rules: Any, event: dict, viewer: int | None) -> bool:
 
 def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Sequence[dict],
           final: Any = None, seed: int | None = None, seed_shown: bool = False,
-          unfinished: bool = False, game: str = SPELLBOOK, variants: Sequence[str] = (), setup: Any = None,
+          unfinished: bool = False, game: str = DEFAULT_GAME, variants: Sequence[str] = (), setup: Any = None,
           **extra: Any) -> dict:
     """A record. `final` (the state after the last event) gives the status and the result. The seed is
     kept only if the game is over or `seed_shown` (the players chose it): a live game's seed would
-    reveal the Pouch's order (Abracada…What?: the hands). `game` (default SpellBook) and, for
+    reveal the Pouch's order (Abracada…What?: the hands). `game` (default: the first listed) and, for
     Abracada…What?, its `variants` (`spells` is then ignored); any other game, its `setup` (its record
     module's setup_list reads it; None: its default). `extra` adds top-level metadata (e.g. session_id,
     tournament)."""
@@ -169,9 +169,7 @@ def build(players: int, spells: Sequence[str], seats: Sequence[dict], events: Se
     quitter = _resigned_events(events)
     over = final is not None and (final.is_terminal() or quitter is not None)
     status = "finished" if over else "unfinished" if unfinished else "active"
-    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    if game != SPELLBOOK:            # a record without "game" is SpellBook's (every older record)
-        rec["game"] = game
+    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, **game_field(game)}
     rec["players"] = players
     rec[get_game(game).setup] = _rules(game).setup_list(_setup_arg(game, spells, variants, setup))
     rec.update(seats=[dict(s) for s in seats], status=status)
@@ -279,7 +277,9 @@ def _load(obj: Any) -> dict:
         if version != VERSION:
             raise RecordError("version", f"this version reads spellbook-record version {VERSION}, got {version!r}")
         return validate(obj)
-    legacy = _rules(SPELLBOOK)       # the older formats were SpellBook's alone
+    if UNNAMED_GAME is None:
+        raise RecordError("format", f"not a game record (format {fmt!r}; expected {FORMAT!r})")
+    legacy = _rules(UNNAMED_GAME)    # the older formats were the first game's alone
     if fmt == LEGACY_SERVER or (fmt is None and "events" in obj):
         return legacy.from_server_v1(obj)
     if fmt == LEGACY_TERMINAL or (fmt is None and "moves" in obj):
@@ -310,6 +310,26 @@ def _game_name(name: Any) -> str:
         raise RecordError("game", str(e)) from None
 
 
+def game_of(record: dict) -> Game:
+    """The game of a record (or of a record-like dict: a tournament's settings, a request): its "game" field,
+    else the game older files name by leaving it out (engine_c.registry.UNNAMED_GAME): the one documented
+    reading of a record that names no game. RecordError('game') for an unknown game, or when no game is
+    read so."""
+    name = record.get("game")
+    if name is None:
+        if UNNAMED_GAME is None:
+            raise RecordError("game", "missing: name the record's game")
+        name = UNNAMED_GAME
+    return get_game(_game_name(name))
+
+
+def game_field(game: Any) -> dict:
+    """What a record writes of its game: {"game": name}, or {} for the game older files name by leaving it out
+    (so its records read as they always have)."""
+    g = get_game(game)
+    return {} if g.unnamed_in_older_files else {"game": g.name}
+
+
 def _game_of_state(state) -> str:
     return next(name for name in GAMES if isinstance(state, get_game(name).State))
 
@@ -336,6 +356,16 @@ def totals(state) -> list[int]:
 
 
 
+def played_setup(game: Any, state: Any, setup: Any) -> Any:
+    """The setup of a game begun with `setup` as a record writes it (build's `setup`): the State's own value of
+    the game's setup field where it has one (SpellBook's 7 spells, a set's names or those drawn for the deal;
+    Abracada…What?'s variants), else `setup` itself, for the record module's setup_list (the Spellbook TCG's
+    decks)."""
+    g = get_game(game)
+    value = getattr(state, g.setup, None) if g.setup else None
+    return list(value) if value is not None else setup
+
+
 def new_game(game: str, players: int, setup: Any, seed: int):
     """A new game of `game` set up with `seed`: SpellBook's State.new(players, spells=setup, seed) or
     Abracada…What?'s State.new(players, seed, variants=setup). ValueError names what is wrong (players,
@@ -346,8 +376,8 @@ def new_game(game: str, players: int, setup: Any, seed: int):
 def validate(obj: dict) -> dict:
     """A version-2 record, shape-checked and normalized (SpellBook: spells as 7 names; Abracada…What?:
     `game` and `variants`). Moves are checked by replay()."""
-    game = _game_name(obj.get("game", SPELLBOOK))
-    g = get_game(game)
+    g = game_of(obj)
+    game = g.name
     players = int_field(obj, "players", g.min_players, g.max_players)
     seed = int_field(obj, "seed", 0, 2**64 - 1, required=False)
     rules = _rules(game)
@@ -387,10 +417,8 @@ def validate(obj: dict) -> dict:
     out = dict(obj)
     out.update(players=players, seats=seats, status=status, events=events, result=result)
     out[g.setup] = setup
-    if game == SPELLBOOK:
-        out.pop("game", None)
-    else:
-        out["game"] = game
+    out.pop("game", None)
+    out.update(game_field(g))
     if seed is None:
         out.pop("seed", None)
     return out
@@ -415,7 +443,7 @@ def replay_indexed(record: dict, rng_seed: int | None = None):
     The record must already be version 2 for the indices to refer to its events."""
     rec = record if record.get("format") == FORMAT and record.get("version") == VERSION else load(record)
     rec = validate(rec)
-    game = _game_name(rec.get("game", SPELLBOOK))
+    game = game_of(rec).name
     seed = rec.get("seed")
     if seed is None:
         seed = rng_seed if rng_seed is not None else secrets.randbits(63)
@@ -491,10 +519,8 @@ class Replayed:
     resignation), who resigned (None: nobody) and where each decision was (round, label)."""
 
     def __init__(self, rec: dict):
-        from engine_c.registry import get_game
-
         self.rec = rec
-        self.game = get_game(rec.get("game", "spellbook"))
+        self.game = game_of(rec)
         self.final, self.steps, self.events = replay_indexed(rec)     # RecordError names the field
         self.resigned = resigned(rec)
         if not self.final.is_terminal() and self.resigned is None:

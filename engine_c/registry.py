@@ -36,6 +36,21 @@ def _declaration(folder: str) -> Declaration:
 
 _DECLARED = {folder: _declaration(folder) for folder in _folders()}
 GAMES: tuple[str, ...] = tuple(sorted(_DECLARED, key=lambda n: (_DECLARED[n].order, n)))
+# The game a command line or a call that names none plays: the first listed.
+DEFAULT_GAME: str = GAMES[0]
+
+
+def _unnamed_game() -> str | None:
+    """The game older files name by leaving the game out (Declaration.unnamed_in_older_files), or None."""
+    named = [n for n in GAMES if _DECLARED[n].unnamed_in_older_files]
+    if len(named) > 1:
+        raise TypeError(f"only one game may be unnamed in older files; {', '.join(named)} all declare it")
+    return named[0] if named else None
+
+
+# The game of a record without a "game" field (and of the older record formats), of a tournament key and a
+# ladder evaluation without a game's name in front: see engine_c.records.game_of.
+UNNAMED_GAME: str | None = _unnamed_game()
 _cache: dict[str, Game] = {}
 
 
@@ -65,7 +80,9 @@ def _load(folder: str) -> Game:
                 terminal=decl.terminal or f"clients.play_{folder}",
                 service=decl.service or f"server.{folder}_service",
                 openspiel=decl.openspiel or f"clients.openspiel_{folder}",
-                ladder=decl.ladder or f"data/ladder-{folder}.json", order=decl.order, flags=decl.flags)
+                ladder=decl.ladder or f"data/ladder-{folder}.json", order=decl.order, flags=decl.flags,
+                varied_setup=decl.setup_default if decl.varied_setup is None else decl.varied_setup,
+                unnamed_in_older_files=decl.unnamed_in_older_files)
 
 
 def all_games() -> list[Game]:

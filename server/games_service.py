@@ -169,9 +169,9 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
         if not request.record_json.strip():
             raise FieldError("record_json", "give the game's record as JSON (ExportSession's or PlayMatch's)")
         rec = convert.record_from_json(request.record_json)
-        if rec.get("game", records.SPELLBOOK) != self.game.name:
+        if records.game_of(rec).name != self.game.name:
             raise FieldError("record_json.game", f"the request's game is {self.game.name}; the record is of "
-                                                 f"{rec.get('game', records.SPELLBOOK)!r}")
+                                                 f"{records.game_of(rec).name!r}")
         return rec, "record_json"
 
     def _event_pb(self, ev, role: str = auth.SPECTATOR, finished: bool = False) -> gpb.SessionEvent:

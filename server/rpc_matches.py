@@ -232,9 +232,9 @@ class MatchRpcs(RpcBase):
             rec, field = self.conv.record_from_json(request.record_json), "record_json"
         else:
             raise FieldError("record", "give the game as `record` or `record_json` (ExportSession gives both)")
-        if rec.get("game", records.SPELLBOOK) != self.game.name:
+        if records.game_of(rec).name != self.game.name:
             raise FieldError(f"{field}.game", f"this is the {self.game.title} service; the record is of "
-                                              f"{rec.get('game', records.SPELLBOOK)!r}")
+                                              f"{records.game_of(rec).name!r}")
         return rec, field
 
     @rpc

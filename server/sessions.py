@@ -42,7 +42,7 @@ from typing import AsyncIterator
 from engine_c import records
 from engine_c.contract import tells_events
 from engine_c.base import IllegalMoveError, NotationError
-from engine_c.registry import Game, get_game
+from engine_c.registry import DEFAULT_GAME, Game, get_game
 from search import ismcts
 from search.bots import make_bot
 from search.levels import level_options
@@ -120,7 +120,7 @@ class _Session:
     def __init__(self, sid: str, players: int, spells: list[str], seed: int, seats: list[SeatSpec],
                  state, seq: int, fixed_seed: bool = True, game: Game | None = None):
         self.id, self.players, self.spells, self.seed, self.seats = sid, players, spells, seed, seats
-        self.game = game or get_game("spellbook")     # spells: the game's setup options (Abracada: variants)
+        self.game = game or get_game(DEFAULT_GAME)    # spells: the game's setup options (Abracada: variants)
         self.fixed_seed = fixed_seed
         self.owner = ""                       # the fair-share client that created it
         self.external = False                 # a live PlayMatch plays it (holding its bot lease), not the bots
@@ -199,7 +199,7 @@ class SessionManager:
         self.coord = coordination or Coordination()
         # (spec, seed) -> the bot of a PlayMatch seat for one decision; the servicer sets its own (MatchRpcs
         # .match_bot, with the server's caps), so a match carried on after a restart plays as it would have
-        self.bot_factory = lambda spec, seed, game=get_game("spellbook").adapter: make_bot(spec, game, seed=seed)
+        self.bot_factory = lambda spec, seed, game=get_game(DEFAULT_GAME).adapter: make_bot(spec, game, seed=seed)
         self._next_expiry = 0.0
         self.sessions: dict[str, _Session] = {}
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -282,7 +282,7 @@ class SessionManager:
     # ---------------------------------------------------------------- calls
     async def create(self, players: int, spells: str | list[str], seed: int | None, seats: list[SeatSpec],
                      credentials: dict[str, str] | None = None, owner: str = "", external: bool = False,
-                     fixed_seed: bool | None = None, game: str = "spellbook") -> str:
+                     fixed_seed: bool | None = None, game: str = DEFAULT_GAME) -> str:
         """A new session; `seed` None draws a secret one. `credentials` (token hash -> role, server/auth.py)
         are stored with it in one transaction. `external`: a PlayMatch plays it (record_external) while it
         holds the session's bot lease; end_external hands it back. `fixed_seed` False: `seed` is a secret
@@ -314,8 +314,8 @@ class SessionManager:
         sid = secrets.token_hex(8)
         # the setup as the record writes it: SpellBook's spells (a set's names), Abracada…What?'s variants, or
         # (a game whose State does not name it) the game record module's own (the Spellbook TCG's decks)
-        value = getattr(state, g.setup, None)
-        names = list(value) if value is not None else g.record.setup_list(spells)
+        names = records.played_setup(g, state, None)
+        names = names if names is not None else g.record.setup_list(spells)
         session = _Session(sid, players, names, seed, list(seats), state, 0, fixed_seed, g)
         self.store.create(sid, players, names, seed, [s.__dict__ for s in seats], state.to_text(),
                           bot_turn=session.bot_turn() and not external, fixed_seed=fixed_seed,
@@ -496,9 +496,7 @@ class SessionManager:
             events.append(records.event(kind, -1 if chance else e.seat, e.move, seq=e.seq, zone=zone,
                                         to=e.seat if chance and e.seat >= 0 else None))
         finished = row.status == "finished"
-        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid}
-        if game != records.SPELLBOOK:
-            rec["game"] = game
+        rec = {"format": records.FORMAT, "version": records.VERSION, "session_id": sid, **records.game_field(game)}
         rec.update(players=row.players)
         rec[get_game(game).setup] = row.spells     # the game's setup field: spells, variants, decks
         rec.update(seats=[records.seat(s["kind"], s.get("spec", ""), s.get("level", 0)) for s in row.seats],

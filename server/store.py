@@ -35,6 +35,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable
 
+from engine_c.registry import DEFAULT_GAME, UNNAMED_GAME
+
 DEFAULT_DB = os.path.join(os.path.expanduser("~"), ".spellbook-ai", "sessions.db")
 SCHEMA_VERSION = 4
 MAX_SEQ = 2**63 - 1        # event numbers are signed 64-bit integers in both stores: seq < MAX_SEQ
@@ -56,7 +58,7 @@ class SessionRow:
     seq: int = 0              # the last event's seq
     updated: float = 0.0      # when the last event was stored
     bot_turn: bool = False    # a bot seat decides next
-    game: str = "spellbook"   # the game's name in engine_c.registry
+    game: str = DEFAULT_GAME  # the game's name in engine_c.registry
 
 
 @dataclass
@@ -105,7 +107,7 @@ class SessionStore(ABC):
     @abstractmethod
     def create(self, sid: str, players: int, spells: list[str], seed: int, seats: list[dict],
                initial_state: str, bot_turn: bool = False, fixed_seed: bool = True,
-               credentials: dict[str, str] | None = None, owner: str = "", game: str = "spellbook") -> None:
+               credentials: dict[str, str] | None = None, owner: str = "", game: str = DEFAULT_GAME) -> None:
         """The session row, its seq-0 'setup' event (the state after setup) and its credentials (token hash
         -> role) in one transaction. `game`: the game's registry name (`spells` holds its setup options)."""
 
@@ -184,6 +186,8 @@ def _redact(url: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------- SQLite
+# Sessions stored before migration 4 named no game: they are the game older files leave unnamed.
+OLDER_SESSIONS_GAME = UNNAMED_GAME or DEFAULT_GAME
 _SQLITE_MIGRATIONS = {
     1: """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -229,8 +233,8 @@ CREATE TABLE IF NOT EXISTS credentials (
 );
 ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 """,
-    4: """
-ALTER TABLE sessions ADD COLUMN game TEXT NOT NULL DEFAULT 'spellbook';
+    4: f"""
+ALTER TABLE sessions ADD COLUMN game TEXT NOT NULL DEFAULT '{OLDER_SESSIONS_GAME}';
 """,
 }
 # Migration 3 also adds sessions.fixed_seed (1: the creator chose the seed; 0: drawn, secret) where missing:
@@ -289,7 +293,7 @@ class SqliteStore(SessionStore):
             return self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None, owner="", game="spellbook") -> None:
+               credentials=None, owner="", game=DEFAULT_GAME) -> None:
         now = time.time()
         with self._lock, self._tx():
             self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES (?,?,?,?,?,?,?,NULL,0,?,?,?,?,?)",
@@ -451,8 +455,8 @@ CREATE TABLE IF NOT EXISTS credentials (
     PRIMARY KEY (session_id, token_hash)
 );
 """,
-    4: """
-ALTER TABLE sessions ADD COLUMN IF NOT EXISTS game TEXT NOT NULL DEFAULT 'spellbook';
+    4: f"""
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS game TEXT NOT NULL DEFAULT '{OLDER_SESSIONS_GAME}';
 """,
 }
 _PG_NOW = "extract(epoch from clock_timestamp())"   # the database's clock: one clock for every machine
@@ -506,7 +510,7 @@ class PostgresStore(SessionStore):
         return self._query("SELECT MAX(version) FROM schema_version", one=True)[0]
 
     def create(self, sid, players, spells, seed, seats, initial_state, bot_turn=False, fixed_seed=True,
-               credentials=None, owner="", game="spellbook") -> None:
+               credentials=None, owner="", game=DEFAULT_GAME) -> None:
         now = time.time()
         with self._lock, self._db.transaction():
             self._db.execute(f"INSERT INTO sessions ({_SESSION_COLS}) VALUES "
@@ -644,7 +648,9 @@ def _store_advance(db, ph: str, sid: str, out: Advance) -> None:
 
 def _backfill_bot_turn(db, ph: str) -> None:
     """Migration 2: whether a bot decides next in each active session (from its last stored state)."""
-    from engine_c.spellbook import State   # the store itself does not need the engine
+    from engine_c.registry import get_game   # the store itself does not need the engine
+
+    State = get_game(OLDER_SESSIONS_GAME).State     # every session of that time was of the unnamed game
     rows = db.execute("SELECT s.id, s.seats, e.state_after FROM sessions s JOIN events e ON e.session_id=s.id "
                       "AND e.seq=s.seq WHERE s.status='active'").fetchall()
     for sid, seats, text in rows:

@@ -52,7 +52,7 @@ def test_search_shards_hold_five_seats_of_observer_features(runs):
     for path in shards:
         arrays, meta = read_shard(path)
         assert meta["game"] == "abracadawhat" and meta["feature_version"] == fver
-        assert meta["game_args"] == {"game": "abracadawhat", "players": [2, 5], "variants": []}
+        assert meta["game_args"] == {"game": "abracadawhat", "players": [2, 5], "variants": ""}
         assert meta["config"]["options"]["chance"] == "open"           # the game's own search fields
         d = len(arrays["seat"])
         assert arrays["x"].shape == (d, nf) and arrays["move_x"].shape[1] == nm

@@ -7,7 +7,7 @@ import pytest
 
 from engine_c.base import CompiledGameAdapter
 from engine_c.contract import Declaration, Game, GameAdapter
-from engine_c.registry import GAMES, all_games, get_game
+from engine_c.registry import DEFAULT_GAME, GAMES, all_games, get_game
 from engine_c.spellbook._engine import game_vtable
 from engine_c.spellbook.state import Move, State
 from search import SearchOptionError, SearchOptions, ismcts
@@ -145,3 +145,81 @@ def test_a_game_adapter_without_its_required_conversions_is_refused():
     with pytest.raises(TypeError, match="abstract"):
         Incomplete()
     assert BareSpellBook().legal_moves(State.new(players=2, seed=1))
+
+
+# A game's own modules may name it: its folder, its layers (terminal, service, OpenSpiel adapter) and the
+# modules named for it (clients/play_NAME.py, bench/engine_NAME.py, ...); these are the others that are a
+# game's own without its name in theirs.
+OWN_MODULES = {"bench/abracada.py", "bench/abracada_fit.py", "bench/abracada_moves_information.py"}
+
+
+def _names_a_game(tree, names: set[str]) -> list[int]:
+    """The lines of a module's code (not its docstrings) that compare with a game's name, default to one (a
+    parameter, `default=`/`game=`, `.get("game", NAME)`, `getattr(args, "game", NAME)`), resolve one
+    (`get_game(NAME)`), name one in a module constant, offer names as `choices` or key a table by them."""
+    import ast
+
+    def named(node) -> bool:
+        return isinstance(node, ast.Constant) and node.value in names
+
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(named(x) for x in [node.left, *node.comparators]):
+            lines.append(node.lineno)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(named(d) for d in [*node.args.defaults, *node.args.kw_defaults] if d is not None):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            if any(k.arg in ("default", "game", "choices") and (named(k.value) or any(
+                    named(e) for e in getattr(k.value, "elts", []))) for k in node.keywords):
+                lines.append(node.lineno)
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and any(named(a) for a in node.args[1:]):
+                lines.append(node.lineno)
+            callee = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if (callee == "getattr" and any(named(a) for a in node.args[2:])) or \
+                    (callee == "get_game" and any(named(a) for a in node.args)):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Dict) and any(named(k) for k in node.keys):
+            lines.append(node.lineno)
+    lines += [node.lineno for node in tree.body if isinstance(node, ast.Assign) and named(node.value)]
+    return lines
+
+
+def test_shared_code_names_no_game():
+    """Issue 48: what is generic names no game. What differs by game is declared in the game's folder (the
+    contract's optional parts), a record that names none is read in one place (engine_c.records.game_of), and a
+    call or command that names none plays registry.DEFAULT_GAME: no `== "spellbook"` branch or `game="spellbook"`
+    default outside a game's own modules."""
+    import ast
+
+    names = set(GAMES)
+    own = set(OWN_MODULES)
+    for g in all_games():
+        own |= {f"{path.replace('.', '/')}.py" for path in (g.terminal, g.service, g.openspiel)}
+    found = []
+    for folder in ("clients", "server", "search", "bench", "engine_c"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            rel = f"{folder}/{path.name}"
+            if rel in own or any(name in path.stem for name in names):
+                continue
+            found += [f"{rel}:{line}" for line in _names_a_game(ast.parse(path.read_text(encoding="utf-8")), names)]
+    assert found == [], f"shared code naming a game: {found}"
+    assert DEFAULT_GAME == GAMES[0]
+
+
+def test_what_differs_by_game_is_declared():
+    """The declared parts that replaced the name branches (issue 48), with their documented defaults."""
+    from engine_c import records, registry
+
+    bare = BareSpellBook()
+    st = State.new(players=2, seed=5)          # a Morning: pass, takes and a draw are legal
+    passing = next(m for m in st.legal_moves() if str(m) == "pass")
+    assert bare.heuristic_bot == "greedy" and not bare.absurd(st, passing, 1.0)      # nothing senseless
+    spellbook = get_game("spellbook")
+    assert spellbook.adapter.absurd(st, passing, 0.3) and not spellbook.adapter.absurd(st, passing, 0.1)
+    assert get_game("abracadawhat").adapter.heuristic_bot == "counting"
+    assert spellbook.varied_setup == "classic" and get_game("abracadawhat").varied_setup == ""
+    # one game is unnamed in older files: a record without "game" is its, and its records still leave it out
+    assert [g.name for g in all_games() if g.unnamed_in_older_files] == [registry.UNNAMED_GAME] == ["spellbook"]
+    assert records.game_of({}).name == "spellbook" and records.game_of({"game": "abracadawhat"}).name == "abracadawhat"
+    assert records.game_field("spellbook") == {} and records.game_field("spellbooktcg") == {"game": "spellbooktcg"}

@@ -363,7 +363,7 @@ def _tiny_run(out_dir: str, games: int = 2, model: str | None = None, value_play
                                                model=model or ""),
                          explore_decisions=2, model_path=model, value_playouts=value_playouts,
                          full_share=full_share, cheap_iterations=3)
-    tasks = plan_shards(out_dir, games, 1, 7, cfg, "clients.selfplay:spellbook_game", {"players": [2, 3]})
+    tasks = plan_shards(out_dir, games, 1, 7, cfg, "clients.selfplay:registry_game", {"game": "spellbook", "players": [2, 3]})
     return [run_shard(vars(t)) for t in tasks]
 
 

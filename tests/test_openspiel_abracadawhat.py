@@ -176,7 +176,7 @@ def test_openspiel_mcts_spec_plays_abracadawhat_in_a_tournament(tmp_path):
         assert move in st.legal_moves() and st.to_text() == before
     tasks = T.schedule(["openspiel-mcts:simulations=2", "random"], games=2, seed=1, game="abracadawhat")
     tasks += T.schedule(["openspiel-mcts:simulations=2", "random", "counting"], games=1, seats=3, seed=2,
-                        game="abracadawhat", variants="xv1")
+                        game="abracadawhat", setup="xv1")
     with T.make_executor("inline") as ex:
         res = T.run_tournament(tasks, str(tmp_path / "o.jsonl"), ex.executor, progress=False)
     assert len(res.records) == len(tasks) > 2 and all(r["result"]["winners"] for r in res.records)

@@ -118,6 +118,53 @@ def test_tournament_records_replay_and_are_reviewed(tmp_path, capsys):
     assert "Review: Spellbook TCG, frost_ward v fire_shock (starter cards)" in text and "Turn 1 of seat 0" in text
 
 
+def _drawn(rec: dict, seat: int) -> set[str]:
+    """The cards `seat` drew in a game (its deal and draw events: "draw CARD")."""
+    return {e["move"].split()[1] for e in rec["events"] if e["kind"] in ("deal", "draw") and e.get("to") == seat}
+
+
+def test_a_tournament_plays_the_decks_its_setup_flags_name(tmp_path, capsys):
+    """Issue 48: the tournament takes the game's own setup flags (Declaration.setup and flags: --decks, --cards),
+    plays the decks they name and writes them to each record; a bad deck or card file is refused before any
+    game, naming the flag."""
+    out = tmp_path / "t.jsonl"
+    assert cli_main(["tournament", "random", "greedy", "--game", GAME, "--games", "2", "--seed", "4",
+                     "--decks", "fire_shock,frost_ward", "--out", str(out), "--no-progress"]) == 0
+    from engine_c.spellbooktcg.cards import starter_decks
+
+    recs = records.load_file(str(out))
+    assert len(recs) == 2
+    for rec in recs:           # the starter decks the other way round from the default frost_ward v fire_shock
+        assert [d["id"] for d in rec["decks"]["seats"]] == ["fire_shock", "frost_ward"]
+        assert rec["tournament"]["decks"] == "fire_shock,frost_ward" and records.replayed(rec).final.is_terminal()
+        for seat, deck in enumerate(("fire_shock", "frost_ward")):
+            assert _drawn(rec, seat) <= set(dict(starter_decks()[deck].cards))
+    assert {"kindle", "static"} & set.union(*(_drawn(r, 0) for r in recs))           # fire_shock's own cards
+    # resumed without the flags, the tournament continues with the setup its games were played with
+    assert cli_main(["tournament", "random", "greedy", "--game", GAME, "--games", "4", "--seed", "4", "--resume",
+                     "--out", str(out), "--no-progress"]) == 0
+    assert "with its games' setup: --decks 'fire_shock,frost_ward'" in capsys.readouterr().err
+    resumed = records.load_file(str(out))
+    assert len(resumed) == 4 and {r["tournament"]["decks"] for r in resumed} == {"fire_shock,frost_ward"}
+    # a card file of one's own: its cards travel inside each record, so the record replays anywhere
+    cards, decks, mine = tmp_path / "cards.json", tmp_path / "decks.json", tmp_path / "mine.jsonl"
+    cards.write_text(json.dumps(MY_CARDS))
+    decks.write_text(json.dumps(MY_DECKS))
+    assert cli_main(["tournament", "random", "greedy", "--game", GAME, "--games", "2", "--cards", str(cards),
+                     "--decks", str(decks), "--out", str(mine), "--no-progress"]) == 0
+    for rec in records.load_file(str(mine)):
+        assert [d["id"] for d in rec["decks"]["seats"]] == ["burn", "burn"] and "card_file" in rec["decks"]
+        assert _drawn(rec, 0) <= set(MY_DECKS["decks"][0]["cards"]) and records.replayed(rec).final.is_terminal()
+    capsys.readouterr()
+    bad = tmp_path / "bad.jsonl"
+    for argv, flag in ((["--game", GAME, "--decks", "frost_ward,nope"], "--decks: 'nope' is neither a starter deck"),
+                       (["--game", GAME, "--cards", str(tmp_path / "none.json")], "--cards: "),
+                       (["--game", "spellbook", "--decks", "frost_ward"], "--decks: SpellBook takes no --decks")):
+        assert cli_main(["tournament", "random", "greedy", "--games", "2", *argv, "--out", str(bad),
+                         "--no-progress"]) == 2
+        assert flag in capsys.readouterr().err and not bad.exists()
+
+
 def test_analysis_engine_answers_a_position_and_a_seats_observation():
     from clients.analysis import analyse
 

@@ -393,7 +393,7 @@ def test_small_samples_say_too_few_games_and_the_table_fits_long_names(monkeypat
     def row(rec):
         s, w = rec["result"]["scores"], rec["result"]["winners"]
         return {"seats": rec["seats"], "ranks": [1 if i in w else 2 for i in range(2)], "winners": w, "scores": s,
-                "seed": rec["seed"], "spells": rec["spells"]}
+                "seed": rec["seed"], "setup": rec["spells"]}
     monkeypatch.setattr(T, "game_row", row)
     # two deals, each played in both seat orders; the seat-0 bot wins every game: each pair splits 1-1
     recs = [_rec("greedy", long, 0, 1), _rec(long, "greedy", 0, 1), _rec("greedy", long, 0, 2), _rec(long, "greedy", 0, 2)]

@@ -14,7 +14,7 @@ from search import _mcts
 from search.selfplay import SelfPlayConfig, list_shards, load_shards, plan_shards, read_shard, run_shard
 from test_learned import random_model
 
-FACTORY = "clients.selfplay:spellbook_game"
+FACTORY = "clients.selfplay:registry_game"
 
 
 def roots(count: int, players=(2, 3, 4), first_seed: int = 0) -> list[bytes]:
@@ -103,7 +103,7 @@ def test_bad_options_are_refused_naming_the_option(options, field):
 
 def _treeless_run(out: str, games: int, model: str | None, **kw) -> list[dict]:
     cfg = SelfPlayConfig(generator="treeless", model_path=model, keep=3, td_lambdas=(0.0, 0.7, 1.0), **kw)
-    tasks = plan_shards(out, games, 4, 11, cfg, FACTORY, {"players": [2, 3]})
+    tasks = plan_shards(out, games, 4, 11, cfg, FACTORY, {"game": "spellbook", "players": [2, 3]})
     return [run_shard(vars(t)) for t in tasks]
 
 
@@ -124,7 +124,7 @@ def test_treeless_shards_resume_and_train_with_td_targets(tmp_path):
     os.makedirs(search_dir)
     from search.search import SearchOptions
     for t in plan_shards(search_dir, 1, 1, 3, SelfPlayConfig(options=SearchOptions(iterations=8)), FACTORY,
-                         {"players": [2]}):
+                         {"game": "spellbook", "players": [2]}):
         run_shard(vars(t))
     data, _ = load_shards(list_shards(out) + list_shards(search_dir))
     k = 24
@@ -237,7 +237,7 @@ def test_a_policy_trunk_of_its_own_leaves_the_value_to_the_value_trunk(tmp_path)
     search_dir = str(tmp_path / "s")
     os.makedirs(search_dir)
     for t in plan_shards(search_dir, 2, 2, 5, SelfPlayConfig(options=SearchOptions(iterations=8)), FACTORY,
-                         {"players": [2]}):
+                         {"game": "spellbook", "players": [2]}):
         run_shard(vars(t))
     shards = list_shards(out) + list_shards(search_dir)
     cfg = dict(hidden=(8, 8), epochs=1, batch=16, seed=2, td_lambda=1.0, policy_hidden=(6, 5))

@@ -77,6 +77,8 @@ class AbracadaWhatGame(CompiledGameAdapter):
     # there offers moves the real state does not allow (self-play's searches kept a tree per seat and
     # played "cast 1" after a successful 8).
     tree_reuse = False
+    # the count heuristic (`counting`) is the yardstick of this game's ladder (clients/ladder.py, D141)
+    heuristic_bot = "counting"
 
     def __init__(self) -> None:
         self.vtable = game_vtable()

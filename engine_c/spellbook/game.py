@@ -14,6 +14,12 @@ DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirnam
                                   "data", "models", "spellbook.npz")
 
 
+# An absurd pass (SpellBookGame.absurd): rated this much win probability worse than the best move, while one of
+# these moves was legal.
+ABSURD_LOSS = 0.20
+ABSURD_OTHER_KINDS = ("take", "draw", "learn")
+
+
 class SpellBookGame(CompiledGameAdapter):
     """The adapter search/ uses (see search.GameAdapter): nothing in search/ knows SpellBook."""
 
@@ -42,6 +48,14 @@ class SpellBookGame(CompiledGameAdapter):
     def final_score_spread(state: State) -> float:
         """One standard deviation of a seat's final score around the search's estimate (module function)."""
         return final_score_spread(state)
+
+    def absurd(self, state: State, move: Move, loss: float) -> bool:
+        """For the levels' mistake profile (bench/level_profile.py, D143): a `pass` in a Morning or an Evening
+        while a take, a draw or a learn was legal, which the review rates ABSURD_LOSS or more worse than its
+        best move (SpellBook calls no move senseless: a weak level may still pass)."""
+        if str(move) != "pass" or state.phase not in ("morning", "evening"):
+            return False
+        return loss >= ABSURD_LOSS and any(str(m).split()[0] in ABSURD_OTHER_KINDS for m in self.legal_moves(state))
 
     @staticmethod
     def move_family(state: State, move: Move):
@@ -85,7 +99,11 @@ SPELLBOOK = SpellBookGame()
 DECLARATION = Declaration(title="SpellBook", adapter=SPELLBOOK, players=(2, 4), rules="shared/rules/SPELLBOOK.md",
                           setup="spells", setup_default="set1",
                           setup_help="set1, set2, set3, classic or 7 spell names", order=0, terminal="clients.play_spellbook", service="server.service",
-                          openspiel="clients.openspiel_game", ladder="data/ladder.json")
+                          openspiel="clients.openspiel_game", ladder="data/ladder.json",
+                          # self-play and the benches draw the spells for each deal
+                          varied_setup="classic",
+                          # the first game: its older records, tournament keys and ladder tables name no game
+                          unnamed_in_older_files=True)
 
 
 # How far a seat's final score strays from the search's estimate of it, by the round the game is in

@@ -101,6 +101,18 @@ def parse_setup(decks: str | None = "", cards: str | None = "") -> Setup:
     return Setup(cs, (found[0], found[1]))
 
 
+def command_setup(value: str | None = "", cards: str | None = "") -> dict:
+    """The setup a command line names (engine_c.contract.command_setup: the tournament's and the ladder's
+    `--decks` and `--cards`), as parse_setup reads it, written as the record's `decks` object (plain data, a
+    card file of one's own inline: a worker process reads no file); ValueError names the flag, and a file
+    that breaks the rules (CardError) the file, the card and the field too."""
+    try:
+        return parse_setup(value, cards).to_json()
+    except C.CardError as e:
+        flag = "--cards" if cards and os.path.abspath(e.path) == os.path.abspath(cards) else "--decks"
+        raise ValueError(f"{flag}: {e}") from None
+
+
 def request_setup(value: Any) -> Any:
     """The setup a remote client gives (games.v1's `setup`): starter deck ids ("frost_ward,fire_shock"; ""
     the default decks), or the record's `decks` object (a card file of its own inline). Never a path: the
