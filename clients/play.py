@@ -165,6 +165,34 @@ def line_editor(client: "PlayClient"):
         return None
 
 
+class SeatedSession:
+    """What every terminal game's session shares (a dataclass with `state`, `seats` "human" or a bot spec
+    each, `events` and `resigned`): whose view the terminal shows, whether the game is over, resigning."""
+
+    @property
+    def human(self) -> int:
+        """The human seat deciding now, else the first human seat: whose view the terminal shows."""
+        cp = self.state.current_player
+        if 0 <= cp < len(self.seats) and self.seats[cp] == HUMAN:
+            return cp
+        return self.seats.index(HUMAN) if HUMAN in self.seats else 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal() or self.resigned is not None
+
+    def resign(self, seat: int) -> None:
+        """`seat` resigns: the game ends here (its record's last event says so, D130)."""
+        if self.over:
+            raise ValueError("the game is already over")
+        self.resigned = seat
+
+    @property
+    def moves(self) -> list[dict]:
+        """The decisions and chance events after the setup (what `save` reports)."""
+        return self.events
+
+
 class PlayClient:
     """The terminal: reads lines from `inp` (prompt_toolkit's editor on a terminal), writes to `out`, and
     plays `session` (a game's session: state, seats, advance(), play_human(), undo(), save(), load(),
@@ -211,6 +239,28 @@ class PlayClient:
     # What every game's terminal shares
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
+
+    def typed_move(self, line: str):
+        """The move a typed line names: its number in the list of legal moves, or its notation; None after
+        saying why it cannot be played."""
+        from engine_c.base import IllegalMoveError, NotationError
+
+        st = self.sess.state
+        text = line.strip()
+        if text.isdigit():
+            moves = st.legal_moves()
+            k = int(text)
+            if not 1 <= k <= len(moves):
+                self.say(f"Choose a move from 1 to {len(moves)} (`moves` lists them).")
+                return None
+            return moves[k - 1]
+        try:
+            return st.parse_move(text)
+        except IllegalMoveError as e:
+            self.say(f"Illegal: {e}")
+        except NotationError as e:
+            self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
+        return None
 
     def common_command(self, cmd: str, rest: str) -> bool | None:
         """The commands every game's terminal shares (board, hint, undo, save, load): what handle() returns

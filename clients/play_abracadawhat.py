@@ -30,8 +30,8 @@ from typing import Callable, TextIO
 from engine_c import records
 from engine_c.abracadawhat import text as T
 from engine_c.abracadawhat.state import SPELLS, IllegalMoveError, Move, NotationError, State
-from clients.play import (HUMAN, Event, Hinter, PlayClient, seat_spec, load_record, ranked_lines, run_local,
-                          run_on_server, seat_label, write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
+                          run_on_server, seat_label, seat_spec, write_record)
 
 GAME = "abracadawhat"
 COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "resign", "quit")
@@ -42,7 +42,7 @@ MAX_BOTS = 4
 # The game (no I/O): state, seats, record
 # ----------------------------------------------------------------------------------------------
 @dataclass
-class AbracadaSession:
+class AbracadaSession(SeatedSession):
     """One terminal game: the state, who sits where ("human" or a bot spec), and every decision and
     chance event in order (the record)."""
 
@@ -81,29 +81,6 @@ class AbracadaSession:
     @property
     def names(self) -> list[str]:
         return [seat_label(self, p) for p in range(self.players)]
-
-    @property
-    def human(self) -> int:
-        """The seat whose view the terminal shows: the human to decide, else the first human seat."""
-        cp = self.state.current_player
-        if 0 <= cp < self.players and self.seats[cp] == HUMAN:
-            return cp
-        return self.seats.index(HUMAN) if HUMAN in self.seats else 0
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_terminal() or self.resigned is not None
-
-    def resign(self, seat: int) -> None:
-        """`seat` resigns: the game ends here (its record's last event says so, D130)."""
-        if self.over:
-            raise ValueError("the game is already over")
-        self.resigned = seat
-
-    @property
-    def moves(self) -> list[dict]:
-        """The decisions and chance events after the deal (what `save` reports)."""
-        return self.events
 
     def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
         """Bot decisions (and the chance after each) until a human decides or the game ends. Each

@@ -23,9 +23,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
-from clients.play import HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_spec, write_record
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
+                          seat_spec, write_record)
 from engine_c import records
-from engine_c.base import IllegalMoveError, NotationError
 from engine_c.contract import Game, event_lines, move_words, seat_view
 from engine_c.registry import get_game
 
@@ -42,7 +42,7 @@ def chance_rolls(chance: list[dict]) -> tuple[int, ...]:
 # The game (no I/O): state, seats, record
 # ----------------------------------------------------------------------------------------------
 @dataclass
-class GenericSession:
+class GenericSession(SeatedSession):
     """One terminal game of any game: its state, who sits where ("human" or a bot spec), the setup (None:
     the game's default) and every event in order (the record's)."""
 
@@ -83,27 +83,6 @@ class GenericSession:
     @property
     def players(self) -> int:
         return len(self.seats)
-
-    @property
-    def human(self) -> int:
-        """The human seat deciding now, else the first human seat: whose view the terminal shows."""
-        cp = self.state.current_player
-        if 0 <= cp < self.players and self.seats[cp] == HUMAN:
-            return cp
-        return self.seats.index(HUMAN) if HUMAN in self.seats else 0
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_terminal() or self.resigned is not None
-
-    @property
-    def moves(self) -> list[dict]:
-        return self.events
-
-    def resign(self, seat: int) -> None:
-        if self.over:
-            raise ValueError("the game is already over")
-        self.resigned = seat
 
     def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
         """Bot decisions (and the chance after each) until a human decides or the game ends; each reported
@@ -188,7 +167,7 @@ class GenericSession:
 
         try:
             rec = records.load(rec)
-            game = get_game(rec.get("game", records.SPELLBOOK))
+            game = records.game_of(rec)
             seed = rec.get("seed", secrets.randbits(31))
             final, _steps = records.replay(rec, rng_seed=seed)
         except records.RecordError as e:
@@ -363,30 +342,12 @@ class GenericPlayClient(PlayClient):
         common = self.common_command(cmd, rest)
         if common is not None:
             return common
-        move = self._parse(line)
+        move = self.typed_move(line)
         if move is None:
             return False
         for text in self.sess.play_human(move):
             self.say(f"    {text}")
         return True
-
-    def _parse(self, line: str):
-        st = self.sess.state
-        text = line.strip()
-        if text.isdigit():
-            moves = st.legal_moves()
-            k = int(text)
-            if not 1 <= k <= len(moves):
-                self.say(f"Choose a move from 1 to {len(moves)} (`moves` lists them).")
-                return None
-            return moves[k - 1]
-        try:
-            return st.parse_move(text)
-        except IllegalMoveError as e:
-            self.say(f"Illegal: {e}")
-        except NotationError as e:
-            self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
-        return None
 
 
 def _setup_of(game: Game, args: argparse.Namespace) -> Any:

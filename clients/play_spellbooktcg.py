@@ -29,13 +29,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from clients.play import (HUMAN, Event, Hinter, PlayClient, load_record, ranked_lines, run_local, seat_spec,
-                          write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
+                          seat_spec, write_record)
 from engine_c import records
 from engine_c.spellbooktcg import reasons as R
 from engine_c.spellbooktcg import record as TR
 from engine_c.spellbooktcg import text as T
-from engine_c.spellbooktcg.state import IllegalMoveError, Move, NotationError, State
+from engine_c.spellbooktcg.state import Move, State
 
 GAME = "spellbooktcg"
 COMMANDS = ("hint", "hold", "card", "cards", "help", "save", "load", "board", "moves", "undo", "resign", "quit")
@@ -45,7 +45,7 @@ COMMANDS = ("hint", "hold", "card", "cards", "help", "save", "load", "board", "m
 # The game (no I/O): state, seats, record
 # ----------------------------------------------------------------------------------------------
 @dataclass
-class TCGSession:
+class TCGSession(SeatedSession):
     """One terminal game: the state, who sits where ("human" or a bot spec), the setup (card file and
     decks) and every decision and draw in order (the record's events)."""
 
@@ -84,26 +84,6 @@ class TCGSession:
     @property
     def names(self) -> list[str]:
         return [f"you (seat {p})" if self.seats[p] == HUMAN else f"seat {p}" for p in range(2)]
-
-    @property
-    def human(self) -> int:
-        cp = self.state.current_player
-        if cp in (0, 1) and self.seats[cp] == HUMAN:
-            return cp
-        return self.seats.index(HUMAN) if HUMAN in self.seats else 0
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_terminal() or self.resigned is not None
-
-    def resign(self, seat: int) -> None:
-        if self.over:
-            raise ValueError("the game is already over")
-        self.resigned = seat
-
-    @property
-    def moves(self) -> list[dict]:
-        return self.events
 
     def advance(self, on_event: Callable[[Event], None] | None = None) -> None:
         """Bot decisions (and the draws after each) until a human decides or the game ends; each reported
@@ -325,7 +305,7 @@ class TCGPlayClient(PlayClient):
         common = self.common_command(cmd, rest)
         if common is not None:
             return common
-        move = self._parse(line)
+        move = self.typed_move(line)
         if move is None:
             return False
         for text in sess.play_human(move):
@@ -340,24 +320,6 @@ class TCGPlayClient(PlayClient):
             if key in (cid, cs.cards[cid].name.lower().replace(" ", "_")):
                 return T.card_text(cs, cid)
         return f"No card {word!r} in this game; its cards: {', '.join(st.card_ids)}"
-
-    def _parse(self, line: str) -> Move | None:
-        st = self.sess.state
-        text = line.strip()
-        if text.isdigit():
-            moves = st.legal_moves()
-            k = int(text)
-            if not 1 <= k <= len(moves):
-                self.say(f"Choose a move from 1 to {len(moves)} (`moves` lists them).")
-                return None
-            return moves[k - 1]
-        try:
-            return st.parse_move(text)
-        except IllegalMoveError as e:
-            self.say(f"Illegal: {e}")
-        except NotationError as e:
-            self.say(f"Not a move: {e}. Type `help` for the commands, `moves` for the legal moves.")
-        return None
 
 
 def run(args, inp: TextIO, out: TextIO) -> int:
