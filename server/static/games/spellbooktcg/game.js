@@ -46,7 +46,10 @@ function lineWords(line, name) {
   const out = line.replace(/\bseat (\d)\b/g, (_, s) => name(Number(s))).replace(/ -> /g, " → ")
     .replace(/ \(s\d\.\d+, /g, " (").replace(/\bthe spell q\d+, /g, "the spell ")
     .replace(/: \.\.\. the attacker /, ": the blocker takes the attacker ");
-  return out.replace(/^you\b/, "You").replace(/^your\b/, "Your");
+  // "Bot 2: block with Bot 2's wizard" reads "Bot 2: block with their wizard"
+  const mover = /^(.+?): /.exec(out);
+  const told = mover ? mover[0] + out.slice(mover[0].length).split(`${mover[1]}'s `).join("their ") : out;
+  return told.replace(/^you\b/, "You").replace(/^your\b/, "Your");
 }
 
 const STARTER_DECKS = [{ id: "frost_ward", name: "Frost Ward" }, { id: "fire_shock", name: "Fire Shock" }];
