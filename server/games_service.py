@@ -129,10 +129,14 @@ def new_state(game: Game, players: int, setup, seed: int):
         raise FieldError("players" if "players" in str(e) else "setup", str(e)) from None
 
 
-def state_pb(state) -> gpb.GameState:
+def state_pb(state, view=None) -> gpb.GameState:
+    """A full state as games.v1 answers it; `view` (the game's seat_view) adds the table as the seat to move
+    sees it (a spectator's at a chance event or the end), for a board of a replayed position."""
     over = state.is_terminal()
+    seat = state.current_player if state.current_player >= 0 else None
     return gpb.GameState(text=state.to_text(), to_move=state.current_player, over=over,
-                         scores=records.totals(state), winners=state.winners() if over else [])
+                         scores=records.totals(state), winners=state.winners() if over else [],
+                         view_json=json.dumps(view(state, seat)) if view is not None else "")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -197,7 +201,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
     async def NewGame(self, request, context, log_extra):
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         state = new_state(self.game, request.players, parse_setup(self.game, request.setup), seed)
-        return gspb.NewGameResponse(state=state_pb(state), seed=seed)
+        return gspb.NewGameResponse(state=state_pb(state, self._view), seed=seed)
 
     async def ListLegalMoves(self, request, context, log_extra):
         state = parse_state(self.game, request.state)
@@ -217,7 +221,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
             raise FieldError("state", "the game is over: no move applies")
         state.apply(parse_move(state, request.move))
         chance = state.resolve_chance() if request.resolve_chance else []
-        return gspb.ApplyMoveResponse(state=state_pb(state), chance=[self.conv.move_pb(m) for m in chance])
+        return gspb.ApplyMoveResponse(state=state_pb(state, self._view), chance=[self.conv.move_pb(m) for m in chance])
 
     # ------------------------------------------------------------------ search
     def _search_setup(self, request, context, settle_early: bool = False):

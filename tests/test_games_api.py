@@ -283,6 +283,8 @@ def test_the_connect_gateway_serves_games_v1_with_json(server):
 
     status, body = post("NewGame", {"game": "spellbooktcg", "seed": "3"})
     assert status == 200 and body["state"]["text"] == initial("spellbooktcg", 3).to_text()
+    # the table as the seat to move sees it, for a board of a replayed position (the page's review)
+    assert json.loads(body["state"]["viewJson"])["hand"] == initial("spellbooktcg", 3).hand(0)
     status, body = post("ListLegalMoves", {"game": "chess", "state": {"text": "x"}})
     assert status == 400 and body["code"] == "invalid_argument"
     assert body["details"][0]["debug"]["fieldViolations"][0]["field"] == "game"

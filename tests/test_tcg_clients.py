@@ -5,6 +5,7 @@ cards, the spellbooks' order) in a record exported for it and in the terminal's 
 import io
 import json
 import random
+import re
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -16,6 +17,7 @@ from engine_c import records
 from engine_c.registry import get_game
 from engine_c.spellbooktcg import State
 from engine_c.spellbooktcg import text as T
+from tcg_positions import position
 
 GAME = "spellbooktcg"
 
@@ -115,7 +117,7 @@ def test_tournament_records_replay_and_are_reviewed(tmp_path, capsys):
         assert rp.final.is_terminal() and rp.final_scores == [float(s) for s in rec["result"]["scores"]]
     assert cli_main(["review", str(out), "--game", "1", "--iterations", "30"]) == 0
     text = capsys.readouterr().out
-    assert "Review: Spellbook TCG, frost_ward v fire_shock (starter cards)" in text and "Turn 1 of seat 0" in text
+    assert "Review: Spellbook TCG, frost_ward v fire_shock (starter cards)" in text and "Turn 1 · turn of seat 0 · mana" in text
 
 
 def _drawn(rec: dict, seat: int) -> set[str]:
@@ -309,3 +311,85 @@ def test_every_move_has_words_without_a_state():
     for text in seen:
         assert words(text) != text and "_" not in words(text), text
     assert words("mana arcane_bolt") == "put Arcane Bolt into the mana pool" and words("xyz 1") == "xyz 1"
+
+
+# ----------------------------------------------------------------------------------------------
+# What the page draws and reads (games.v1's view_json, the log's lines, the review's labels, the setup)
+# ----------------------------------------------------------------------------------------------
+def _spell(*cards):
+    """Seat 0 building a spell of `cards` (power first) in its spellcasting step, as far as the engine lets
+    it go without finishing it (positions from tests/tcg_positions.py)."""
+    st = position(phase="cast", hand=(cards, ()), mana=(("conjure_familiar",) * 8, ()))
+    st.apply(f"power {cards[0]}")
+    for c in cards[1:-1]:
+        st.apply(f"charm {c}")
+    return st
+
+
+def test_the_view_says_each_queued_spell_final_form_and_what_a_charm_would_make_of_it():
+    """TC-5, TC-7: the view's queue has each spell's final numbers, and the seat building a spell sees what
+    each charm it may attach would make of it (the rulebook's examples), nobody else."""
+    st = _spell("conjure_familiar", "ward", "spellpower")
+    view = T.view(st, 0)
+    assert view["queue"][-1]["final"] == "summon a 2/2 with 1 shield token"
+    assert view["charm_preview"]["spellpower"] == "summon a 3/3 with 2 shield tokens"         # TC-7 example 3
+    assert "charm_preview" not in T.view(st, 1) and "charm_preview" not in T.view(st, None)
+    st = _spell("arcane_bolt", "frost")
+    assert T.view(st, 0)["charm_preview"] == {"frost": "2 damage, then 1 ice token to a character"}   # example 2
+    st = _spell("arcane_bolt", "frost", "ward")
+    assert T.view(st, 0)["charm_preview"]["ward"].endswith("(its tokens are of two types, so none is dealt)")   # TC-6
+    assert T.view(st, 0)["queue"][-1]["final"] == "2 damage, then 1 ice token to a character"
+
+
+def test_a_card_marks_the_numbers_charms_may_change():
+    """TF-2: a power's numbers are modifiable (bold on the card) unless `fixed` names them; a charm's are not."""
+    from engine_c.spellbooktcg import cards as C
+
+    mine = C.cards_from_data("my_cards.json", MY_CARDS)
+    fireball = T.card_json(mine.cards["fireball"])
+    assert fireball["effect"] == "3 damage, then 1 fire token to a character"
+    assert [t for t, bold in fireball["effect_parts"] if bold] == ["1"]                # the 3 is fixed
+    assert [t for t, bold in T.card_json(mine.cards["empower"])["effect_parts"] if bold] == []
+    assert "".join(t for t, _ in fireball["effect_parts"]) == fireball["effect"]
+
+
+def test_review_labels_name_the_turn_and_the_spell_and_never_repeat():
+    """A review's entries (decision_labels) for the TCG: 'Turn 5 · turn of seat 1 · spells · spell 2', each
+    label once in a game (the casts that alternate between the seats have their own spell numbers)."""
+    st, rng, steps = State.new(seed=7), random.Random(2), []
+    while not st.is_terminal() and len(steps) < 200:
+        if st.is_chance():
+            st.resolve_chance()
+            continue
+        move = rng.choice(st.legal_moves())
+        steps.append((st.copy(), move, st.current_player))
+        st.apply(move)
+    labels = records.decision_labels(T, steps)
+    assert len(set(labels)) == len(labels) and not any(re.search(r"\d(st|nd|rd|th) turn", lb) for lb in labels), labels
+    assert any(re.fullmatch(r"Turn \d+ · turn of seat [01] · spells · spell \d+( · \d+(st|nd|rd|th) decision)?", lb)
+               for lb in labels), labels[:20]
+
+
+def test_the_log_says_a_fire_or_ice_tick_at_the_turns_end():
+    """TT-8, TK-4, TK-5: one fewer fire or ice token on the active seat's character when its turn ends is
+    said as a tick; any other change of tokens as it is."""
+    st = position(phase="cast", wiz=("fire2/-", "-/-"), hand=((), ()), mana=((), ()))
+    before = st.copy()
+    st.apply("pass")                      # the step ends with nothing cast: combat, the ticks, the next turn
+    st.resolve_chance()
+    lines = T.event_lines(before, before.parse_move("pass"), st, [], 0)
+    assert "your wizard's fire ticks at the turn's end: 2 -> 1" in lines and "your wizard takes 2 damage" in " ".join(lines), lines
+
+
+def test_a_pages_own_card_file_needs_no_digest_and_a_broken_one_names_the_card_and_field():
+    """request_setup: a `decks` object with a card file and no digest takes the file's own (a page cannot
+    compute it); a card file that does not load is refused naming the card and the field."""
+    from engine_c.spellbooktcg.record import request_setup
+
+    setup = request_setup({"card_file": MY_CARDS, "seats": MY_DECKS["decks"] * 2})
+    st = records.new_game(GAME, 2, setup, 1)
+    assert st.wizard_ids() == ["archmage", "archmage"] and setup["cards"] in st.to_text()
+    broken = json.loads(json.dumps(MY_CARDS))
+    broken["cards"][1]["effects"][0]["damage"] = "3"
+    with pytest.raises(ValueError, match=r"card fireball: field effects\[0\]\.damage"):
+        request_setup({"card_file": broken, "seats": MY_DECKS["decks"] * 2})

@@ -116,8 +116,16 @@ def command_setup(value: str | None = "", cards: str | None = "") -> dict:
 def request_setup(value: Any) -> Any:
     """The setup a remote client gives (games.v1's `setup`): starter deck ids ("frost_ward,fire_shock"; ""
     the default decks), or the record's `decks` object (a card file of its own inline). Never a path: the
-    server reads no file for a client. ValueError says what is wrong."""
+    server reads no file for a client. A `decks` object with a card file and no `cards` digest takes the
+    file's own (a page cannot compute the digest, a hash of the file as the loader reads it); a card file
+    that does not load is refused here, naming the card and the field. ValueError says what is wrong."""
     if isinstance(value, dict):
+        if "card_file" in value and "cards" not in value:
+            try:
+                digest = C.cards_from_data("decks.card_file", value["card_file"]).digest
+            except C.CardError as e:
+                raise ValueError(str(e)) from None
+            value = {**value, "cards": digest}
         return value
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         value = ",".join(value)
@@ -177,7 +185,7 @@ def _from_json(obj: dict) -> Setup:
         try:
             decks.append(C.parse_deck(where, d["id"], d, cs))
         except C.CardError as e:
-            raise R.RecordError(f"{where}.{e.field}", e.why) from None
+            raise R.RecordError(f"{where}.{e.field}", f"deck {d['id']}: {e.why}") from None
     return Setup(cs, (decks[0], decks[1]))
 
 

@@ -47,11 +47,20 @@ def _whose(name: str) -> str:
 # Cards
 # ----------------------------------------------------------------------------------------------
 def effect_text(e: C.Effect) -> str:
+    return "".join(text for text, _ in effect_parts(e))
+
+
+def effect_parts(e: C.Effect) -> list[tuple[str, bool]]:
+    """An effect's words as (text, modifiable) pieces: a number a charm may change is modifiable (printed
+    bold on the card, TF-2); one its `fixed` list names is not."""
+    def number(n: int, name: str) -> tuple[str, bool]:
+        return str(n), name not in e.fixed
+
     if e.kind == "summon":
-        return f"summon a {e.n}/{e.health}"
+        return [("summon a ", False), number(e.n, "damage"), ("/", False), number(e.health, "health")]
     if e.kind == "tokens":
-        return f"{e.n} {TOKEN_TEXT.get(e.token, e.token)} token{'s' if e.n != 1 else ''}"
-    return f"{e.n} {'damage' if e.kind == 'damage' else 'healing'}"
+        return [number(e.n, "n"), (f" {TOKEN_TEXT.get(e.token, e.token)} token{'s' if e.n != 1 else ''}", False)]
+    return [number(e.n, e.kind), (f" {'damage' if e.kind == 'damage' else 'healing'}", False)]
 
 
 TARGET_TEXT = {"none": "", "character": " to a character", "summon": " to a summon", "spell": " on a queued spell"}
@@ -61,11 +70,26 @@ MODIFIER_TEXT = {"add_damage": "add {n} damage", "add_health": "add {n} health",
 
 def card_effect(card: C.Card) -> str:
     """What a card does: 'summon a 2/2', '2 damage to a character', 'add 2 damage'."""
+    return "".join(text for text, _ in card_effect_parts(card))
+
+
+def card_effect_parts(card: C.Card) -> list[tuple[str, bool]]:
+    """card_effect as (text, modifiable) pieces: a power's numbers that charms may change are modifiable
+    (bold on the card, TF-2); a charm's own number is what it adds, never modified."""
     if card.type == "charm":
         kind, token, n = card.modifier
-        return MODIFIER_TEXT[kind].format(n=n, t=token)
-    effects = ", then ".join(effect_text(e) for e in card.effects) or "nothing"
-    return effects + TARGET_TEXT.get(card.target, "")
+        return [(MODIFIER_TEXT[kind].format(n=n, t=token), False)]
+    parts: list[tuple[str, bool]] = []
+    for i, e in enumerate(card.effects):
+        parts += ([(", then ", False)] if i else []) + effect_parts(e)
+    return (parts or [("nothing", False)]) + [(TARGET_TEXT.get(card.target, ""), False)]
+
+
+def card_json(card: C.Card) -> dict:
+    """A card as a board draws it: name, type, cost, rarity, what it does, and the same words in pieces with
+    the modifiable numbers marked (`effect_parts`: [text, modifiable] pairs)."""
+    return {"id": card.id, "name": card.name, "type": card.type, "cost": card.cost, "rarity": card.rarity,
+            "effect": card_effect(card), "effect_parts": [[t, b] for t, b in card_effect_parts(card) if t]}
 
 
 def card_text(cs: C.CardSet, cid: str) -> str:
@@ -113,6 +137,30 @@ def spell_text(state: State, cards: Sequence[str]) -> str:
     """'Arcane Bolt + Empower'."""
     cs = state.cardset
     return " + ".join(card_name(cs, c) for c in cards)
+
+
+def _amount(n: int, what: str) -> str:
+    return f"{n} {what}" if what in ("damage", "healing") else f"{n} {what} token{'s' if n != 1 else ''}"
+
+
+def final_spell_text(state: State, index: int) -> str:
+    """Queued spell `index`'s final form in words, its charms applied (TC-5, TC-6): '4 damage, then 1 ice
+    token to a character', 'summon a 3/3 with 2 shield tokens'."""
+    fin = state.final_spell(index)
+    power = state.cardset.cards.get(state.queue()[index][1][0])
+    values = {k: v for k, _, v in fin["effects"] if k in ("summon_damage", "summon_health")}
+    if fin["summon"]:
+        tokens = [] if fin["no_tokens"] else [_amount(v, t) for k, t, v in fin["effects"] if k == "tokens"]
+        text = f"summon a {values.get('summon_damage', 0)}/{values.get('summon_health', 0)}"
+        text += f" with {' and '.join(tokens)}" if tokens else ""
+    else:
+        # the power's effects in order, then the appended ones (TC-6); tokens of two types are not dealt
+        said = [_amount(v, t) if k == "tokens" else _amount(v, "damage" if k == "damage" else "healing")
+                for k, t, v in fin["effects"] if k in ("damage", "health") or (k == "tokens" and not fin["no_tokens"])]
+        text = (", then ".join(said) or "nothing") + TARGET_TEXT.get(power.target if power else "none", "")
+    if fin["no_tokens"]:
+        text += " (its tokens are of two types, so none is dealt)"
+    return text
 
 
 # ----------------------------------------------------------------------------------------------
@@ -290,6 +338,8 @@ def describe_changes(before: State, move: Move | None, after: State, names: Sequ
             draw_lines.append(f"{_does(names[p], 'draw')} {drawn[p]} card{'s' if drawn[p] != 1 else ''}{what} "
                               f"(spellbook {len(after._to_raw()['book'][p])})")
     rb, ra = before._to_raw(), after._to_raw()
+    # the turn ended within this move: the active player's fire and ice ticked (TT-8, TK-4, TK-5)
+    ticked = after.is_terminal() or (after.turn, after.active_player) != (before.turn, before.active_player)
     for p in range(2):
         change = len(ra["book"][p]) - len(rb["book"][p]) + drawn[p]
         was = len(rb["book"][p])
@@ -299,7 +349,7 @@ def describe_changes(before: State, move: Move | None, after: State, names: Sequ
             lines.append(f"{_whose(names[p])} wizard heals {change} (spellbook {was} -> {was + change})")
         wb, wa = before.wizard(p)["tokens"], after.wizard(p)["tokens"]
         if wb != wa:
-            lines.append(f"{_whose(names[p])} wizard's tokens: {_tok(wb)} -> {_tok(wa)}")
+            lines.append(_token_line(f"{_whose(names[p])} wizard", wb, wa, ticked and p == before.active_player))
         old = {c["uid"]: c for c in rb["board"][p]}
         new = {c["uid"]: c for c in ra["board"][p]}
         ids_b, ids_a = before.card_ids, after.card_ids
@@ -312,7 +362,7 @@ def describe_changes(before: State, move: Move | None, after: State, names: Sequ
                 if (o["damage"], o["health"]) != (c["damage"], c["health"]):
                     lines.append(f"{_whose(names[p])} {name}: {o['damage']}/{o['health']} -> {c['damage']}/{c['health']}")
                 if (o["tok"], o["tokn"]) != (c["tok"], c["tokn"]):
-                    lines.append(f"{_whose(names[p])} {name}'s tokens: {_raw_tok(o)} -> {_raw_tok(c)}")
+                    lines.append(_token_line(f"{_whose(names[p])} {name}", _pair(o), _pair(c), ticked and p == before.active_player))
         for uid, c in old.items():
             if uid not in new:
                 lines.append(f"{_whose(names[p])} {card_name(cs, ids_b[c['cards'][0]])} dies")
@@ -326,6 +376,23 @@ def describe_changes(before: State, move: Move | None, after: State, names: Sequ
 def _tok(tok: tuple) -> str:
     kind, n = tok
     return f"{n} {kind}" if kind and n else "none"
+
+
+def _pair(c: dict) -> tuple:
+    from engine_c.spellbooktcg.notation import TOKEN_NAMES
+
+    return (TOKEN_NAMES[c["tok"]], c["tokn"]) if c["tok"] else (None, 0)
+
+
+def _token_line(who: str, was: tuple, now: tuple, ticked: bool) -> str:
+    """A character's tokens before -> after. At the end of its controller's turn one fewer of the same kind
+    is a tick (nothing else takes one token away: another type clears them all); the last one gone may
+    have ticked away or been cleared, so it is said as gone."""
+    if ticked and was[0] in ("fire", "ice") and now[0] == was[0] and now[1] == was[1] - 1:
+        return f"{who}'s {was[0]} ticks at the turn's end: {was[1]} -> {now[1]}"
+    if ticked and was[0] in ("fire", "ice") and was[1] == 1 and now[0] is None:
+        return f"{who}'s last {was[0]} token is gone by the turn's end"
+    return f"{who}'s tokens: {_tok(was)} -> {_tok(now)}"
 
 
 def _raw_tok(c: dict) -> str:
@@ -372,8 +439,16 @@ def round_of(state: State) -> int:
 
 
 def label(state: State) -> str:
-    """Where a decision is, in a player's words (a review's entries): 'Turn 5 of seat 1 · spells'."""
-    return f"Turn {state.turn} of seat {state.active_player} · {STEPS.get(state.phase, state.phase)}"
+    """Where a decision is, in a player's words (a review's entries): 'Turn 5 · turn of seat 1 · spells ·
+    spell 2'. A spell step names the spell decided on (the one cast or built, the one resolving), so the
+    casts that alternate between the seats each have their own label, and a page names the seat ('your
+    turn') as it does a round's turn in the other games."""
+    step = STEPS.get(state.phase, state.phase)
+    if state.phase in ("cast", "charm"):
+        step += f" · spell {len(state.queue()) + (1 if state.phase == 'cast' else 0)}"
+    elif state.phase == "target":
+        step += f" · spell {state._to_raw()['resolving'] + 1}"
+    return f"Turn {state.turn} · turn of seat {state.active_player} · {step}"
 
 
 def game_line(state: State) -> str:
@@ -416,8 +491,7 @@ def player_help() -> dict:
         "tokens": {"fire": "damage equal to its count at its controller's turn end, then one less",
                    "ice": "cannot attack or block; one less at its controller's turn end",
                    "shield": "each damage taken is lower by its count", "shock": "each damage taken is higher by its count"},
-        "cards": [{"id": c.id, "name": c.name, "type": c.type, "cost": c.cost, "rarity": c.rarity, "effect": card_effect(c)}
-                  for c in cs.cards.values()],
+        "cards": [card_json(c) for c in cs.cards.values()],
         "decks": [{"id": d.id, "name": d.name, "cards": dict(d.cards)} for d in C.starter_decks().values()],
         "focus": dict(FOCUS), "luck": LUCK,
     }
@@ -440,10 +514,36 @@ def view(state: State, seat: int | None) -> dict:
     out["board"] = [{"wizard": _char_view(state.wizard(p), f"w{p}"),
                      "summons": [_char_view(c, char_text(2 + p * MAXSUM + j), names=[cs_name(state, x) for x in c["cards"]])
                                  for j, c in enumerate(state.summons(p))]} for p in range(2)]
-    out["queue"] = [{"caster": c, "cards": list(cards), "code": f"q{i}"} for i, (c, cards) in enumerate(state.queue())]
+    # each queued spell with its final form (TC-5): a spell being built shows what it has grown into
+    out["queue"] = [{"caster": c, "cards": list(cards), "code": f"q{i}", "final": final_spell_text(state, i)}
+                    for i, (c, cards) in enumerate(state.queue())]
     out["spent"] = list(state.spent())
     out["resolving"] = raw["resolving"] if state.phase == "target" else None
+    out["blocker"] = raw["pending_blocker"] if state.phase == "blockon" else None     # the uid of the blocker placed
     out["winners"] = state.winners() if state.is_terminal() else []
+    # the game's cards (the public deck lists', TX-15): a card file of a player's own is drawn by its own words
+    out["cards"] = {cid: card_json(c) for cid in state.card_ids if (c := state.cardset.cards.get(cid)) is not None}
+    out["wizard_names"] = [card_name_w(state.cardset, w) for w in state.wizard_ids()]
+    if seat is not None and seat == state.current_player and state.phase == "charm":
+        out["charm_preview"] = charm_preview(state)
+    return out
+
+
+def charm_preview(state: State) -> dict[str, str]:
+    """What the spell being built (the queue's last, TX-21) becomes with each charm the seat to decide may
+    attach now, in words (final_spell_text): the seat's own choice, from its own hand. The charm is put on a
+    copy's spell directly, because playing the move would also play what follows it by force (a second charm
+    finishes the spell, TX-47, and a summon may then resolve at once)."""
+    out = {}
+    for move in state.legal_moves():
+        if move.kind != "charm" or move.card in out:
+            continue
+        grown = state.copy()
+        raw = grown._to_raw()
+        caster, cards = raw["queue"][-1]
+        raw["queue"][-1] = (caster, [*cards, state.card_ids.index(move.card)])
+        grown._from_raw(raw)
+        out[move.card] = final_spell_text(grown, len(raw["queue"]) - 1)
     return out
 
 

@@ -306,8 +306,10 @@ async function openPosition(record, decision, me, names, game) {
   box.hidden = false;
   note.textContent = "Replaying the game to that position…";
   const state = await stateBefore(record, decision.eventIndex, game);
-  // the board's "You" is the reader's own seat (none in a watched game), not the seat reviewed
-  game.renderBoard(state.view, document.getElementById("position-table"), document.getElementById("position-seats"),
+  // the board's "You" is the reader's own seat (none in a watched game), not the seat reviewed; a game
+  // served by games.v1 gives its view as JSON (`viewJson`: the table as the seat to move saw it)
+  const view = state.view || (state.viewJson ? JSON.parse(state.viewJson) : undefined);
+  game.renderBoard(view, document.getElementById("position-table"), document.getElementById("position-seats"),
     { me: names.indexOf("You"), names, toMove: decision.seat, full: true });
   const who = names[decision.seat] === "You" ? "you" : names[decision.seat];
   const better = MISTAKES.has(decision.mistakeClass);

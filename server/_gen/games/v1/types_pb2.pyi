@@ -90,18 +90,20 @@ class StateInput(_message.Message):
     def __init__(self, text: _Optional[str] = ..., observation: _Optional[str] = ..., determinize_seed: _Optional[int] = ...) -> None: ...
 
 class GameState(_message.Message):
-    __slots__ = ("text", "to_move", "over", "scores", "winners")
+    __slots__ = ("text", "to_move", "over", "scores", "winners", "view_json")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     OVER_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     text: str
     to_move: int
     over: bool
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, text: _Optional[str] = ..., to_move: _Optional[int] = ..., over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    view_json: str
+    def __init__(self, text: _Optional[str] = ..., to_move: _Optional[int] = ..., over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., view_json: _Optional[str] = ...) -> None: ...
 
 class SearchLimits(_message.Message):
     __slots__ = ("iterations", "time_ms", "threads")

@@ -1,12 +1,14 @@
 // The Spellbook TCG's folder of the page. The game has no API of its own: every call goes to the
 // game-neutral games.v1.GameService (docs/api.md), and the requests that name no session carry
 // `game: "spellbooktcg"` (`apiGame`, which the shell adds). Its table is GetSession's `view_json`
-// (board.js), its moves GetSession's legal moves, each said in words here from the table (a card's name,
-// cost and effect; a character's name and values), its log the session events' lines (engine_c/spellbooktcg/
-// text.py event_lines: moves, draws as counts for the other seat, damage, healing, deaths, ticks).
+// (board.js), and the table is also where a player moves: GetSession's legal moves make the cards of the
+// hand, the characters and the queued spells they name clickable (board.js armBoard); what names nothing
+// on the table (none, pass, finish the spell, done) stays a button. Its log is the session events' lines
+// (engine_c/spellbooktcg/text.py event_lines: moves, draws as counts for the other seat, damage, healing,
+// deaths, tokens), with this page's names.
 import { call } from "../../rpc.js";
 import { addStyle, el, pct } from "../../dom.js";
-import { card, cardName, cardNode, charName, currentTable, renderBoard, setHelp, spellWords, stepName } from "./board.js";
+import { armBoard, card, disarmBoard, cardName, cardNode, charName, currentTable, renderBoard, setHelp, spellWords, stepName } from "./board.js";
 
 const NAME = "spellbooktcg";
 let HELP = { cards: [], decks: [], steps: [], tokens: {}, focus: {}, win: "" };
@@ -21,8 +23,8 @@ function moveWords(text) {
     case "mana": return `Put ${cardName(arg)} into your mana pool`;
     case "attack": return `Attack with ${charName(arg)}`;
     case "block": return `Block with ${charName(arg)}`;
-    case "on": return `… blocking the attacker ${charName(arg)}`;
-    case "done": return view && view.phase === "block" ? "Declare no more blockers" : view && view.phase === "attack" ? "Declare no more attackers" : "Done declaring";
+    case "on": return `Block the attacker ${charName(arg)}`;
+    case "done": return view && view.phase === "block" ? "Declare no more blockers" : view && view.phase === "attack" ? "Declare no more attackers" : "Declare no more attackers or blockers";
     case "power": return `Cast ${cardName(arg)} (${card(arg).cost}): ${card(arg).effect}`;
     case "charm": return `Attach ${cardName(arg)} (${card(arg).cost}): ${card(arg).effect}`;
     case "cast": return "Finish the spell (cast it)";
@@ -37,16 +39,75 @@ function moveWords(text) {
 }
 const label = (text) => [moveWords(text)];
 
-/** The engine's event lines ("seat 1: cast Arcane Bolt …", "you draw 2 cards: …") with this page's names. */
+/** The engine's event lines ("seat 1: cast Arcane Bolt …", "you draw 2 cards: …") with this page's names:
+ *  a summon by its owner, name and values ("Bot 2's Conjure Familiar (2/2)"), never by its place ("s1.0"),
+ *  and a queued spell by its caster and cards, not its number ("q0"). */
 function lineWords(line, name) {
-  const out = line.replace(/\bseat (\d)\b/g, (_, s) => name(Number(s))).replace(/ -> /g, " → ");
-  return out.replace(/^you\b/, "You").replace(/^your\b/, "Your");
+  const out = line.replace(/\bseat (\d)\b/g, (_, s) => name(Number(s))).replace(/ -> /g, " → ")
+    .replace(/ \(s\d\.\d+, /g, " (").replace(/\bthe spell q\d+, /g, "the spell ")
+    .replace(/: \.\.\. the attacker /, ": the blocker takes the attacker ");
+  // "Bot 2: block with Bot 2's wizard" reads "Bot 2: block with their wizard"
+  const mover = /^(.+?): /.exec(out);
+  const told = mover ? mover[0] + out.slice(mover[0].length).split(`${mover[1]}'s `).join("their ") : out;
+  return told.replace(/^you\b/, "You").replace(/^your\b/, "Your");
 }
+
+const STARTER_DECKS = [{ id: "frost_ward", name: "Frost Ward" }, { id: "fire_shock", name: "Fire Shock" }];
 
 function deckChoice(id, text, value) {
   return el("label", {}, text, el("select", { id, name: id },
-    (HELP.decks.length ? HELP.decks : [{ id: "frost_ward", name: "Frost Ward" }, { id: "fire_shock", name: "Fire Shock" }])
-      .map((d) => el("option", { value: d.id, selected: d.id === value }, `${d.name} (${d.id})`))));
+    (HELP.decks.length ? HELP.decks : STARTER_DECKS).map((d) => el("option", { value: d.id, selected: d.id === value }, `${d.name} (${d.id})`))));
+}
+
+/** A player's own files, as pasted (or read from a chosen file into the box): the card file and the deck
+ *  file (docs/tcg-cards.md), each JSON; null unless the player chose to give them (the starter decks). The server
+ *  checks them (the page only parses the JSON): a card or deck it refuses is named in its error. */
+function ownFiles() {
+  const text = (id) => ((document.getElementById(id) || {}).value || "").trim();
+  if (!(document.getElementById("tcg-own") || {}).checked) return null;
+  const cards = text("tcg-card-text"), decks = text("tcg-deck-text");
+  if (!cards || !decks) throw new Error("your own cards need both files: the card file and the deck file");
+  const parse = (what, t) => { try { return JSON.parse(t); } catch (e) { throw new Error(`the ${what} is not JSON (${e.message})`); } };
+  const deckFile = parse("deck file", decks);
+  if (!deckFile || !Array.isArray(deckFile.decks) || !deckFile.decks.length) throw new Error("the deck file lists no deck (its `decks`)");
+  return { cardFile: parse("card file", cards), decks: deckFile.decks };
+}
+
+/** The seats' deck choices: the deck file's decks once both files are given, else the starter decks. */
+function offerDecks() {
+  let decks = HELP.decks.length ? HELP.decks : STARTER_DECKS, own = false;
+  try {
+    const files = ownFiles();
+    if (files) { decks = files.decks.filter((d) => d && typeof d.id === "string"); own = true; }
+  } catch { /* not ready yet: the starter decks stay offered until both files parse */ }
+  [0, 1].forEach((i) => {
+    const select = document.getElementById(`tcg-deck-${i}`);
+    if (!select) return;
+    const keep = select.value;
+    select.replaceChildren(...decks.map((d, k) => el("option", { value: d.id, selected: d.id === keep || (!decks.some((x) => x.id === keep) && k === Math.min(i, decks.length - 1)) },
+      `${d.name || d.id} (${d.id})${own ? ", your deck" : ""}`)));
+  });
+}
+
+/** A file chosen for one of the boxes: its text goes into the box (what is sent is what the box shows). */
+function fileInto(input, boxId) {
+  const file = input.files && input.files[0];
+  if (!file) return;
+  file.text().then((t) => { document.getElementById(boxId).value = t; offerDecks(); });
+}
+
+/** The choice of one's own files: a box to tick, which shows the two files' fields. */
+function ownCardsChoice() {
+  const box = (what, id, fileId) => [
+    el("label", { for: fileId }, `${what} (a .json file)`, el("input", { id: fileId, name: fileId, type: "file", accept: ".json,application/json",
+      onchange: (e) => fileInto(e.target, id) })),
+    el("label", { for: id }, `${what}: or paste its JSON here`, el("textarea", { id, name: id, rows: 3, spellcheck: "false", oninput: offerDecks }))];
+  const files = el("div", { id: "tcg-own-files", class: "tcg-own-files", hidden: true },
+    el("p", { text: "A card file (format spellbooktcg-cards/1) and a deck file (format spellbooktcg-decks/1), as the card-file guide describes. "
+      + "Once both are given, each seat chooses a deck of your deck file. The server checks both files and names the card and the field of anything it refuses." }),
+    ...box("Card file", "tcg-card-text", "tcg-card-file"), ...box("Deck file", "tcg-deck-text", "tcg-deck-file"));
+  const tick = el("input", { type: "checkbox", id: "tcg-own", name: "tcg-own", onchange: () => { files.hidden = !tick.checked; offerDecks(); } });
+  return [el("label", { class: "check tcg-own", for: "tcg-own" }, tick, "Play with your own card file and decks"), files];
 }
 
 const game = {
@@ -71,12 +132,17 @@ const game = {
   },
   defaultLevel: 4,
   setupOptions() {
-    return [el("legend", { text: "Starter decks" }), deckChoice("tcg-deck-0", "First seat's deck ", "frost_ward"),
-      deckChoice("tcg-deck-1", "Second seat's deck ", "fire_shock")];
+    return [el("legend", { text: "Decks" }), deckChoice("tcg-deck-0", "First seat's deck ", "frost_ward"),
+      deckChoice("tcg-deck-1", "Second seat's deck ", "fire_shock"), ...ownCardsChoice()];
   },
+  /** The setup games.v1 takes: the starter deck ids, or the record's `decks` object with the player's own
+   *  card file inline (no digest: the server takes the file's own) and the two chosen decks of the deck file. */
   createRequest({ players, seats }) {
-    const deck = (i) => (document.getElementById(`tcg-deck-${i}`) || {}).value || ["frost_ward", "fire_shock"][i];
-    return { game: NAME, players, seats, setup: `${deck(0)},${deck(1)}` };
+    const deck = (i) => (document.getElementById(`tcg-deck-${i}`) || {}).value || STARTER_DECKS[i].id;
+    const files = ownFiles();
+    if (!files) return { game: NAME, players, seats, setup: `${deck(0)},${deck(1)}` };
+    const pick = (i) => files.decks.find((d) => d.id === deck(i)) || files.decks[0];
+    return { game: NAME, players, seats, setup: JSON.stringify({ card_file: files.cardFile, seats: [pick(0), pick(1)] }) };
   },
   spectatorRequest: (sessionId) => ({ sessionId }),
 
@@ -88,37 +154,33 @@ const game = {
   },
   chanceText: "Drawing cards…",
 
+  /** What to do now, and where on the board to click. */
   decisionText(view, moves = []) {
     const budget = ((view.wizards || [])[view.seat] || {}).mana - ((view.spent || [])[view.seat] || 0);
+    const queue = view.queue || [];
     switch (view.phase) {
-      case "mana": return "Your mana step: put one card from your hand into your mana pool (it is your mana each spell step), or none.";
-      case "attack": return "Declare attackers, one at a time (they all attack the other wizard), then say you are done.";
-      case "block": return "Declare blockers, one at a time (each blocks one attacker), then say you are done.";
-      case "blockon": return "Which attacker does this blocker take?";
-      case "cast": return `Cast a spell — its power first, then up to 2 charms — or pass. ${budget} mana left this step.`;
-      case "charm": return `Attach a charm to your spell, or finish it. ${budget} mana left this step.`;
+      case "mana": return "Your mana step: click a card in your hand to put it into your mana pool (the pool's size is your mana each spell step), or put none.";
+      case "attack": return "Declare attackers: click your wizard or a summon to attack the other wizard with it, one at a time, then say you are done.";
+      case "block": return "Declare blockers: click one of your characters to block with it (then the attacker it takes), one at a time, then say you are done.";
+      case "blockon": return "Click the attacker your blocker takes.";
+      case "cast": return `Cast a spell: click a power in your hand (then up to 2 charms), or pass. ${budget} mana left this step.`;
+      case "charm": {
+        const q = queue[queue.length - 1];
+        return `Your spell ${q ? `${q.cards.map(cardName).join(" + ")} → ${q.final}` : ""}. Click a charm in your hand to attach it (each shows what the spell becomes), or finish the spell. ${budget} mana left this step.`;
+      }
       case "target": {
-        const q = (view.queue || [])[view.resolving];
-        return `Choose the target of ${q ? spellWords(q) : "your spell"}.`;
+        const q = queue[view.resolving];
+        return `Choose the target of ${q ? `${spellWords(q)} (${q.final})` : "your spell"}: click a character or a spell marked Target.`;
       }
       default: return moves.length ? "Your decision." : "";
     }
   },
-  resetMoves() {},
+  /** A move is on its way (or there is none to make): the board's clickable things stop looking so. */
+  resetMoves() { disarmBoard(); },
 
-  /** The legal moves: a card move as the card (name, cost, effect), the others in words. */
+  /** The legal moves on the board (board.js armBoard); the rest (none, pass, finish, done) as buttons. */
   moveButtons(moves, view, { button }) {
-    return moves.map((m) => {
-      const [kind, arg] = m.text.split(" ");
-      if (["mana", "power", "charm"].includes(kind)) {
-        const verb = { mana: "To mana:", power: "Cast:", charm: "Attach:" }[kind];
-        const b = button(m, [el("span", { class: "tcg-verb", text: verb }), cardNode(arg, { tag: "span" })]);
-        b.classList.add("tcg-card-move");
-        b.setAttribute("aria-label", moveWords(m.text));
-        return b;
-      }
-      return button(m);
-    });
+    return armBoard(moves, view, button, moveWords).map((m) => button(m));
   },
 
   eventItem(ev, name, me) {
@@ -165,6 +227,8 @@ const game = {
   helpPanel() {
     return [el("h3", { text: "How to play the Spellbook TCG" }),
       el("p", { text: HELP.win || "" }),
+      el("p", { text: "You play on the board: click a card in your hand, one of your characters, or a target when the game asks for one; "
+        + "what a click does is written on each thing you can click. A number in bold on a card is one that charms can change." }),
       el("ol", {}, (HELP.steps || []).map((s) => el("li", { text: s }))),
       el("ul", {}, Object.entries(HELP.tokens || {}).map(([k, v]) => el("li", {}, el("strong", { text: `${k}: ` }), v))),
       el("div", { class: "tcg-hand help-cards" }, (HELP.cards || []).map((c) => cardNode(c.id)))];
