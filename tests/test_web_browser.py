@@ -971,7 +971,11 @@ def test_spellbooktcg_a_whole_game_on_the_board_with_a_hint_the_review_and_a_spe
     for level in (1, 2, 3):                                                 # the shell's hint ladder, through games.v1
         page.click("#hint")
         page.wait_for_selector(f"#hint-box:has-text('Hint {level}')", timeout=30000)
+        if level == 2:                    # what decides it (veiled: no card named) and their hand's belief
+            assert "What decides it:" in page.inner_text("#hint-box") and \
+                "What they probably hold" in page.inner_text("#hint-box"), page.inner_text("#hint-box")
     assert page.locator("#hint-box table.top tbody tr").count() >= 1
+    assert "Why:" in page.inner_text("#hint-box"), page.inner_text("#hint-box")   # reasons from the engine
     assert not re.search(r"\b(?:mana|power|charm) (?!pool\b)[a-z_]+\b", page.inner_text("#hint-box")), page.inner_text("#hint-box")   # words, not notation
     tab.shot("tcg-2-hint")
     assert page.evaluate(CONTRAST_JS) == []

@@ -110,6 +110,18 @@ function ownCardsChoice() {
   return [el("label", { class: "check tcg-own", for: "tcg-own" }, tick, "Play with your own card file and decks"), files];
 }
 
+/** What the other wizard probably holds (GetHints' insight_json, engine_c/spellbooktcg/insight.py): the
+ *  likeliest cards, each with its chance of being in their hand, from the cards you cannot place. */
+function holdNodes(answer) {
+  let insight = null;
+  try { insight = answer.insightJson ? JSON.parse(answer.insightJson) : null; } catch (e) { insight = null; }
+  if (!insight || !(insight.opponentHand || []).length) return [];
+  const top = insight.opponentHand.slice(0, 5).map((c) =>
+    el("li", { text: `${c.name}: ${pct(c.probability)} to hold at least one (${c.unseen} unseen)` }));
+  return [el("p", { text: `What they probably hold: ${insight.opponentHandSize} cards in hand, from ${insight.unseenCards} cards of their deck you cannot place.` }),
+    el("ul", { class: "tcg-hold" }, top)];
+}
+
 const game = {
   name: NAME,
   service: "/games.v1.GameService/",
@@ -206,14 +218,22 @@ const game = {
       power: "cast", charm: "cast", cast: "cast", target: "target", pass: "pass" }[kind] || "cast";
     return HELP.focus[key] || "Think about this decision.";
   },
+  // Hint 2: the moves the search weighs most, in no order, what decides the choice (the best move's veiled
+  // reasons: engine_c/spellbooktcg/reasons.py), and what the other wizard probably holds (insight.py)
   hintWhy(view, best, answer) {
-    const hints = answer.hints || [];
-    return ["what each choice is worth, by the search's simulated games",
-      el("ul", { class: "tcg-why" }, hints.map((h) => el("li", {}, `${moveWords(h.move.text)}: `,
-        el("strong", { text: `${pct(h.winProbability)} to win` }), h.rank === 1 ? "" : ` (${h.verdict || ""})`)))];
+    const shown = (answer.hints || []).map((h) => moveWords(h.move.text)).filter(Boolean).sort();
+    const decides = (best.veiledReasons || []).map((r) => el("li", { text: r.text }));
+    return ["the moves the search weighs most, in no order",
+      el("ul", { class: "tcg-why" }, shown.map((w) => el("li", { text: w }))),
+      ...(decides.length ? [el("p", { text: "What decides it:" }), el("ul", { class: "tcg-why" }, decides)] : []),
+      ...holdNodes(answer)];
   },
-  hintDetail(view, best) {
-    return [el("p", { text: `Your chance to win after it: ${pct(best.winProbability)}, by the search's simulated games.` })];
+  // Hint 3: the move's reasons, each measured from the engine, and the other hand's belief
+  hintDetail(view, best, answer) {
+    const why = (best.reasons || []).map((r) => el("li", { class: r.aspect === "gives_up" ? "gives-up" : "gains", text: r.text }));
+    return [el("p", { text: `Your chance to win after it: ${pct(best.winProbability)}, by the search's simulated games.` }),
+      ...(why.length ? [el("p", { text: "Why:" }), el("ul", { class: "tcg-why" }, why)] : []),
+      ...holdNodes(answer)];
   },
 
   // ------------------------------------------------------------------ records and the review
