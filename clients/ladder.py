@@ -41,11 +41,10 @@ ANCHOR = "random"
 DEFAULT_OUT = os.path.join("data", "ladder.json")
 # The fixed heuristic bot of each game (its adapter's `heuristic_bot`), a rung of its ladder and the yardstick
 # its Elo is read against (D141): the table's Elo is the Bradley-Terry fit with the heuristic at HEURISTIC_ELO,
-# each interval the uncertainty relative to it. It stands between levels HEURISTIC_AFTER and
-# HEURISTIC_AFTER + 1 of the chain, and those two levels also meet directly, so every pair of neighbouring
-# levels plays.
+# each interval the uncertainty relative to it. It stands between the levels its adapter's `heuristic_after`
+# names and the next (3 and 4 unless the game says otherwise), and those two levels also meet directly, so
+# every pair of neighbouring levels plays.
 HEURISTIC_ELO = 1000.0
-HEURISTIC_AFTER = 3
 
 
 def heuristic_bot(game: str = DEFAULT_GAME) -> str:
@@ -84,11 +83,12 @@ def level_spec(level: int, server: str = "", game: str = DEFAULT_GAME) -> str:
 
 def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
                   game: str = DEFAULT_GAME) -> tuple[list[str], list[tuple[str, str]]]:
-    """The chain (random, the levels in order with the game's heuristic after level HEURISTIC_AFTER, or
+    """The chain (random, the levels in order with the game's heuristic after level `heuristic_after`, or
     first when no chosen level is that low) and its tables: each bot meets the next `span` up the chain,
     and the two levels either side of the heuristic meet too."""
     specs = [level_spec(lv, server, game) for lv in levels]
-    at = sum(1 for lv in levels if lv <= HEURISTIC_AFTER)
+    after = get_game(game).adapter.heuristic_after
+    at = sum(1 for lv in levels if lv <= after)
     chain = [ANCHOR] + specs[:at] + [heuristic_bot(game)] + specs[at:]
     tables = [(chain[i], chain[j]) for i in range(len(chain)) for j in range(i + 1, min(i + span, len(chain) - 1) + 1)]
     if 0 < at < len(specs) and span == 1:

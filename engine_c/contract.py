@@ -64,6 +64,9 @@ class GameAdapter(abc.ABC):
     # The bot spec of the game's fixed heuristic: a rung of its ladder and the yardstick its Elo is read against
     # (clients/ladder.py, D141). Default: `greedy`, the one-ply heuristic over `move_values`.
     heuristic_bot: str = "greedy"
+    # The level the heuristic stands above on the ladder's chain (it meets this level and the next). Default 3:
+    # the game's levels are spaced so that the heuristic plays between levels 3 and 4.
+    heuristic_after: int = 3
     # How often a hint's budget may double (about half a second of search at the default level).
     hint_doublings: int = 4
     # True when the hidden information is only the order of future chance outcomes, so every chance

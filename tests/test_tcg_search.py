@@ -18,8 +18,8 @@ def test_adapter_contract_defaults():
         assert getattr(TCG, attr) == getattr(GameAdapter, attr)
     # its own levels (D186): budgets that rise level by level, the heuristic playouts at the top
     budgets = [TCG.level_table[lv]["iterations"] for lv in range(1, 11)]
-    assert budgets[:8] == sorted(set(budgets[:8])) and budgets[9] > budgets[8] >= budgets[7]
-    assert TCG.level_table[10].get("rollout") == "heuristic" and TCG.default_level == 4
+    assert budgets == sorted(set(budgets)) and TCG.heuristic_after == 5
+    assert TCG.level_table[10].get("rollout") == "heuristic" and TCG.default_level == 6
     # the parts it gives (D175): the heuristic (greedy and `heuristic` bots) and senseless targets
     assert set(TCG.bots) == {"heuristic"} and len(TCG.move_values(st, st.legal_moves())) == len(st.legal_moves())
     assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
