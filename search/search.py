@@ -204,7 +204,8 @@ class SearchOptions:
         if self.seed >= 2**64:
             bad("seed", "must fit in 64 bits")
         if self.observer_kind > MAX_OBSERVER_KIND:
-            bad("observer_kind", f"must be at most {MAX_OBSERVER_KIND} (a kind the game defines), got {self.observer_kind}")
+            bad("observer_kind", f"must be at most {MAX_OBSERVER_KIND} (a kind the game defines), "
+                                 f"got {self.observer_kind}")
         if self.max_nodes < 2:
             bad("max_nodes", "must be at least 2")
         if self.policy_floor > 1:
