@@ -86,8 +86,8 @@ class RemoteBot:
     (`game=abracadawhat`, abracadawhat.v1.AbracadaWhatService). Either sends only the deciding seat's
     observation (SpellBook: no Pouch order; Abracada…What?: never the seat's own hand, XI2), and the server
     samples the hidden part. Query options: `game` (default: the tournament's), `level` (1-10),
-    `iterations`, `time_ms`, `threads`, `timeout` (seconds per call, default 60) and any SearchOptions
-    field (`rollout`, ...).
+    `iterations`, `time_ms`, `threads`, `timeout` (seconds per call, default 60) and any field of the game's
+    API SearchOptions message (`rollout`, ...; SpellBook's also `knows_discard`).
     """
 
     _LIMITS = {"iterations": int, "time_ms": float, "threads": int}
@@ -108,9 +108,9 @@ class RemoteBot:
         except ValueError as e:
             raise ValueError(f"bot spec {spec!r}: {e}") from None
         self._level = int(opts.pop("level", 0))
-        self._options = _typed_search_options(spec, opts)
         client_cls = module.client_for(game)
-        _check_options(spec, self._options, client_cls)   # before connecting: a bad spec fails the preflight
+        # checked before connecting: a bad spec fails the preflight
+        self._options = _typed_search_options(spec, opts, client_cls)
         self._client = client_cls(self.remote.address, timeout=timeout)
         self._observation = module.Observation
         self._service_error = module.ServiceError
@@ -138,31 +138,28 @@ class RemoteBot:
         self._client.close()
 
 
-def _check_options(spec: str, options: dict, client_cls) -> None:
-    """ValueError for a search option the game's service does not take (its API's SearchOptions message)."""
+def _typed_search_options(spec: str, raw: dict[str, str], client_cls) -> dict:
+    """Query-string values cast to the types of the fields of the game's API SearchOptions message, which they
+    are sent as (ValueError for a value of the wrong type or an option the message lacks)."""
+    from google.protobuf.descriptor import FieldDescriptor
+
     from engine_c.registry import get_game
 
-    title = get_game(client_cls.game).title
-    known = client_cls.search_options().DESCRIPTOR.fields_by_name
-    for key in options:
-        if key not in known:
-            raise ValueError(f"bot spec {spec!r}: option {key!r} is not one of {title}'s search options")
-
-
-
-
-
-def _typed_search_options(spec: str, raw: dict[str, str]) -> dict:
-    """Query-string values cast to the types of search.SearchOptions fields (ValueError names the key)."""
-    from search import SearchOptions
-
-    fields = {name: type(value) for name, value in SearchOptions().__dict__.items()}
+    fields = client_cls.search_options().DESCRIPTOR.fields_by_name
     out = {}
     for key, value in raw.items():
-        if key not in fields:
-            raise ValueError(f"bot spec {spec!r}: unknown option {key!r}")
-        cast = fields[key]
-        out[key] = value.lower() in ("1", "true", "yes") if cast is bool else cast(value)
+        field = fields.get(key)
+        if field is None:
+            raise ValueError(f"bot spec {spec!r}: unknown option {key!r}: not one of "
+                             f"{get_game(client_cls.game).title}'s search options ({', '.join(fields)})")
+        if field.cpp_type == FieldDescriptor.CPPTYPE_BOOL:
+            out[key] = value.lower() in ("1", "true", "yes")
+        elif field.cpp_type in (FieldDescriptor.CPPTYPE_DOUBLE, FieldDescriptor.CPPTYPE_FLOAT):
+            out[key] = float(value)
+        elif field.cpp_type == FieldDescriptor.CPPTYPE_STRING:
+            out[key] = value
+        else:
+            out[key] = int(value)
     return out
 
 

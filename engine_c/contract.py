@@ -70,7 +70,8 @@ class GameAdapter(abc.ABC):
     # How often a hint's budget may double (about half a second of search at the default level).
     hint_doublings: int = 4
     # True when the hidden information is only the order of future chance outcomes, so every chance
-    # outcome's probability is public (SearchOptions.chance="expected", exact endgames).
+    # outcome's probability is public (SearchOptions.chance="expected", exact endgames), for the seat as the
+    # rules make it (SearchOptions.observer_kind 0; a game's other kinds of observer may see less).
     public_chance: bool = False
     # False when a move's outcome hangs on hidden information, so a search may not continue below it.
     tree_reuse: bool = True

@@ -41,7 +41,7 @@ def value_spread(game: GameAdapter, state: Any, moves: Sequence[Any] | None = No
     cands = list(moves) if moves is not None else game.legal_moves(state)
     base = {"iterations": 0, "deadline": 0.0, "exploration": 0.0, "objective": "margin", "blend": 0.5,
             "margin_scale": opts.margin_scale, "rollout": opts.rollout, "cutoff": opts.cutoff,
-            "observer": player, "observer_kind": 0 if opts.knows_discard else 1, "seed": opts.seed}
+            "observer": player, "observer_kind": opts.observer_kind, "seed": opts.seed}
     table = _mcts.run_worlds(game.vtable, game.state_bytes(state), [game.code(m) for m in cands], base,
                              worlds, rollouts)
     best_counts = [0] * len(cands)

@@ -23,6 +23,7 @@ OBJECTIVES = ("win", "margin", "blend")
 ROLLOUTS = ("random", "heuristic")
 CHANCE_MODES = ("keyed", "open", "expected")
 MAX_ENDGAME_NODES = 10_000_000       # one exact solve's nodes (about a second)
+MAX_OBSERVER_KIND = 255              # observer kinds are a game's few named cases; the C field is an int
 DEFAULT_ENDGAME_HORIZON = 12
 EXPANSIONS = ("random", "prior")
 EVALUATORS = ("auto", "network", "rollout")
@@ -70,7 +71,11 @@ class SearchOptions:
     # rollout search (UCB1: visits follow the means) plays the most visited. docs/search.md, "Which move
     # is played".
     lcb_stdevs: float = 5.0
-    knows_discard: bool = True        # the observer remembers the Discard box (SPELLBOOK.md §8)
+    # Which kind of observer the searching seat is, passed to the game's determinize (engine_c/game.pxd's
+    # observer_kind). 0: the seat as the rules make it. A game may define more; SpellBook's 1 is a seat
+    # that does not remember the Discard box. A kind other than 0 makes chance depend on what the seat
+    # cannot see, even in a game with GameAdapter.public_chance.
+    observer_kind: int = 0
     seed: int = 0
     max_nodes: int = 4_000_000        # per thread
     # The evaluation (docs/learned.md): "network" = PUCT with the learned policy's priors and the learned
@@ -136,8 +141,8 @@ class SearchOptions:
     # > 0: the network search solves the end of the game exactly (search/endgame.pxi): a leaf whose
     # random rollout ended within `endgame_horizon` decisions is solved by expectimax over every move and
     # chance outcome within this many nodes, and its exact value replaces the network's. Only for a game
-    # whose hidden information is the order of future chance (GameAdapter.public_chance: SpellBook with
-    # Discard-box memory). 0: off.
+    # whose hidden information is the order of future chance (GameAdapter.public_chance), searched by the
+    # seat as the rules make it (observer_kind 0). 0: off.
     endgame_nodes: int = 0
     endgame_horizon: int = 0          # 0: DEFAULT_ENDGAME_HORIZON decisions
 
@@ -146,7 +151,7 @@ class SearchOptions:
             raise SearchOptionError(name, msg)
 
         for name in ("iterations", "threads", "cutoff", "seed", "max_nodes", "root_halving", "policy_top_k",
-                     "endgame_nodes", "endgame_horizon"):
+                     "endgame_nodes", "endgame_horizon", "observer_kind"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 bad(name, f"must be an integer, got {v!r}")
@@ -198,6 +203,9 @@ class SearchOptions:
             bad("model", f"must be a file path, got {self.model!r}")
         if self.seed >= 2**64:
             bad("seed", "must fit in 64 bits")
+        if self.observer_kind > MAX_OBSERVER_KIND:
+            bad("observer_kind", f"must be at most {MAX_OBSERVER_KIND} (a kind the game defines), "
+                                 f"got {self.observer_kind}")
         if self.max_nodes < 2:
             bad("max_nodes", "must be at least 2")
         if self.policy_floor > 1:
@@ -511,14 +519,14 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
         network, version = resolve_network(game, opts)
     else:
         version = getattr(network, "version", "") or "given"
-    public_chance = game.public_chance and opts.knows_discard
+    public_chance = game.public_chance and opts.observer_kind == 0
     if opts.chance == "expected" and not public_chance:
         raise SearchOptionError("chance", "'expected' weighs chance outcomes by their probabilities, which in this "
-                                "game depend on what the searcher cannot see (or the Discard box is not "
-                                "remembered): use 'keyed' or 'open'")
+                                "game (or for this kind of observer) depend on what the searcher cannot see: "
+                                "use 'keyed' or 'open'")
     if opts.endgame_nodes and not public_chance:
-        raise SearchOptionError("endgame_nodes", "this game hides more than the order of future draws "
-                                "(or the Discard box is not remembered): an exact solve would see it")
+        raise SearchOptionError("endgame_nodes", "the searcher cannot see more than the order of future "
+                                "draws (in this game, or as this kind of observer): an exact solve would see it")
     if opts.rollout_head and not (network is not None and network.has_rollout_head):
         raise SearchOptionError("rollout_head", f"needs a model with a rollout head; "
                                 f"{version or 'the rollout search'} has none")
@@ -536,7 +544,7 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     lcb_stdevs = opts.lcb_stdevs if network is not None else 0.0     # the rollout search: most visits (D101)
     base = {"deadline": deadline, "exploration": opts.exploration, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
-            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": opts.observer_kind,
             "chance": opts.chance, "fpu": opts.fpu, "expand": opts.expand,
             "stop_early": opts.stop_early and opts.temperature == 0 and opts.threads == 1,
             "lcb_min_share": LCB_MIN_VISIT_SHARE if lcb_stdevs > 0 else 0.0,
@@ -662,7 +670,7 @@ def flat_monte_carlo(game: GameAdapter, state: Any, options: SearchOptions | Non
     budgets = _split(opts.iterations, opts.threads) if opts.iterations else [0] * opts.threads
     base = {"deadline": opts.absolute_deadline(start), "exploration": 0.0, "objective": opts.objective,
             "blend": opts.blend, "margin_scale": opts.margin_scale, "rollout": opts.rollout,
-            "cutoff": opts.cutoff, "observer": player, "observer_kind": 0 if opts.knows_discard else 1,
+            "cutoff": opts.cutoff, "observer": player, "observer_kind": opts.observer_kind,
             "hypotheses": hypotheses}
 
     def one(i: int):

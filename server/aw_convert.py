@@ -1,7 +1,8 @@
 """Abracada…What? messages (proto/abracadawhat/v1) from and to engine objects: the counterpart of
 server/convert.py for the second game, with the same function names where the one implementation of
 sessions, matches and reviews (server/rpc_sessions.py, server/rpc_matches.py) calls them through a
-servicer's `conv`. The search messages share spellbook.v1's fields, so convert.py fills them.
+servicer's `conv`. What every game's messages share (search options and statistics, records) is
+server/common_convert.py's.
 
 Views follow XI1-XI3: `game_view(state, viewer)` shows a seat every hand but its own and only its own
 taken secret stones; a spectator (viewer -1) no hand and no secret stone; the referee (-2: a full state
@@ -15,28 +16,40 @@ from engine_c.abracadawhat.insight import HandInsight
 from engine_c.abracadawhat.state import SPELLS, Move, State, outcome_visible_to
 from engine_c.abracadawhat.notation import log_entries
 from engine_c.abracadawhat import text as T
-from server import convert
+from server import common_convert as common
 from server._gen.abracadawhat.v1 import types_pb2 as apb
-from server.convert import FieldError
+from server.common_convert import Caps, FieldError
 
 SPECTATOR, REFEREE = -1, -2
-record_from_json = convert.record_from_json        # records.loads reads every game's records
+record_from_json = common.record_from_json        # records.loads reads every game's records
 
 
 def move_pb(move: Move) -> apb.Move:
     return apb.Move(text=str(move), code=move.code, kind=move.kind, value=move.value)
 
 
-parse_move = convert.parse_move                   # the engines share their error vocabulary
+def parse_move(state: State, move: apb.Move, field: str = "move") -> Move:
+    """The legal move `move.text` names in `state` (FieldError naming `field.text` otherwise)."""
+    return common.parse_move(state, move, field, example="cast 3")
+
+
+def search_options(req, caps: Caps):
+    """SearchOptions of an abracadawhat.v1 search or review request and the strength level used (0: none)."""
+    return common.search_options(req, caps, ABRACADAWHAT)
 
 
 def search_stats(result, opts, level: int, cut_short: bool, hide_moves: bool = False,
                  out: apb.SearchStats | None = None) -> apb.SearchStats:
-    return convert.search_stats(result, opts, level, cut_short, hide_moves, out=apb.SearchStats() if out is None else out)
+    return common.search_stats(result, opts, level, cut_short, apb.SearchStats() if out is None else out, hide_moves)
 
 
 def effective_options(opts, level: int, result=None) -> apb.EffectiveOptions:
-    return convert.effective_options(opts, level, result, out=apb.EffectiveOptions(), game=ABRACADAWHAT)
+    return common.effective_options(opts, level, result, apb.EffectiveOptions(), ABRACADAWHAT)
+
+
+def mistake_class(name: str) -> int:
+    """abracadawhat.v1's MistakeClass of a search/hints.py class name."""
+    return common.mistake_class(name, apb)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -128,7 +141,7 @@ def hint_pb(h, ins: HandInsight, hide_move: bool = False, reasons=(), veiled_rea
     success, which the insight's announcements would match to one or two casts. `reasons`: its measured
     reasons (engine_c/abracadawhat/reasons.py; veiled by the caller for a hidden move)."""
     out = apb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
-                   mistake_class=convert.mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal,
+                   mistake_class=mistake_class(h.mistake_class), visits=h.visits, about_equal=h.about_equal,
                    reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons),
                    verdict=h.verdict, loss_margin=h.loss_margin)
     if not hide_move:
@@ -166,7 +179,7 @@ def record_pb(rec: dict) -> apb.GameRecord:
                          game=rec.get("game", ABRACADAWHAT.name), session_id=rec.get("session_id") or "",
                          players=rec["players"], variants=rec.get("variants", []), status=rec.get("status", ""),
                          view=rec.get("view", ""))
-    convert.fill_record(out, rec)
+    common.fill_record(out, rec)
     for ev, e in zip(out.events, rec.get("events", [])):     # where each chance outcome went
         ev.zone = e.get("zone", "")
         if e.get("to") is not None:
@@ -190,4 +203,4 @@ def record_from_pb(r: apb.GameRecord, field: str = "record") -> dict:
            "events": events}
     if r.view:
         rec["view"] = r.view
-    return convert.loaded_record(r, rec, field)
+    return common.loaded_record(r, rec, field)

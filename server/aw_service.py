@@ -17,11 +17,11 @@ from engine_c.registry import get_game
 from search.hints import top_hints
 from search.levels import PLAY_LEVEL, ROLLOUT_LEVELS, default_level, describe_levels
 from search.streaming import ismcts_progress
-from server import auth, aw_convert as conv, convert
+from server import auth, aw_convert as conv
 from server._gen.abracadawhat.v1 import service_pb2 as aspb
 from server._gen.abracadawhat.v1 import service_pb2_grpc
 from server._gen.abracadawhat.v1 import types_pb2 as apb
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
@@ -139,7 +139,7 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
         """The state and options of a search request; the seat to move must decide (not chance, not over)."""
         state = conv.parse_state(request.state, request.seed)
         self._check_searchable(state, request, "a chance event is pending (a stone or a roll): resolve it first")
-        opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
+        opts, level = conv.search_options(request, self.config.caps())
         self._set_deadline(opts, context)
         return state, opts, level
 

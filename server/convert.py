@@ -1,4 +1,7 @@
-"""Translation between the spellbook.v1 messages and engine / search objects.
+"""SpellBook's messages (proto/spellbook/v1) from and to engine objects: its states (text, observation and
+the structured StateView), moves with their words, hints, insight and game records, and the search options and
+statistics with the field only SpellBook has (`knows_discard`, its observer kind). What every game's messages
+share is server/common_convert.py's; this is the spellbook.v1 servicer's `conv`.
 
 Nothing here knows a rule or a search technique: states are parsed and validated by the engine's
 notation (a structured StateView is written out as notation text first, so both forms go through the
@@ -8,29 +11,30 @@ request field, which the servicer turns into INVALID_ARGUMENT with a google.rpc.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine_c import records
-from engine_c.spellbook import IllegalMoveError, Move, NotationError, State
+from engine_c.spellbook import Move, NotationError, State
 from engine_c.spellbook.game import SPELLBOOK
 from engine_c.spellbook.move_words import move_words
 from engine_c.spellbook.notation import _frame_text
 from engine_c.spellbook.reasons import Reason
 from engine_c.spellbook.state import COLORS, NTYPE, PHASES, RUNES, SPELL_NAMES, format_counts, parse_token
 from search.hints import Hint
-from search.levels import default_level, level_options
-from search.model import default_model
-from search.search import SearchOptionError, SearchOptions, SearchResult
+from search.search import SearchOptions, SearchResult
+from server import common_convert as common
 from server._gen.spellbook.v1 import types_pb2 as pb
+from server.common_convert import Caps, FieldError, fill_record, loaded_record
+
+# SearchOptions.observer_kind of a seat that does not remember the Discard box (the engine's determinize with
+# knows_discard=False); 0 is the seat as the rules make it.
+NO_DISCARD_MEMORY = 1
 
 
-class FieldError(ValueError):
-    """A request field the server refuses: (field path, why)."""
-
-    def __init__(self, field: str, description: str):
-        super().__init__(f"{field}: {description}")
-        self.field = field
-        self.description = description
+def remembers_discard(opts: SearchOptions) -> bool:
+    """Whether a search's seat remembers the Discard box: observer kind 0 (the engine's determinize reads
+    every other kind as a seat without that memory)."""
+    return opts.observer_kind == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -194,165 +198,52 @@ def move_pb(move: Move) -> pb.Move:
 def set_move(dst: pb.Move, move: Move) -> None:
     """Writes `move` into the Move field `dst` in place, as move_pb(move) would make it (building a message
     and then copying it into its parent costs several times as much)."""
-    text = str(move)
-    dst.text, dst.code, dst.kind = text, move.code, move.kind
-    if dst.DESCRIPTOR is pb.Move.DESCRIPTOR:      # search_stats fills Abracada…What?'s Move too, which has no words
-        dst.words = move_words(text)
+    common.set_move(dst, move, move_words)
 
 
 def parse_move(state: State, move: pb.Move, field: str = "move") -> Move:
-    if not move.text.strip():
-        raise FieldError(f"{field}.text", "give the move text, e.g. 'take Rc' (see ListLegalMoves)")
-    try:
-        return state.parse_move(move.text)
-    except (NotationError, IllegalMoveError) as e:
-        raise FieldError(f"{field}.text", str(e)) from None
+    """The legal move `move.text` names in `state` (FieldError naming `field.text` otherwise)."""
+    return common.parse_move(state, move, field, example="take Rc")
 
 
 # ----------------------------------------------------------------------------------------------
 # Search options
 # ----------------------------------------------------------------------------------------------
-@dataclass
-class Caps:
-    max_iterations: int
-    max_time_ms: float
-    max_threads: int
-    max_nodes: int
-    default_level: int
-
-
-_LIMIT_FIELDS = ("iterations", "time_ms", "threads")
-_OPTION_FIELDS = ("exploration", "objective", "blend", "margin_scale", "rollout", "cutoff", "temperature",
-                  "knows_discard", "max_nodes", "c_puct", "root_halving", "lcb_stdevs")
-
-
-def search_options(req, caps: Caps, knows_discard: bool | None = None, game=SPELLBOOK) -> tuple[SearchOptions, int]:
-    """SearchOptions of a GetBestMove/GetHints/Analyze request, and the strength level used (0: none).
-
-    Level first (or the default search options when only explicit options are given, or the server's
-    default level when neither), then the explicit options, then the limits. `limits.time_ms` without
-    `limits.iterations` makes the search time-bound. Every search is capped at `caps.max_time_ms`.
-    `game`: the search adapter whose levels and model apply (another game's request may lack options
-    that make no sense for it, e.g. knows_discard).
-    """
-    lim = req.limits
-    for name in _LIMIT_FIELDS:
-        if getattr(lim, name) < 0:
-            raise FieldError(f"limits.{name}", f"must not be negative, got {getattr(lim, name)}")
-    if lim.iterations > caps.max_iterations:
-        raise FieldError("limits.iterations", f"at most {caps.max_iterations} (server cap), got {lim.iterations}")
-    if lim.time_ms > caps.max_time_ms:
-        raise FieldError("limits.time_ms", f"at most {caps.max_time_ms:g} ms (server cap), got {lim.time_ms:g}")
-    if lim.threads > caps.max_threads:
-        raise FieldError("limits.threads", f"at most {caps.max_threads} (server cap), got {lim.threads}")
-    if req.level and not 1 <= req.level <= 10:
-        raise FieldError("level", f"must be 1 to 10 (0: the server's default), got {req.level}")
-    has_options = req.HasField("options")
-    level = req.level or (0 if has_options else caps.default_level or default_level(game))
-    evaluator = _evaluator(req.options, game) if has_options else "auto"
-    opts = level_options(level, req.seed, evaluator=evaluator, game=game) if level else None
-    changes = {}
-    if knows_discard is False:
-        changes["knows_discard"] = False
-    if has_options:
-        o = req.options
-        # the fields the request's package has (another game's, or games.v1's, lack knows_discard)
-        names = _OPTION_FIELDS if o.DESCRIPTOR is pb.SearchOptions.DESCRIPTOR else \
-            [n for n in _OPTION_FIELDS if n in o.DESCRIPTOR.fields_by_name]
-        for name in names:
-            if o.HasField(name):
-                changes[name] = getattr(o, name)
-        if o.HasField("max_nodes") and o.max_nodes > caps.max_nodes:
-            raise FieldError("options.max_nodes", f"at most {caps.max_nodes} (server cap), got {o.max_nodes}")
-        if "knows_discard" in names and o.HasField("knows_discard") and o.knows_discard and knows_discard is False:
-            raise FieldError("options.knows_discard", "the observation has no Discard-box memory (unseen=)")
-    if lim.iterations:
-        changes["iterations"] = int(lim.iterations)
-    if lim.time_ms:
-        changes["time_ms"] = float(lim.time_ms)
-        if not lim.iterations:
-            changes["iterations"] = 0
-    if lim.threads:
-        changes["threads"] = int(lim.threads)
-    # without a level: the defaults with the changes, made in one step (replace() on a default SearchOptions
-    # would cost as much again as the rest of this function)
-    opts = replace(opts, **changes) if opts is not None else SearchOptions(seed=req.seed, evaluator=evaluator,
-                                                                           **changes)
-    opts.time_ms = min(opts.time_ms or caps.max_time_ms, caps.max_time_ms)
-    opts.max_nodes = min(opts.max_nodes, caps.max_nodes)
-    if opts.iterations > caps.max_iterations:
-        opts.iterations = caps.max_iterations
-    try:
-        opts.validate()
-    except SearchOptionError as e:
-        prefix = "limits" if e.field in _LIMIT_FIELDS else "options"
-        raise FieldError(f"{prefix}.{e.field}", str(e).split(": ", 1)[-1]) from None
+def search_options(req, caps: Caps, parsed: ParsedState | None = None) -> tuple[SearchOptions, int]:
+    """SearchOptions of a spellbook.v1 search or review request and the strength level used (0: none), as
+    common_convert.search_options makes them, with SpellBook's observer: a seat without Discard-box memory
+    (NO_DISCARD_MEMORY) when `parsed` is an observation that lacks it (unseen=) or `options.knows_discard`
+    is false. `options.knows_discard = true` for such an observation is refused: the memory is not there."""
+    remembers = parsed is None or parsed.knows_discard
+    asked = req.options.HasField("knows_discard") if req.HasField("options") else False
+    if asked and not req.options.knows_discard:
+        remembers = False
+    opts, level = common.search_options(req, caps, SPELLBOOK, 0 if remembers else NO_DISCARD_MEMORY)
+    if asked and req.options.knows_discard and not remembers:
+        raise FieldError("options.knows_discard", "the observation has no Discard-box memory (unseen=)")
     return opts, level
 
 
-def _evaluator(o, game=SPELLBOOK) -> str:
-    """The request's evaluator ("auto" when not given); FieldError when unknown or not available."""
-    if not o.HasField("evaluator") or o.evaluator == "":
-        return "auto"
-    if o.evaluator not in ("network", "rollout"):
-        raise FieldError("options.evaluator", f"must be network or rollout, got {o.evaluator[:40]!r}")
-    if o.evaluator == "network" and default_model(game) is None:
-        raise FieldError("options.evaluator", "this server has no learned model (GetServerInfo.model); use rollout")
-    return o.evaluator
-
-
-def effective_options(opts: SearchOptions, level: int, result: SearchResult | None = None, out=None,
-                      game=SPELLBOOK) -> pb.EffectiveOptions:
-    """The options a search used. `out`: an EffectiveOptions message to fill instead (another game's
-    package's, with the fields it has)."""
-    if result is not None:
-        evaluator, model = result.evaluator, result.model
-    else:
-        m = default_model(game) if opts.evaluator != "rollout" else None
-        use = m is not None and (opts.evaluator == "network" or m.use_by_default)
-        evaluator, model = ("network", m.version) if use else ("rollout", "")
-    fields = dict(level=level, iterations=opts.iterations, time_ms=opts.time_ms, threads=opts.threads,
-                  exploration=opts.exploration, objective=opts.objective, blend=opts.blend,
-                  margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
-                  temperature=opts.temperature, knows_discard=opts.knows_discard,
-                  max_nodes=opts.max_nodes, stop_early=opts.stop_early, evaluator=evaluator,
-                  model=model, c_puct=opts.c_puct, root_halving=opts.root_halving, lcb_stdevs=opts.lcb_stdevs)
-    if out is None:
-        return pb.EffectiveOptions(**fields)
-    for name, value in fields.items():
-        if name in out.DESCRIPTOR.fields_by_name:
-            setattr(out, name, value)
+def effective_options(opts: SearchOptions, level: int, result: SearchResult | None = None) -> pb.EffectiveOptions:
+    """The options a search used, with whether the searching seat remembered the Discard box."""
+    out = common.effective_options(opts, level, result, pb.EffectiveOptions(), SPELLBOOK)
+    out.knows_discard = remembers_discard(opts)
     return out
 
 
 def search_stats(result: SearchResult, opts: SearchOptions, level: int, cut_short: bool,
                  hide_moves: bool = False, out: pb.SearchStats | None = None) -> pb.SearchStats:
-    """The SearchStats of a search, written into `out` when given (an empty field of the response: filling it
-    in place spares the copy a response constructor makes of a finished message)."""
-    stats = pb.SearchStats() if out is None else out
-    stats.iterations, stats.elapsed_ms, stats.seed = result.iterations, result.elapsed_s * 1000.0, result.seed
-    stats.player, stats.threads, stats.nodes = result.player, result.threads, result.nodes
-    stats.mean_decisions, stats.cut_short, stats.stopped_early = result.mean_decisions, cut_short, result.stopped_early
-    if isinstance(stats, pb.SearchStats):
-        stats.options.CopyFrom(effective_options(opts, level, result))
-    else:       # another game's package's SearchStats: the same fields
-        effective_options(opts, level, result, out=stats.options)
-    if not hide_moves:
-        for s in result.moves:
-            set_move(stats.moves.add(visits=s.visits, availability=s.availability, mean_reward=s.mean_reward,
-                                     win_probability=s.win_probability, expected_score=s.expected_score,
-                                     score_std=s.score_std, prior=s.prior).move, s.move)
-        for m in result.principal_variation:
-            set_move(stats.principal_variation.add(), m)
+    """The SearchStats of a search (common_convert.search_stats with SpellBook's move words and
+    `knows_discard`), written into `out` when given."""
+    stats = common.search_stats(result, opts, level, cut_short, pb.SearchStats() if out is None else out,
+                                hide_moves, move_words)
+    stats.options.knows_discard = remembers_discard(opts)
     return stats
 
 
-_CLASS = {"best": pb.MISTAKE_CLASS_BEST, "good": pb.MISTAKE_CLASS_GOOD, "inaccuracy": pb.MISTAKE_CLASS_INACCURACY,
-          "mistake": pb.MISTAKE_CLASS_MISTAKE, "blunder": pb.MISTAKE_CLASS_BLUNDER}
-
-
 def mistake_class(name: str) -> int:
-    return _CLASS[name]
+    """spellbook.v1's MistakeClass of a search/hints.py class name."""
+    return common.mistake_class(name, pb)
 
 
 def _reasons_pb(reasons) -> list[pb.Reason]:
@@ -361,7 +252,7 @@ def _reasons_pb(reasons) -> list[pb.Reason]:
 
 def hint_pb(h: Hint, reasons: list[Reason], hide_move: bool = False, veiled_reasons=()) -> pb.Hint:
     out = pb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score, loss=h.loss,
-                  loss_points=h.loss_points, mistake_class=_CLASS[h.mistake_class], visits=h.visits,
+                  loss_points=h.loss_points, mistake_class=mistake_class(h.mistake_class), visits=h.visits,
                   about_equal=h.about_equal, loss_margin=h.loss_margin, score_spread=h.score_spread,
                   reasons=_reasons_pb(reasons), veiled_reasons=_reasons_pb(veiled_reasons), verdict=h.verdict)
     if not hide_move:
@@ -438,7 +329,7 @@ def insight_pb(observer: int, knows_discard: bool, beliefs=None, what_if_move: M
 # ----------------------------------------------------------------------------------------------
 # Game records
 # ----------------------------------------------------------------------------------------------
-RECORD_FORMAT = records.FORMAT
+record_from_json = common.record_from_json        # records.loads reads every game's records
 
 
 def record_pb(rec: dict) -> pb.GameRecord:
@@ -448,22 +339,6 @@ def record_pb(rec: dict) -> pb.GameRecord:
                         status=rec.get("status", ""))
     fill_record(out, rec)
     return out
-
-
-def fill_record(out, rec: dict) -> None:
-    """The seed, seats, events and result of a record dict into a GameRecord message of any game's package
-    (they share these fields)."""
-    if rec.get("seed") is not None:
-        out.seed = rec["seed"]
-    for s in rec.get("seats") or []:
-        out.seats.add(kind=s.get("kind", ""), level=s.get("level", 0), spec=s.get("spec", ""))
-    for e in rec.get("events", []):
-        out.events.add(seq=e.get("seq", 0), kind=e.get("kind", ""), seat=e.get("seat", -1), move=e["move"])
-    if rec.get("result"):
-        out.result.scores.extend(rec["result"]["scores"])
-        out.result.winners.extend(rec["result"]["winners"])
-        if rec["result"].get("resigned") is not None:
-            out.result.resigned = rec["result"]["resigned"]
 
 
 def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
@@ -478,27 +353,3 @@ def record_from_pb(r: pb.GameRecord, field: str = "record") -> dict:
                          for s in r.seats],
                "events": events}
     return loaded_record(r, rec, field)
-
-
-def loaded_record(r, rec: dict, field: str) -> dict:
-    """`rec` (a record dict made from the GameRecord `r` of any game's package) with r's seed and result,
-    loaded and checked (FieldError names the bad field)."""
-    if r.HasField("seed"):
-        rec["seed"] = r.seed
-    if r.HasField("result"):
-        rec["result"] = {"scores": list(r.result.scores), "winners": list(r.result.winners)}
-        if r.result.HasField("resigned"):
-            rec["result"]["resigned"] = r.result.resigned
-    try:
-        return records.load(rec)
-    except records.RecordError as e:
-        raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
-
-
-def record_from_json(text: str, field: str = "record_json") -> dict:
-    """A JSON record in any format engine_c.records reads, as a version-2 dict (FieldError names the field)."""
-    try:
-        return records.loads(text)
-    except records.RecordError as e:
-        raise FieldError(f"{field}.{e.field}" if e.field else field, e.message) from None
-

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from search.bots import make_bot
-from server import convert
+from server.common_convert import Caps
 from server.fairshare import SearchPool
 from server.sessions import SessionManager
 
@@ -64,8 +64,8 @@ class ServiceConfig:
             return self.ladders[game.name]
         return str(REPO / game.ladder) if game.ladder else ""
 
-    def caps(self) -> convert.Caps:
-        return convert.Caps(self.max_iterations, self.max_time_ms, self.max_threads, self.max_nodes,
+    def caps(self) -> Caps:
+        return Caps(self.max_iterations, self.max_time_ms, self.max_threads, self.max_nodes,
                             self.default_level)
 
 

@@ -27,11 +27,11 @@ from engine_c.registry import GAMES, Game, all_games, get_game
 from search.hints import top_hints
 from search.levels import default_level
 from search.streaming import ismcts_progress
-from server import auth, convert
+from server import auth, common_convert as common
 from server._gen.games.v1 import games_pb2 as gspb
 from server._gen.games.v1 import games_pb2_grpc
 from server._gen.games.v1 import types_pb2 as gpb
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.rpc_base import RpcBase, rpc
 from server.rpc_matches import MatchRpcs
 from server.rpc_search import SearchRpcs
@@ -52,7 +52,8 @@ def viewer_of(role: str) -> int | None:
 # ----------------------------------------------------------------------------------------------
 class _Conv:
     """games.v1 messages of one game's engine objects: what the shared handlers call through a servicer's
-    `conv` (as server/convert.py and server/aw_convert.py for the per-game packages)."""
+    `conv` (as server/convert.py and server/aw_convert.py for the per-game packages), with
+    server/common_convert.py's shared implementation."""
 
     def __init__(self, game: Game):
         self.game = game
@@ -62,16 +63,17 @@ class _Conv:
         text = str(move)
         return gpb.Move(text=text, code=move.code, kind=getattr(move, "kind", ""), words=self.words(text))
 
+    def search_options(self, req, caps: common.Caps):
+        """SearchOptions of a games.v1 search or review request and the strength level used (0: none)."""
+        return common.search_options(req, caps, self.game.adapter)
+
     def search_stats(self, result, opts, level: int, cut_short: bool, hide_moves: bool = False,
                      out: gpb.SearchStats | None = None) -> gpb.SearchStats:
-        stats = convert.search_stats(result, opts, level, cut_short, hide_moves,
-                                     out=gpb.SearchStats() if out is None else out)
-        for m in [*(s.move for s in stats.moves), *stats.principal_variation]:
-            m.words = self.words(m.text)
-        return stats
+        return common.search_stats(result, opts, level, cut_short, gpb.SearchStats() if out is None else out,
+                                   hide_moves, self.words)
 
     def effective_options(self, opts, level: int, result=None) -> gpb.EffectiveOptions:
-        return convert.effective_options(opts, level, result, out=gpb.EffectiveOptions(), game=self.game.adapter)
+        return common.effective_options(opts, level, result, gpb.EffectiveOptions(), self.game.adapter)
 
 
 def parse_state(game: Game, si: gpb.StateInput, field: str = "state"):
@@ -172,7 +174,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
     def _record_request(self, request) -> tuple[dict, str]:
         if not request.record_json.strip():
             raise FieldError("record_json", "give the game's record as JSON (ExportSession's or PlayMatch's)")
-        rec = convert.record_from_json(request.record_json)
+        rec = common.record_from_json(request.record_json)
         if records.game_of(rec).name != self.game.name:
             raise FieldError("record_json.game", f"the request's game is {self.game.name}; the record is of "
                                                  f"{records.game_of(rec).name!r}")
@@ -229,7 +231,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
         A level's `stop_early` is kept only where the chosen move alone matters (GetBestMove)."""
         state = parse_state(self.game, request.state)
         self._check_searchable(state, request, "a chance event is pending: resolve it first (ApplyMove resolve_chance)")
-        opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
+        opts, level = self.conv.search_options(request, self.config.caps())
         opts.stop_early = opts.stop_early and settle_early
         self._set_deadline(opts, context)
         return state, opts, level
@@ -259,7 +261,7 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
                 veiled = why_of.veiled(why, h.move)
             hint = gpb.Hint(rank=h.rank, win_probability=h.win_probability, expected_score=h.expected_score,
                             loss=h.loss, loss_points=h.loss_points, loss_margin=h.loss_margin,
-                            mistake_class=convert.mistake_class(h.mistake_class), about_equal=h.about_equal,
+                            mistake_class=common.mistake_class(h.mistake_class, gpb), about_equal=h.about_equal,
                             verdict=h.verdict, visits=h.visits, score_spread=h.score_spread,
                             reasons=_reasons_pb(veiled if hide else why), veiled_reasons=_reasons_pb(veiled))
             if not hide:

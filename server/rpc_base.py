@@ -22,7 +22,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from search import CancelToken
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server import auth
 from server.auth import AuthError
 from server.fairshare import Overloaded, client_of, current_client, current_connection

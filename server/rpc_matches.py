@@ -20,8 +20,8 @@ from search.bots import make_bot
 from search.model import default_model
 from search import coach
 from search.search import pause_point
-from server import convert
-from server.convert import FieldError
+from server import common_convert as common
+from server.common_convert import FieldError
 from server import auth
 from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
@@ -251,7 +251,7 @@ class MatchRpcs(RpcBase):
         if seat is not None and not 0 <= seat < rp.players:
             raise FieldError("seat", f"the record has seats 0 to {rp.players - 1}, got {seat}")
         scores = records.totals(final)
-        opts, level = convert.search_options(request, self.config.caps(), game=self.game.adapter)
+        opts, level = self.conv.search_options(request, self.config.caps())
         lim = request.limits
         if not request.HasField("options") and not lim.time_ms and not lim.threads:
             # a budget alone: the one function every client's review uses (search/coach.py, D130)
@@ -293,7 +293,7 @@ class MatchRpcs(RpcBase):
         def dr(d):
             return self.spb.DecisionReview(decision=d.index, event_index=decision_events[d.index], seat=d.seat,
                                       played=self.conv.move_pb(d.played), best=self.conv.move_pb(d.best), loss=d.loss_win,
-                                      loss_points=d.loss_points, mistake_class=convert.mistake_class(d.mistake),
+                                      loss_points=d.loss_points, mistake_class=common.mistake_class(d.mistake, self.pb),
                                       win_before=d.win_before, win_after=d.win_after, iterations=d.iterations,
                                       loss_margin=d.loss_margin, win_probabilities=d.win_probabilities,
                                       accuracy=d.accuracy, round=rp.round_of(d.index), label=rp.label(d.index),

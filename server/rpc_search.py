@@ -13,7 +13,7 @@ from search.coach import hint_family, hint_search
 from search.hints import Grown
 from search.search import SearchOptions
 from server import metrics
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.rpc_base import RpcBase
 
 

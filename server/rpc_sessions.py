@@ -2,7 +2,8 @@
 
 The SessionManager (server/sessions.py) runs the sessions; this module turns requests into its calls and
 its events into messages. One implementation for every game's service: a servicer names its game
-(`game`), its message modules (`spb`, `pb`) and its conversions (`conv`, as server/convert.py), and defines
+(`game`), its message modules (`spb`, `pb`) and its conversions (`conv`: move_pb, search_options,
+search_stats, effective_options and the records', as server/convert.py for SpellBook), and defines
 `_event_pb` (an event as a role sees it), CreateSession and GetSession (its own setup and view); a game
 whose players see different things overrides `_record_for` (what a role may see of the record).
 """
@@ -17,7 +18,7 @@ import grpc
 from engine_c import records
 from engine_c.base import IllegalMoveError, NotationError
 from server import auth
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.fairshare import current_client
 from server.rpc_base import RpcBase, rpc
 from server.sessions import SeatSpec, SessionError, SessionManager

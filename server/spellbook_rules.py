@@ -17,7 +17,7 @@ from search.model import default_model
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
 from server.rpc_base import RpcBase, rpc
 

@@ -20,7 +20,7 @@ from search.streaming import ismcts_progress
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
-from server.convert import FieldError
+from server.common_convert import FieldError
 from server.fairshare import ran_inline
 from server.rpc_base import rpc
 from server.rpc_search import SearchRpcs
@@ -78,8 +78,7 @@ class SpellBookSearchRpcs(SearchRpcs):
         if request.HasField("seat") and request.seat != st.current_player:
             raise FieldError("seat", f"seat {request.seat} is not to move; seat {st.current_player} decides "
                                      f"({st.decision})")
-        opts, level = convert.search_options(request, self.config.caps(),
-                                             knows_discard=False if not parsed.knows_discard else None)
+        opts, level = convert.search_options(request, self.config.caps(), parsed)
         opts.stop_early = opts.stop_early and settle_early
         self._set_deadline(opts, context)
         return parsed, opts, level
@@ -143,11 +142,12 @@ class SpellBookSearchRpcs(SearchRpcs):
     def _insight(self, state, result, opts: SearchOptions, spec: convert.InsightSpec, what_if_move,
                  hide_best: bool, cancel: CancelToken | None = None) -> pb.Insight:
         """Beliefs, what-if and value spread for the seat to move, as far as `spec` asks. Uses the search's
-        knows_discard (False for an observation without Discard-box memory) and never the real Pouch order:
-        what-if and value spread work on sampled determinizations. What-if and value spread stop at the
+        observer (without Discard-box memory for an observation that lacks it or options.knows_discard =
+        false) and never the real Pouch order: what-if and value spread work on sampled determinizations.
+        What-if and value spread stop at the
         call's deadline, or the server's max_time_ms from their start when the call has none, and when the
         call is cancelled."""
-        player, kd = result.player, opts.knows_discard
+        player, kd = result.player, convert.remembers_discard(opts)
         deadline = opts.deadline or time.monotonic() + self.config.max_time_ms / 1000.0
         beliefs = pouch_beliefs(state, knows_discard=kd, max_k=spec.within_draws) if spec.beliefs else None
         wi_move, outcomes = None, None
@@ -155,7 +155,7 @@ class SpellBookSearchRpcs(SearchRpcs):
             # the move hints rank first (the most visited), not a level's temperature-sampled result.move
             wi_move = what_if_move if what_if_move is not None else hint_best(result).move
             wopts = SearchOptions(iterations=spec.what_if_iterations, deadline=deadline, seed=opts.seed,
-                                  knows_discard=kd, objective=opts.objective, blend=opts.blend,
+                                  observer_kind=opts.observer_kind, objective=opts.objective, blend=opts.blend,
                                   margin_scale=opts.margin_scale, rollout=opts.rollout, cutoff=opts.cutoff,
                                   exploration=opts.exploration, evaluator=opts.evaluator, model=opts.model,
                                   c_puct=opts.c_puct, rollout_mix=opts.rollout_mix)
@@ -165,7 +165,7 @@ class SpellBookSearchRpcs(SearchRpcs):
         spread = None
         if spec.value_spread:
             cands = [m.move for m in result.moves[:spec.spread_moves]]
-            sopts = SearchOptions(seed=opts.seed, knows_discard=kd, margin_scale=opts.margin_scale,
+            sopts = SearchOptions(seed=opts.seed, observer_kind=opts.observer_kind, margin_scale=opts.margin_scale,
                                   rollout=opts.rollout, cutoff=opts.cutoff)
             spread = bounded_value_spread(state, cands, spec.worlds, spec.rollouts, sopts, deadline, cancel)
         out = convert.insight_pb(player, kd, beliefs, wi_move, outcomes, spread,

@@ -207,6 +207,53 @@ def test_shared_code_names_no_game():
     assert DEFAULT_GAME == GAMES[0]
 
 
+# The server's modules that are one game's own besides those named for it (server/spellbook_*.py) and the
+# games' registered servicers: spellbook.v1's views and Abracada…What?'s.
+GAME_SERVER_MODULES = {"server/convert.py", "server/aw_convert.py"}
+
+
+def _game_imports(tree, names: set[str], own_modules: set[str]) -> list[str]:
+    """`line:module` for each import (at any depth) of a game's folder (engine_c.NAME), its generated messages
+    (server._gen.NAME) or one of `own_modules` (dotted names: a game's own server modules)."""
+    import ast
+
+    def forbidden(module: str) -> bool:
+        parts = module.split(".")
+        return (parts[0] in ("engine_c", "server") and len(parts) > 1 and parts[1] in names) or \
+            (parts[:2] == ["server", "_gen"] and len(parts) > 2 and parts[2] in names) or module in own_modules
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:      # `from server import convert` too
+            modules = [node.module] if forbidden(node.module) else [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found += [f"{node.lineno}:{m}" for m in modules if forbidden(m)]
+    return found
+
+
+def test_shared_server_modules_import_no_game():
+    """Issue 48: the server's shared modules (sessions, matches, reviews, the search RPCs, games.v1, the message
+    parts every game shares in server/common_convert.py) reach a game through the registry only: none imports
+    a game's folder, its generated messages or a game's own server module (its servicer, its RPC groups, its
+    conversions)."""
+    import ast
+
+    names = set(GAMES)
+    own = set(GAME_SERVER_MODULES) | {f"{g.service.replace('.', '/')}.py" for g in all_games()}
+    own |= {f"server/{p.name}" for p in (ROOT / "server").glob("*.py") if any(n in p.stem for n in names)}
+    own_modules = {path[:-3].replace("/", ".") for path in own}
+    assert _game_imports(ast.parse("from server import convert\nimport engine_c.spellbook.state"), names,
+                         own_modules) == ["1:server.convert", "2:engine_c.spellbook.state"]
+    shared = [p for p in sorted((ROOT / "server").glob("*.py")) if f"server/{p.name}" not in own]
+    assert {"common_convert.py", "games_service.py", "rpc_matches.py"} <= {p.name for p in shared}
+    found = [f"server/{p.name}:{hit}" for p in shared
+             for hit in _game_imports(ast.parse(p.read_text(encoding="utf-8")), names, own_modules)]
+    assert found == [], f"shared server modules importing a game's: {found}"
+
+
 def test_what_differs_by_game_is_declared():
     """The declared parts that replaced the name branches (issue 48), with their documented defaults."""
     from engine_c import records, registry

@@ -66,7 +66,7 @@ def test_fairness_without_discard_memory():
     a = state.determinize(1, knows_discard=False, seed=1)
     b = state.determinize(1, knows_discard=False, seed=2)
     assert a.observation(1, knows_discard=False) == b.observation(1, knows_discard=False)
-    opts = SearchOptions(iterations=400, seed=3, knows_discard=False)
+    opts = SearchOptions(iterations=400, seed=3, observer_kind=1)   # SpellBook: no Discard-box memory
     assert stats_key(ismcts(SPELLBOOK, a, opts)) == stats_key(ismcts(SPELLBOOK, b, opts))
 
 
@@ -155,7 +155,9 @@ def test_bad_options_name_their_field():
                           ({"objective": "fun"}, "objective"), ({"time_ms": -5.0}, "time_ms"),
                           ({"iterations": 0}, "iterations"), ({"rollout": "smart"}, "rollout"),
                           ({"chance": "peek"}, "chance"), ({"expand": "best"}, "expand"), ({"fpu": -1.0}, "fpu"),
-                          ({"lcb_stdevs": -1.0}, "lcb_stdevs"), ({"lcb_stdevs": float("inf")}, "lcb_stdevs")]:
+                          ({"lcb_stdevs": -1.0}, "lcb_stdevs"), ({"lcb_stdevs": float("inf")}, "lcb_stdevs"),
+                          ({"observer_kind": -1}, "observer_kind"), ({"observer_kind": True}, "observer_kind"),
+                          ({"observer_kind": 2**31}, "observer_kind")]:
         with pytest.raises(SearchOptionError) as e:
             ismcts(SPELLBOOK, state, SearchOptions(**kwargs))
         assert e.value.field == field

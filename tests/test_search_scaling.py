@@ -102,7 +102,7 @@ def test_chance_expected_plays_legal_reproducible_moves():
 
 
 @pytest.mark.parametrize("game, state, options", [(ABRACADAWHAT, lambda: ABRACADAWHAT_STATE(), {}),
-                                                  (SPELLBOOK, lambda: midgame(), {"knows_discard": False})])
+                                                  (SPELLBOOK, lambda: midgame(), {"observer_kind": 1})])
 def test_chance_expected_is_refused_where_outcome_probabilities_depend_on_hidden_information(game, state, options):
     from search import SearchOptionError
 
@@ -274,7 +274,7 @@ def test_the_search_with_exact_endgames_plays_the_exact_best_move():
 
 @pytest.mark.parametrize("game, state, options", [
     (ABRACADAWHAT, lambda: ABRACADAWHAT_STATE(), {}),
-    (SPELLBOOK, lambda: midgame(), {"knows_discard": False}),
+    (SPELLBOOK, lambda: midgame(), {"observer_kind": 1}),
     (SPELLBOOK, lambda: midgame(), {"evaluator": "rollout"}),
     (SPELLBOOK, lambda: midgame(), {"endgame_nodes": 10**9})])
 def test_exact_endgames_are_refused_where_a_solve_would_see_hidden_information(game, state, options):

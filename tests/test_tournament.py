@@ -215,6 +215,12 @@ def test_bot_specs_and_a_remote_bot_in_a_tournament(tmp_path, capsys):
         (obs, kw), = sent
         assert obs.text == st.observation(0) and kw["seat"] == 0 and "rng=" not in obs.text
         bot.close()
+        # an option of the game's API that the search has under another name (SpellBook's knows_discard is
+        # SearchOptions.observer_kind) is sent as the API spells it
+        blind = make_bot(spec + "&knows_discard=0", seed=3)
+        move, info = blind.choose(st)
+        assert move in st.legal_moves() and not info["stats"].options.knows_discard
+        blind.close()
         out = tmp_path / "g.jsonl"
         code = cli_main(["tournament", spec, "random", "--games", "2", "--out", str(out), "--no-progress"])
         assert code == 0, capsys.readouterr().err
