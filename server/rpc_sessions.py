@@ -109,7 +109,7 @@ class SessionRpcs(RpcBase):
         role = self._authorize(context, request.session_id, request.seat, moves=True)
         text = request.move.text.strip()
         if not text:
-            raise FieldError("move.text", "give the move text, e.g. 'take Rc' (GetSession lists the legal moves)")
+            raise FieldError("move.text", "give the move text (GetSession lists the legal moves)")
         expected = request.expected_seq if request.HasField("expected_seq") else None
         if expected is not None and not 0 <= expected < MAX_SEQ:
             # a retry is looked up at expected_seq + 1, which must fit the store's 64-bit event numbers
