@@ -63,3 +63,15 @@ def test_heuristic_bots_play_and_senseless_targets_are_the_wrong_side():
             st.play(bots[st.current_player].choose(st)[0])
         assert st.winners() in ([0], [1], [0, 1])
     assert found
+
+
+def test_the_ladder_puts_the_heuristic_where_the_game_says():
+    """D187: the TCG's heuristic bot stands between levels 5 and 6 (adapter.heuristic_after), and those two
+    meet directly; a game that says nothing keeps it between 3 and 4."""
+    from clients.ladder import ladder_tables
+
+    chain, tables = ladder_tables(list(range(1, 11)), game="spellbooktcg")
+    assert chain.index("greedy") == chain.index("ismcts:level=5") + 1
+    assert ("ismcts:level=5", "ismcts:level=6") in tables and ("greedy", "ismcts:level=6") in tables
+    chain, _ = ladder_tables(list(range(1, 11)), game="abracadawhat")
+    assert chain.index("counting") == chain.index("ismcts:level=3") + 1
