@@ -18,8 +18,7 @@ def test_adapter_contract_defaults():
         assert getattr(TCG, attr) == getattr(GameAdapter, attr)
     # its own levels (D186): budgets that rise level by level, the heuristic playouts at the top
     budgets = [TCG.level_table[lv]["iterations"] for lv in range(1, 11)]
-    assert budgets == sorted(set(budgets)) and TCG.heuristic_after == 5
-    assert TCG.level_table[10].get("rollout") == "heuristic" and TCG.default_level == 6
+    assert budgets == sorted(set(budgets)) and TCG.heuristic_after == 6 and TCG.default_level == 7
     # the parts it gives (D175): the heuristic (greedy and `heuristic` bots) and senseless targets
     assert set(TCG.bots) == {"heuristic"} and len(TCG.move_values(st, st.legal_moves())) == len(st.legal_moves())
     assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
@@ -66,12 +65,12 @@ def test_heuristic_bots_play_and_senseless_targets_are_the_wrong_side():
 
 
 def test_the_ladder_puts_the_heuristic_where_the_game_says():
-    """D187: the TCG's heuristic bot stands between levels 5 and 6 (adapter.heuristic_after), and those two
+    """D188: the TCG's heuristic bot stands between levels 6 and 7 (adapter.heuristic_after), and those two
     meet directly; a game that says nothing keeps it between 3 and 4."""
     from clients.ladder import ladder_tables
 
     chain, tables = ladder_tables(list(range(1, 11)), game="spellbooktcg")
-    assert chain.index("greedy") == chain.index("ismcts:level=5") + 1
-    assert ("ismcts:level=5", "ismcts:level=6") in tables and ("greedy", "ismcts:level=6") in tables
+    assert chain.index("greedy") == chain.index("ismcts:level=6") + 1
+    assert ("ismcts:level=6", "ismcts:level=7") in tables and ("greedy", "ismcts:level=7") in tables
     chain, _ = ladder_tables(list(range(1, 11)), game="abracadawhat")
     assert chain.index("counting") == chain.index("ismcts:level=3") + 1

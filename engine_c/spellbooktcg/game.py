@@ -31,29 +31,28 @@ class SpellbookTCGGame(CompiledGameAdapter):
     # A playout is fast (about 8,000 iterations in 0.1 s), so a hint may grow further than the default
     # before its first family is separated: 500 -> 32,000 iterations, within the hint's time cap.
     hint_doublings = 6
-    # Its own levels (search/levels.py reads them through the adapter; D186). Measured on ladders (12 to 26
-    # games a pair): uniform playouts gain a lot up to about 2,000 (400 -> 700 -> 1,200 -> 2,000: +54, +82,
-    # +110) and little beyond (2,000 -> 3,500: +29; 8,000 and 20,000 no better; 7,000 heuristic playouts no
-    # better than 3,500), and the one-ply heuristic's playouts (`rollout="heuristic"`) add about +30 to +70
-    # at equal budgets. So the strength above the heuristic bot (`greedy`, about 250 uniform playouts) is
-    # spread over five levels, 400 to 2,500 uniform playouts and 3,500 heuristic ones at the top, and the
-    # heuristic stands above level 5 (`heuristic_after`): levels 1-5 are small searches sampled at falling
-    # temperatures, never a senseless move.
-    heuristic_after = 5
+    # Its own levels (search/levels.py reads them through the adapter; D186-D188). Measured on a ladder of 80
+    # games a pair (D187's table): uniform playouts gain up to about 2,500 (180 -> 400 -> 700 -> 1,300 ->
+    # 2,500: +147, +108, +89, +35) and the one-ply heuristic's playouts at 3,500 gained nothing over 2,500
+    # uniform ones (-17); the heuristic bot (`greedy`) plays like about 280 playouts. So the top level is the
+    # plateau, 2,500 uniform playouts, the levels below it roughly halve the budget, and the heuristic stands
+    # above level 6 (`heuristic_after`): levels 1-6 are small searches sampled at falling temperatures.
+    # No level makes a senseless move.
+    heuristic_after = 6
     level_table = {
         1: dict(iterations=10, temperature=0.8, avoid_senseless=True),
         2: dict(iterations=25, temperature=0.5, avoid_senseless=True),
-        3: dict(iterations=50, temperature=0.3, avoid_senseless=True),
-        4: dict(iterations=100, temperature=0.2, avoid_senseless=True),
-        5: dict(iterations=180, temperature=0.1, avoid_senseless=True),
-        6: dict(iterations=400, temperature=0.05, avoid_senseless=True),
-        7: dict(iterations=700, temperature=0.0, avoid_senseless=True),
-        8: dict(iterations=1300, temperature=0.0, avoid_senseless=True),
-        9: dict(iterations=2500, temperature=0.0, avoid_senseless=True),
-        10: dict(iterations=3500, temperature=0.0, rollout="heuristic", avoid_senseless=True),
+        3: dict(iterations=35, temperature=0.4, avoid_senseless=True),
+        4: dict(iterations=50, temperature=0.3, avoid_senseless=True),
+        5: dict(iterations=100, temperature=0.2, avoid_senseless=True),
+        6: dict(iterations=180, temperature=0.1, avoid_senseless=True),
+        7: dict(iterations=400, temperature=0.05, avoid_senseless=True),
+        8: dict(iterations=700, temperature=0.0, avoid_senseless=True),
+        9: dict(iterations=1300, temperature=0.0, avoid_senseless=True),
+        10: dict(iterations=2500, temperature=0.0, avoid_senseless=True),
     }
     # The level of requests that name none (hints, reviews, the analysis engine): 400 playouts.
-    default_level = 6
+    default_level = 7
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
