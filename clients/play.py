@@ -165,6 +165,42 @@ def line_editor(client: "PlayClient"):
         return None
 
 
+@dataclass
+class Continued:
+    """A saved game replayed so that it can go on (`continued`): the record as loaded, its game, the seed its
+    chance continues from, the state at its end and the seats ("human" or a bot spec)."""
+
+    record: dict
+    game: object
+    seed: int
+    state: object
+    seats: list[str]
+    seed_fixed: bool
+
+
+def continued(rec: dict, game: str | None = None) -> Continued:
+    """Replays a record (any format engine_c.records reads: a terminal save, a server record, a tournament
+    game) to go on from its end. The record's seed continues its chance as it would have gone; without one,
+    the chance to come is new. ValueError says why it cannot go on: it does not replay, it is a game of
+    another kind than `game`, or a seat resigned."""
+    import secrets
+
+    try:
+        rec = records.load(rec)
+        kind = records.game_of(rec)
+        if game is not None and kind.name != game:
+            raise records.RecordError("game", f"the record is a game of {kind.name}")
+        seed = rec.get("seed", secrets.randbits(31))
+        final, _steps = records.replay(rec, rng_seed=seed)
+    except records.RecordError as e:
+        raise ValueError(f"the record does not replay: {e}") from None
+    if records.resigned(rec) is not None:
+        raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
+                         "(`spellbook-ai review FILE` reviews it)")
+    seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
+    return Continued(rec, kind, seed, final, seats, "seed" in rec)
+
+
 class SeatedSession:
     """What every terminal game's session shares (a dataclass with `state`, `seats` "human" or a bot spec
     each, `events` and `resigned`): whose view the terminal shows, whether the game is over, resigning."""
@@ -191,6 +227,11 @@ class SeatedSession:
     def moves(self) -> list[dict]:
         """The decisions and chance events after the setup (what `save` reports)."""
         return self.events
+
+    @classmethod
+    def load(cls, path: str):
+        """Continues the game saved at `path` (the session's `from_record`)."""
+        return cls.from_record(load_record(path))
 
 
 class PlayClient:

@@ -30,8 +30,8 @@ from typing import Callable, TextIO
 from engine_c import records
 from engine_c.abracadawhat import text as T
 from engine_c.abracadawhat.state import SPELLS, IllegalMoveError, Move, NotationError, State
-from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
-                          run_on_server, seat_label, seat_spec, write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, continued, ranked_lines, run_local,
+                          run_on_server, seat_label, write_record)
 
 GAME = "abracadawhat"
 COMMANDS = ("hold", "chances", "hint", "help", "save", "load", "board", "moves", "resign", "quit")
@@ -140,28 +140,11 @@ class AbracadaSession(SeatedSession):
         """Continues a game from its record (a terminal save, a tournament game, a server export). The
         record replays with its seed's generator, so the game goes on as it would have; a record without
         its seed continues with new, unknown draws."""
-        import secrets
-
-        try:
-            rec = records.load(rec)
-            if rec.get("game") != GAME:
-                raise records.RecordError("game", f"the record is a game of {records.game_of(rec).name}")
-            seed = rec.get("seed", secrets.randbits(31))
-            final, _steps = records.replay(rec, rng_seed=seed)
-        except records.RecordError as e:
-            raise ValueError(f"the record does not replay: {e}") from None
-        if records.resigned(rec) is not None:
-            raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
-                             "(`spellbook-ai review FILE` reviews it)")
-        seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
-        sess = cls(seed=seed, players=rec["players"], seats=seats, variants=tuple(rec.get("variants", ())))
-        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
-        sess.state, sess.events = final, [dict(e) for e in rec["events"]]
+        c = continued(rec, GAME)
+        sess = cls(seed=c.seed, players=c.record["players"], seats=c.seats, variants=tuple(c.record.get("variants", ())))
+        sess.seed_fixed = sess.seed_is_deal = c.seed_fixed
+        sess.state, sess.events = c.state, [dict(e) for e in c.record["events"]]
         return sess
-
-    @classmethod
-    def load(cls, path: str) -> "AbracadaSession":
-        return cls.from_record(load_record(path))
 
 
 def _variant_names(variants) -> list[str]:

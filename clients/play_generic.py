@@ -23,8 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
-from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
-                          seat_spec, write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, continued, ranked_lines, run_local,
+                          write_record)
 from engine_c import records
 from engine_c.contract import Game, event_lines, move_words, seat_view
 from engine_c.registry import get_game
@@ -163,27 +163,11 @@ class GenericSession(SeatedSession):
     @classmethod
     def from_record(cls, rec: dict) -> "GenericSession":
         """Continues a game from its record (of the game it names); without its seed, the chance to come is new."""
-        import secrets
-
-        try:
-            rec = records.load(rec)
-            game = records.game_of(rec)
-            seed = rec.get("seed", secrets.randbits(31))
-            final, _steps = records.replay(rec, rng_seed=seed)
-        except records.RecordError as e:
-            raise ValueError(f"the record does not replay: {e}") from None
-        if records.resigned(rec) is not None:
-            raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
-                             "(`spellbook-ai review FILE` reviews it)")
-        seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN] * rec["players"]
-        sess = cls(game=game, seed=seed, seats=seats, setup=rec[game.setup])
-        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
-        sess.state, sess.events = final, [dict(e) for e in rec["events"]]
+        c = continued(rec)
+        sess = cls(game=c.game, seed=c.seed, seats=c.seats, setup=c.record[c.game.setup])
+        sess.seed_fixed = sess.seed_is_deal = c.seed_fixed
+        sess.state, sess.events = c.state, [dict(e) for e in c.record["events"]]
         return sess
-
-    @classmethod
-    def load(cls, path: str) -> "GenericSession":
-        return cls.from_record(load_record(path))
 
 
 # ----------------------------------------------------------------------------------------------

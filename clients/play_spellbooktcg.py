@@ -29,8 +29,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
-from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, load_record, ranked_lines, run_local,
-                          seat_spec, write_record)
+from clients.play import (HUMAN, Event, Hinter, PlayClient, SeatedSession, continued, ranked_lines, run_local,
+                          write_record)
 from engine_c import records
 from engine_c.spellbooktcg import reasons as R
 from engine_c.spellbooktcg import record as TR
@@ -150,28 +150,11 @@ class TCGSession(SeatedSession):
     @classmethod
     def from_record(cls, rec: dict) -> "TCGSession":
         """Continues a game from its record; without its seed, the draws to come are new ones."""
-        import secrets
-
-        try:
-            rec = records.load(rec)
-            if rec.get("game") != GAME:
-                raise records.RecordError("game", f"the record is a game of {records.game_of(rec).name}")
-            seed = rec.get("seed", secrets.randbits(31))
-            final, _steps = records.replay(rec, rng_seed=seed)
-        except records.RecordError as e:
-            raise ValueError(f"the record does not replay: {e}") from None
-        if records.resigned(rec) is not None:
-            raise ValueError(f"seat {records.resigned(rec)} resigned this game: it cannot go on "
-                             "(`spellbook-ai review FILE` reviews it)")
-        seats = [seat_spec(s) for s in rec["seats"]] or [HUMAN, HUMAN]
-        sess = cls(seed=seed, seats=seats, setup=TR.resolve(rec["decks"]))
-        sess.seed_fixed = sess.seed_is_deal = "seed" in rec
-        sess.state, sess.events = final, [dict(e) for e in rec["events"]]
+        c = continued(rec, GAME)
+        sess = cls(seed=c.seed, seats=c.seats, setup=TR.resolve(c.record["decks"]))
+        sess.seed_fixed = sess.seed_is_deal = c.seed_fixed
+        sess.state, sess.events = c.state, [dict(e) for e in c.record["events"]]
         return sess
-
-    @classmethod
-    def load(cls, path: str) -> "TCGSession":
-        return cls.from_record(load_record(path))
 
 
 # ----------------------------------------------------------------------------------------------
