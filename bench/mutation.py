@@ -21,19 +21,22 @@ bookkeeping (BOOKKEEPING: buffer bounds, sizeof/memset, the move-code packing, t
 Encodings, the hand's sort order, clamping, heuristics (scores, evaluate), the vtable and the Python-facing
 accessors are not rules and are not mutated.
 
-Each mutant is written into a scratch copy (build/mutation/repo: engine_c/, search/, tests/, docs/ of this tree,
-refreshed at the start of every run), only that extension is compiled (cython with setup.py's directives,
-then gcc -O0: the same C semantics as the -O3 build, a third of the time; the unmutated build must pass
-the tests first), and the TCG rules tests run against it (`pytest -x -q` on TEST_FILES, --timeout seconds):
-a failing test kills it, a hang kills it by timeout (reported apart), a mutant that does not compile is
-not counted. One process at a time, niced. Finished mutants are appended to build/mutation/log.jsonl (keyed
-by a stable id: function, original line, occurrence, operator, new line), so a rerun continues where the
-last stopped. Mutants judged equivalent (no rule can tell them apart) are listed with the reason in
+Each mutant is written into a scratch copy (build/mutation/repo: engine_c/, search/, tests/, docs/ of this
+tree, refreshed at the start of every run), only that extension is compiled (cython with setup.py's
+directives, then gcc -O0: the same C semantics as the -O3 build, a third of the time; the unmutated build
+must pass the tests first), and the TCG rules tests run against it (`pytest -x -q` on TEST_FILES, --timeout
+seconds): a failing test kills it, a hang kills it by timeout (reported apart). Not counted: a mutant that
+does not compile, and one whose generated C (comments aside) is the original's (`same_code`). Not made at
+all: `x == A or x == B` -> `x == A and x == B` with A, B enum constants, which Cython 3.3 compiles to the
+same `switch` as the original (its generated C checked: a miscompilation of an always-false test), so the
+compiled program would not change. One process at a time, niced. Finished mutants are appended to build/mutation/log.jsonl (keyed by
+a stable id: function, original line, occurrence, operator, new line), so a rerun continues where the last
+stopped. Mutants judged equivalent (no rule can tell them apart) are listed with the reason in
 bench/mutation_equivalent.json and left out of `score_non_equivalent`.
 
 The report (last line, JSON): mutants enumerated, tried, killed (by timeout apart), survived (each with its
-line and diff), did not compile, the score killed / (killed + survived) with a 95% Wilson interval, the same
-over non-equivalent mutants, and seconds (this run's, and per mutant).
+line and diff), did not compile, same code, the score killed / (killed + survived) with a 95% Wilson
+interval, the same over non-equivalent mutants, and seconds (this run's, and per mutant).
 """
 from __future__ import annotations
 
@@ -92,6 +95,8 @@ BOOKKEEPING = re.compile(r"\bMAX[A-Z_]*\b|\bHAND_MAX\b|\bVAL_MAX\b|\bsizeof\b|\b
                          r"^s\.\w+\[\w+\]\[s\.\w+_n\[\w+\]\] = 0$|^sp\.cards\[[12]\] = 0$")
 
 CAST = re.compile(r"<\s*(?:const\s+)?\w+\s*\**\s*>")
+# `x == A and x == B` (A, B constants): Cython compiles it as `x == A or x == B` (a switch), see above.
+SWITCH_AND = re.compile(r"([\w.\[\]]+) == ([A-Z][A-Z0-9_]*) and \1 == ([A-Z][A-Z0-9_]*)")
 CMP_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 ARITH_SWAP = {"+": "-", "-": "+", "+=": "-=", "-=": "+="}
 NOT_OPERAND = {"return", "and", "or", "not", "in", "if", "elif", "while", "else", "is"}
@@ -174,7 +179,9 @@ def line_mutations(line: str, fn: str, toks, boolean: bool):
                 or (prev.type == tokenize.NAME and prev.string not in NOT_OPERAND)):
             yield "arith", _replace(line, col, tok.string, ARITH_SWAP[tok.string])
         elif tok.type == tokenize.NAME and tok.string in ("and", "or"):
-            yield "bool", _replace(line, col, tok.string, "or" if tok.string == "and" else "and")
+            new = _replace(line, col, tok.string, "or" if tok.string == "and" else "and")
+            if not any(a <= col < b for a, b in (m.span() for m in SWITCH_AND.finditer(new))):
+                yield "bool", new
         elif tok.type == tokenize.NUMBER and re.fullmatch(r"\d+", tok.string):
             value = int(tok.string)
             for new in (value + 1, value - 1):
@@ -240,8 +247,18 @@ def prepare_scratch(repo: Path) -> None:
             shutil.copy2(src, repo / name)
 
 
-def build(repo: Path, source: str, timeout: float) -> tuple[bool, str]:
-    """Writes `source` as the engine and compiles only that extension in place; (ok, error tail)."""
+def c_code_digest(c_text: str) -> str:
+    """The generated C without comments (which quote the .pyx source) or line directives: two sources with
+    the same digest compile to the same program."""
+    code = re.sub(r"/\*.*?\*/", "", c_text, flags=re.S)
+    code = re.sub(r"^\s*#line .*$", "", code, flags=re.M)
+    return hashlib.sha1(code.encode()).hexdigest()
+
+
+def build(repo: Path, source: str, timeout: float, same_as: str | None = None) -> tuple[str, str]:
+    """Writes `source` as the engine and compiles only that extension in place: ('built' | 'failed' |
+    'same_code', the C digest or the error's tail). 'same_code': its C equals the digest `same_as` (Cython
+    compiled the mutant to the original program), so there is nothing to test."""
     pyx = repo / SOURCE
     pyx.write_text(source)
     c_file = pyx.with_suffix(".c")
@@ -250,16 +267,18 @@ def build(repo: Path, source: str, timeout: float) -> tuple[bool, str]:
         path.unlink(missing_ok=True)
     directives = ["-X", "boundscheck=False", "-X", "wraparound=False", "-X", "cdivision=True",
                   "-X", "initializedcheck=False"]
-    steps = [
-        [sys.executable, "-m", "cython", "-3", *directives, "-I", ".", SOURCE, "-o", str(c_file.relative_to(repo))],
-        [sysconfig.get_config_var("CC").split()[0], "-shared", "-fPIC", "-fwrapv", "-DNDEBUG", "-O0", "-w",
-         "-I", sysconfig.get_paths()["include"], str(c_file.relative_to(repo)), "-o", str(so.relative_to(repo))],
-    ]
-    for cmd in steps:
+    cython = [sys.executable, "-m", "cython", "-3", *directives, "-I", ".", SOURCE, "-o", str(c_file.relative_to(repo))]
+    gcc = [sysconfig.get_config_var("CC").split()[0], "-shared", "-fPIC", "-fwrapv", "-DNDEBUG", "-O0", "-w",
+           "-I", sysconfig.get_paths()["include"], str(c_file.relative_to(repo)), "-o", str(so.relative_to(repo))]
+    for step, cmd in enumerate((cython, gcc)):
         run = subprocess.run(["nice", "-n", "10", *cmd], cwd=repo, capture_output=True, text=True, timeout=timeout)
         if run.returncode != 0:
-            return False, (run.stdout + run.stderr)[-600:]
-    return True, ""
+            return "failed", (run.stdout + run.stderr)[-600:]
+        if step == 0:
+            digest = c_code_digest(c_file.read_text())
+            if digest == same_as:
+                return "same_code", digest
+    return "built", digest
 
 
 def run_tests(repo: Path, timeout: float) -> tuple[str, float, str]:
@@ -326,6 +345,7 @@ def report(mutants: list[Mutant], log: dict[str, dict], seconds: float, ran: int
         "bench": "mutation", "source": SOURCE, "tests": TEST_FILES, "mutants_enumerated": len(mutants),
         "tried": len(rows), "killed": killed, "killed_by_timeout": status.count("timeout"),
         "survived": len(survived), "did_not_compile": status.count("did_not_compile"),
+        "same_code": status.count("same_code"),
         "equivalent": len(survived) - len(real),
         "score": round(killed / counted, 4) if counted else None, "ci95": wilson(killed, counted),
         "score_non_equivalent": round(killed / (killed + len(real)), 4) if killed + len(real) else None,
@@ -363,19 +383,20 @@ def main(argv=None) -> dict:
     if todo:
         repo = WORK / "repo"
         prepare_scratch(repo)
-        ok, err = build(repo, source, 600)
-        outcome, _, tail = run_tests(repo, args.timeout) if ok else ("unbuilt", 0, err)
+        built, original = build(repo, source, 600)
+        outcome, _, tail = run_tests(repo, args.timeout) if built == "built" else ("unbuilt", 0, original)
         if outcome != "passed":
             sys.exit(f"the unmutated engine must build and pass the tests first: {outcome}\n{tail}")
         LOG.parent.mkdir(parents=True, exist_ok=True)
         for n, m in enumerate(todo, 1):
             started = time.monotonic()
-            ok, err = build(repo, apply_mutant(source, m), 600)
-            if ok:
+            built, detail = build(repo, apply_mutant(source, m), 600, same_as=original)
+            tail = detail
+            if built == "built":
                 outcome, _, tail = run_tests(repo, args.timeout)
                 status = {"passed": "survived", "failed": "killed", "timeout": "timeout"}[outcome]
             else:
-                status, tail = "did_not_compile", err
+                status = "did_not_compile" if built == "failed" else "same_code"
             row = {**{k: v for k, v in asdict(m).items() if k != "text"}, "status": status,
                    "caught_by": first_failure(tail) if status == "killed" else "",
                    "seconds": round(time.monotonic() - started, 2), "at": time.strftime("%Y-%m-%dT%H:%M:%S")}

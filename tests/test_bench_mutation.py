@@ -74,3 +74,11 @@ def test_list_runs_nothing_and_prints_every_mutant():
     run = subprocess.run([sys.executable, str(BENCH), "--list"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     assert len(run.stdout.splitlines()) == len(M.enumerate_mutants(SOURCE))
+
+
+def test_no_and_mutant_that_cython_compiles_as_the_original_or():
+    toks = lambda line: next(t for _, _, t in M.logical_lines(line + "\n"))
+    line = "    if t == T_CHAR or t == T_SUMMON:"
+    assert not [new for op, new in M.line_mutations(line, "f", toks(line), False) if op == "bool"]
+    line = "    if t == T_CHAR or n == 0:"
+    assert ("bool", "    if t == T_CHAR and n == 0:") in list(M.line_mutations(line, "f", toks(line), False))

@@ -54,6 +54,11 @@ LAB_CARDS = [
     {"id": "soothe_bolt", "name": "Soothe Bolt", "type": "power", "cost": 1, "rarity": "common",
      "target": "character", "effects": [{"health": 1, "fixed": ["health"]}]},
 ]
+LAB_WIZARDS = [
+    # TF-4: abilities at their bounds
+    {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
+    {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
+]
 LAB_DECK = {"hard_frost": 10, "soothe": 10, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
@@ -62,7 +67,7 @@ LAB_DECK = {"hard_frost": 10, "soothe": 10, "conjure_golem": 10, "conjure_wall":
 def lab(tmp_path_factory):
     data = json.load(open(C.STARTER_CARDS))
     data["name"] = "lab"
-    data["cards"] += LAB_CARDS
+    data["cards"] += LAB_CARDS + LAB_WIZARDS
     d = tmp_path_factory.mktemp("lab")
     (d / "lab.json").write_text(json.dumps(data))
     cs = C.load_cards(str(d / "lab.json"))
@@ -154,3 +159,13 @@ def test_TX1_seat_0_starts_after_setup():
     st = State.from_text(text.replace(" active=0 ", " active=1 ").replace(" caster=0 ", " caster=1 "))
     st.resolve_chance()
     assert st.turn == 1 and st.active_player == 0 and st.current_player == 0 and st.phase == "mana"
+
+
+# ------------------------------------------------------------------------------------- TS-4, TF-4: setup
+def test_TS4_TX18_TG1_setup_stops_when_the_spellbook_empties_and_that_player_loses_at_once(lab):
+    cs, _ = lab
+    d = C.starter_decks()
+    st = State.new(seed=1, cards=cs, decks=(d["frost_ward"], d["fire_shock"]), wizards=("miser", "apprentice"))
+    assert len(st.mana(0)) == 70 and len(st.hand(0)) == 5 and st.spellbook_size(0) == 0     # 75 = 70 + 5
+    assert len(st.mana(1)) == 3 and len(st.hand(1)) == 7
+    assert st.is_terminal() and st.winners() == [1] and st.turn == 1          # TT-1: seat 0 starts empty
