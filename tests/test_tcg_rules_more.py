@@ -51,6 +51,9 @@ LAB_CARDS = [
     # TX-26: a token type with count 0 is no type
     {"id": "cinder", "name": "Cinder", "type": "power", "cost": 1, "rarity": "common", "target": "character",
      "effects": [{"tokens": "fire", "n": 0}]},
+    # TD-2: a summon at 1 health is alive
+    {"id": "conjure_sprite", "name": "Conjure Sprite", "type": "power", "cost": 1, "rarity": "common",
+     "target": "none", "effects": [{"summon": [1, 1]}]},
     {"id": "soothe_bolt", "name": "Soothe Bolt", "type": "power", "cost": 1, "rarity": "common",
      "target": "character", "effects": [{"health": 1, "fixed": ["health"]}]},
 ]
@@ -59,7 +62,7 @@ LAB_WIZARDS = [
     {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
     {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
 ]
-LAB_DECK = {"hard_frost": 10, "soothe": 10, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
+LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 10, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
 
@@ -123,6 +126,17 @@ def test_TC5_TX24_add_health_raises_heal_summon_health_or_appends(lab):
     assert built(lab_cast(lab, ("soothe_bolt", "soothe")), "soothe_bolt", "soothe") == [("health", None, 1)]
 
 
+def test_TC6_TX26_two_token_types_deal_none_on_a_holder_either():
+    """Frost and ward on one spell deal no tokens at all: a shielded target keeps its shield 2 (dealing ice
+    then shield one by one would clear it and leave shield 1)."""
+    st = position(phase="cast", hand=(("arcane_bolt", "frost", "ward"), ()), mana=(("mend",) * 4, ()),
+                  summons=((), ("conjure_familiar/2/9/shield2/u2/-",)))
+    assert built(st, "arcane_bolt", "frost", "ward") == [("damage", None, 2), ("tokens", "ice", 1),
+                                                       ("tokens", "shield", 1)]
+    st.apply("target s1.0")
+    assert st.summons(1)[0]["tokens"] == ("shield", 2) and st.summons(1)[0]["health"] == 9     # 2 - 2 shield
+
+
 def test_TX26_a_token_type_with_count_0_does_not_count(lab):
     st = lab_cast(lab, ("cinder", "frost"), summons=((), ("conjure_familiar/2/9/-/u2/-",)))
     assert built(st, "cinder", "frost") == [("tokens", "fire", 0), ("tokens", "ice", 1)]
@@ -169,3 +183,27 @@ def test_TS4_TX18_TG1_setup_stops_when_the_spellbook_empties_and_that_player_los
     assert len(st.mana(0)) == 70 and len(st.hand(0)) == 5 and st.spellbook_size(0) == 0     # 75 = 70 + 5
     assert len(st.mana(1)) == 3 and len(st.hand(1)) == 7
     assert st.is_terminal() and st.winners() == [1] and st.turn == 1          # TT-1: seat 0 starts empty
+
+
+# ------------------------------------------------------------------------------------- TB, TK-5: combat
+S0 = "conjure_familiar/2/2/-/u2/-"
+S1 = "conjure_familiar/2/9/-/u3/-"
+
+
+def test_TK5_TB3_TX12_ice_on_a_blocker_takes_it_out_and_its_attacker_is_unblocked():
+    st = position(phase="attack", hand=(("arcane_bolt", "frost"), ()), mana=(MANA, ()), summons=((S0,), (S1,)))
+    play(st, "attack s0.0", "done", "block s1.0")
+    assert st.summons(1)[0]["blocking"] == 2
+    book1 = st.spellbook_size(1)
+    play(st, "power arcane_bolt", "charm frost", "target s1.0")
+    assert st.active_player == 1
+    assert st.summons(1)[0]["health"] == 7 and st.summons(1)[0]["tokens"] == ("ice", 1)   # the bolt only
+    assert st.summons(0)[0]["health"] == 2                                                 # no blocker hit it
+    assert st.spellbook_size(1) == book1 - 2                                               # it hit the wizard
+
+
+# ------------------------------------------------------------------------------------- TD-2, TX-29: deaths
+def test_TD2_TX29_a_summon_entering_with_health_1_lives(lab):
+    st = lab_cast(lab, ("conjure_sprite",))
+    built(st, "conjure_sprite")
+    assert [(s["damage"], s["health"]) for s in st.summons(0)] == [(1, 1)]
