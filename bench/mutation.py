@@ -88,10 +88,10 @@ RULE_FUNCTIONS = frozenset({
     "tcg_determinize",
 })   # not tcg_winners: before the end it is the search's estimate (the larger spellbook); the result is game_over's
 # A line holding one of these is bookkeeping, not a rule: buffer bounds, memory layout, move-code packing,
-# the optional output buffer, the spellpower bit masks, and unused slots zeroed (so that equal states are
-# equal bytes: a vacated spellbook/graveyard slot, a new spell's empty charm slots).
+# the optional output buffer, and unused slots zeroed (so that equal states are equal bytes: a vacated
+# spellbook/graveyard slot, a new spell's empty charm slots).
 BOOKKEEPING = re.compile(r"\bMAX[A-Z_]*\b|\bHAND_MAX\b|\bVAL_MAX\b|\bsizeof\b|\bmemset\b|\bLOW32\b|<< 32|>> 32|"
-                         r"out != NULL|out\[n\] =|\bmasks\[|"
+                         r"out != NULL|out\[n\] =|"
                          r"^s\.\w+\[\w+\]\[s\.\w+_n\[\w+\]\] = 0$|^sp\.cards\[[12]\] = 0$")
 
 CAST = re.compile(r"<\s*(?:const\s+)?\w+\s*\**\s*>")
