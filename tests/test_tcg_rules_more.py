@@ -54,6 +54,9 @@ LAB_CARDS = [
     # TD-2: a summon at 1 health is alive
     {"id": "conjure_sprite", "name": "Conjure Sprite", "type": "power", "cost": 1, "rarity": "common",
      "target": "none", "effects": [{"summon": [1, 1]}]},
+    # TR-2: a summon-target power
+    {"id": "smite", "name": "Smite", "type": "power", "cost": 1, "rarity": "common", "target": "summon",
+     "effects": [{"damage": 3}]},
     {"id": "soothe_bolt", "name": "Soothe Bolt", "type": "power", "cost": 1, "rarity": "common",
      "target": "character", "effects": [{"health": 1, "fixed": ["health"]}]},
 ]
@@ -62,7 +65,7 @@ LAB_WIZARDS = [
     {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
     {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
 ]
-LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 10, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
+LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 8, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
 
@@ -207,3 +210,18 @@ def test_TD2_TX29_a_summon_entering_with_health_1_lives(lab):
     st = lab_cast(lab, ("conjure_sprite",))
     built(st, "conjure_sprite")
     assert [(s["damage"], s["health"]) for s in st.summons(0)] == [(1, 1)]
+
+
+# ------------------------------------------------------------------------------------- TR-2, TX-47: targets
+def test_TR2_TX47_a_single_legal_target_is_taken_at_once(lab):
+    st = lab_cast(lab, ("smite",), summons=((), ("conjure_familiar/2/5/-/u2/-",)))
+    play(st, "power smite", "cast")
+    assert st.active_player == 1 and st.summons(1)[0]["health"] == 2      # no decision: the only summon
+
+
+def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end():
+    st = State.new(seed=2, deal=False)
+    assert st.is_chance() and st.legal_moves() == []
+    st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)))
+    pass_turn(st)
+    assert st.is_terminal() and st.legal_moves() == [] and st.chance_outcomes() == []
