@@ -225,3 +225,11 @@ def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end():
     st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)))
     pass_turn(st)
     assert st.is_terminal() and st.legal_moves() == [] and st.chance_outcomes() == []
+
+
+# ------------------------------------------------------------------------------------- TG: the end
+def test_TG3_TX37_the_turn_limit_draw_comes_before_the_loss_check():
+    st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)), turn=10, limit=10)
+    assert st.spellbook_size(1) == 0
+    pass_turn(st)
+    assert st.is_terminal() and st.phase == "over" and st.winners() == [0, 1]       # not seat 0's win
