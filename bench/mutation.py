@@ -49,6 +49,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -296,6 +297,9 @@ def run_tests(repo: Path, timeout: float) -> tuple[str, float, str]:
         os.killpg(proc.pid, 9)
         proc.communicate()
         return "timeout", time.monotonic() - t0, ""
+    finally:
+        if proc.poll() is None:            # stopped ourselves (SIGTERM, ^C): leave no test run behind
+            os.killpg(proc.pid, 9)
     outcome = "passed" if proc.returncode == 0 else "failed"
     return outcome, time.monotonic() - t0, out[-400:]
 
@@ -358,6 +362,10 @@ def report(mutants: list[Mutant], log: dict[str, dict], seconds: float, ran: int
     }
 
 
+def _stop(signum, frame):
+    raise SystemExit(f"stopped by signal {signum}")
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=40, help="new mutants to run this time (0: report only)")
@@ -366,6 +374,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--only", nargs="*", default=[], help="run these mutant ids (again)")
     ap.add_argument("--list", action="store_true", help="print the mutants and run none")
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop)
     source = (ROOT / SOURCE).read_text()
     mutants = enumerate_mutants(source)
     if args.list:
