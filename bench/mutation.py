@@ -369,7 +369,7 @@ def _stop(signum, frame):
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=40, help="new mutants to run this time (0: report only)")
-    ap.add_argument("--timeout", type=float, default=90, help="seconds for one mutant's tests (a hang: killed)")
+    ap.add_argument("--timeout", type=float, default=45, help="seconds for one mutant's tests (a hang: killed)")
     ap.add_argument("--recheck", choices=["survived"], help="re-run the logged mutants with this status")
     ap.add_argument("--only", nargs="*", default=[], help="run these mutant ids (again)")
     ap.add_argument("--list", action="store_true", help="print the mutants and run none")
