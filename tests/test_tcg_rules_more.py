@@ -57,6 +57,9 @@ LAB_CARDS = [
     # TR-2: a summon-target power
     {"id": "smite", "name": "Smite", "type": "power", "cost": 1, "rarity": "common", "target": "summon",
      "effects": [{"damage": 3}]},
+    # TX-27: a non-summon power with target none does nothing
+    {"id": "dud", "name": "Dud", "type": "power", "cost": 1, "rarity": "common", "target": "none",
+     "effects": [{"damage": 2}]},
     {"id": "soothe_bolt", "name": "Soothe Bolt", "type": "power", "cost": 1, "rarity": "common",
      "target": "character", "effects": [{"health": 1, "fixed": ["health"]}]},
 ]
@@ -65,7 +68,7 @@ LAB_WIZARDS = [
     {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
     {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
 ]
-LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 8, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
+LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 6, "dud": 2, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
 
@@ -212,6 +215,13 @@ def test_TD2_TX29_a_summon_entering_with_health_1_lives(lab):
     assert [(s["damage"], s["health"]) for s in st.summons(0)] == [(1, 1)]
 
 
+
+def test_TT4_TB2_TX5_the_non_active_player_blocks_on_either_seats_turn():
+    st = position(phase="attack", active=1, hand=(("arcane_bolt",), ("arcane_bolt",)), summons=((S1,), (S0,)))
+    play(st, "attack s1.0", "done")
+    assert st.phase == "block" and st.current_player == 0 and moves(st) == ["block w0", "block s0.0", "done"]
+
+
 # ------------------------------------------------------------------------------------- TR-2, TX-47: targets
 def test_TR2_TX47_a_single_legal_target_is_taken_at_once(lab):
     st = lab_cast(lab, ("smite",), summons=((), ("conjure_familiar/2/5/-/u2/-",)))
@@ -233,3 +243,13 @@ def test_TG3_TX37_the_turn_limit_draw_comes_before_the_loss_check():
     assert st.spellbook_size(1) == 0
     pass_turn(st)
     assert st.is_terminal() and st.phase == "over" and st.winners() == [0, 1]       # not seat 0's win
+
+
+def test_TX27_a_target_none_power_does_nothing_after_a_spell_with_one_target(lab):
+    """Seat 0's Dud (target none) resolves right after seat 1's Smite took the only summon: Dud hits nothing."""
+    st = lab_cast(lab, ("dud",), hand1=("smite",), mana1=("cinder",) * 3,
+                  summons=((), ("conjure_familiar/2/9/-/u2/-",)))
+    b0, b1 = st.spellbook_size(0), st.spellbook_size(1)
+    play(st, "power dud", "power smite")                   # seat 0 has nothing left: a forced pass
+    assert st.summons(1)[0]["health"] == 6 and (st.spellbook_size(0), st.spellbook_size(1)) == (b0, b1)
+    assert st.graveyard(0) == ["dud"] and st.graveyard(1) == ["smite"]
