@@ -60,6 +60,8 @@ LAB_CARDS = [
     # TX-27: a non-summon power with target none does nothing
     {"id": "dud", "name": "Dud", "type": "power", "cost": 1, "rarity": "common", "target": "none",
      "effects": [{"damage": 2}]},
+    {"id": "conjure_shade", "name": "Conjure Shade", "type": "power", "cost": 1, "rarity": "common",
+     "target": "none", "effects": [{"summon": [1, 0]}]},
     {"id": "soothe_bolt", "name": "Soothe Bolt", "type": "power", "cost": 1, "rarity": "common",
      "target": "character", "effects": [{"health": 1, "fixed": ["health"]}]},
 ]
@@ -68,7 +70,7 @@ LAB_WIZARDS = [
     {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
     {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
 ]
-LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "soothe": 6, "dud": 2, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
+LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "conjure_shade": 2, "soothe": 4, "dud": 2, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
 
@@ -209,10 +211,13 @@ def test_TK5_TB3_TX12_ice_on_a_blocker_takes_it_out_and_its_attacker_is_unblocke
 
 
 # ------------------------------------------------------------------------------------- TD-2, TX-29: deaths
-def test_TD2_TX29_a_summon_entering_with_health_1_lives(lab):
+def test_TD2_TX29_a_summon_entering_with_health_1_lives_with_0_dies_at_once(lab):
     st = lab_cast(lab, ("conjure_sprite",))
     built(st, "conjure_sprite")
     assert [(s["damage"], s["health"]) for s in st.summons(0)] == [(1, 1)]
+    st = lab_cast(lab, ("conjure_shade",))
+    built(st, "conjure_shade")
+    assert st.summons(0) == [] and st.graveyard(0) == ["conjure_shade"]        # no tokens, no tick: at once
 
 
 
