@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from collections import Counter
+
 from engine_c.spellbooktcg import State
 from engine_c.spellbooktcg import cards as C
 from tcg_positions import fields, position
@@ -258,3 +260,37 @@ def test_TX27_a_target_none_power_does_nothing_after_a_spell_with_one_target(lab
     play(st, "power dud", "power smite")                   # seat 0 has nothing left: a forced pass
     assert st.summons(1)[0]["health"] == 6 and (st.spellbook_size(0), st.spellbook_size(1)) == (b0, b1)
     assert st.graveyard(0) == ["dud"] and st.graveyard(1) == ["smite"]
+
+
+
+# ------------------------------------------------------------------------------------- TT-3, TX-19: mana step
+def test_TT3_TX19_TX47_no_mana_decision_with_an_empty_hand(lab):
+    cs, _ = lab
+    d = C.starter_decks()
+    st = State.new(seed=1, cards=cs, decks=(d["frost_ward"], d["fire_shock"]), wizards=("hermit", "apprentice"))
+    assert st.hand(0) == [] and len(st.mana(0)) == 3                       # hand_size 0: nothing drawn
+    assert st.phase == "attack" and moves(st) == ["attack w0", "done"]     # no mana step to decide
+
+
+# ------------------------------------------------------------------------------------- TI-4, TI-5: determinization
+def test_TI5_determinizing_for_seat_1_deals_seat_0s_hidden_cards():
+    st = State.new(seed=6)
+    hands = {tuple(st.determinize(1, seed=k).hand(0)) for k in range(10)}
+    assert len(hands) > 1                                                   # seat 0's hand is hidden from seat 1
+    for k in range(3):
+        d = st.determinize(1, seed=k)
+        assert d.hand(1) == st.hand(1) and d.observation(1) == st.observation(1)
+
+
+def test_TI4_TI5_a_determinization_does_not_carry_the_real_order_of_ones_own_spellbook():
+    """The order of a seat's unknown spellbook cards is hidden from that seat too (TI-4): determinized
+    copies draw different cards, not the real next ones."""
+    st = position(phase="mana", hand=(("arcane_bolt",), ("arcane_bolt",) * 3))
+    pass_turn(st)
+    assert st.active_player == 1 and st.is_chance()
+    draws = set()
+    for k in range(8):
+        d = st.determinize(1, seed=k)
+        d.resolve_chance()
+        draws.add(tuple(sorted(Counter(d.hand(1)).items())))
+    assert len(draws) > 1
