@@ -163,10 +163,19 @@ def current_evaluation(game: str = DEFAULT_GAME, server: str = "") -> str:
     name = model.version if model is not None and model.use_by_default else "rollout"
     # Options at their zero value (False, 0, "") are left out, so adding an option that is off by default
     # keeps a table valid, while changing any level's value, or any default a level uses, does not.
-    options = [{k: v for k, v in dataclasses.asdict(level_options(lv, game=adapter)).items()
+    options = [{k: v for k, v in _as_written(dataclasses.asdict(level_options(lv, game=adapter))).items()
                 if v not in (False, 0, "", None)} for lv in range(1, 11)]
     digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:8]
     return f"{named}{name} levels-{digest}"
+
+
+def _as_written(options: dict) -> dict:
+    """Search options as the digests of the tables already written spell them: an option renamed without a
+    change of the search keeps its earlier spelling there. `observer_kind` 0 (D240) was `knows_discard`
+    True, the seat as the rules make it; any other kind was `knows_discard` False."""
+    out = dict(options)
+    out["knows_discard"] = out.pop("observer_kind", 0) == 0
+    return out
 
 
 def run_ladder(levels: list[int], games: int = GAMES_PER_PAIR, span: int = SPAN, seed: int = 0,
