@@ -207,6 +207,17 @@ def test_TS4_TX18_TG1_setup_stops_when_the_spellbook_empties_and_that_player_los
     assert st.is_terminal() and st.winners() == [1] and st.turn == 1          # TT-1: seat 0 starts empty
 
 
+
+# ------------------------------------------------------------------------------------- TT-8, TK-5: ticks
+def test_TT8_TK5_TX35_ice_ticks_on_the_wizard_and_each_summon():
+    st = position(phase="mana", hand=(("arcane_bolt",), ()), wiz=("ice2/-", "-/-"),
+                  summons=(("conjure_familiar/2/2/-/u2/-", "conjure_familiar/2/2/ice1/u3/-",
+                            "conjure_familiar/2/2/ice3/u4/-"), ()))
+    pass_turn(st)
+    assert st.wizard(0)["tokens"] == ("ice", 1)
+    assert [s["tokens"] for s in st.summons(0)] == [(None, 0), (None, 0), ("ice", 2)]
+
+
 # ------------------------------------------------------------------------------------- TB, TK-5: combat
 S0 = "conjure_familiar/2/2/-/u2/-"
 S1 = "conjure_familiar/2/9/-/u3/-"
@@ -274,6 +285,12 @@ def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end():
 
 
 # ------------------------------------------------------------------------------------- TG: the end
+def test_TG3_TX14_the_last_turn_is_played():
+    st = position(phase="mana", hand=(("arcane_bolt",), ("arcane_bolt",)), turn=9, limit=10)
+    pass_turn(st)
+    assert st.turn == 10 and not st.is_terminal() and st.active_player == 1
+
+
 def test_TG3_TX37_the_turn_limit_draw_comes_before_the_loss_check():
     st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)), turn=10, limit=10)
     assert st.spellbook_size(1) == 0
