@@ -72,7 +72,7 @@ LAB_WIZARDS = [
     {"id": "miser", "name": "Miser", "type": "wizard", "damage": 1, "ability": {"setup_mana": 70}},
     {"id": "hermit", "name": "Hermit", "type": "wizard", "damage": 2, "ability": {"hand_size": 0}},
 ]
-LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "conjure_shade": 2, "soothe": 4, "dud": 2, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
+LAB_DECK = {"hard_frost": 8, "conjure_sprite": 2, "conjure_shade": 2, "soothe": 2, "kindle": 2, "dud": 2, "smite": 2, "conjure_golem": 10, "conjure_wall": 10, "cinder": 8, "mend": 2, "soothe_bolt": 5,
             "arcane_bolt": 5, "conjure_familiar": 5, "frost": 4, "amplify": 3, "spellpower": 3}
 
 
@@ -136,6 +136,18 @@ def test_TC5_TX24_add_health_raises_heal_summon_health_or_appends(lab):
     assert built(lab_cast(lab, ("soothe_bolt", "soothe")), "soothe_bolt", "soothe") == [("health", None, 1)]
 
 
+def test_TC5_TX23_a_powers_token_count_is_raised_by_tokens_plus_and_spellpower(lab):
+    assert built(lab_cast(lab, ("cinder", "amplify")), "cinder", "amplify") == [("tokens", "fire", 2)]
+    assert built(lab_cast(lab, ("cinder", "spellpower")), "cinder", "spellpower") == [("tokens", "fire", 1)]
+
+
+def test_TC5_TX8_add_tokens_of_another_type_appends_it(lab):
+    st = lab_cast(lab, ("arcane_bolt", "frost", "kindle"))
+    assert built(st, "arcane_bolt", "frost", "kindle") == [("damage", None, 2), ("tokens", "ice", 1),
+                                                         ("tokens", "fire", 1)]
+    assert st.final_spell(0)["no_tokens"]                                  # TC-6: two types
+
+
 def test_TC6_TX26_two_token_types_deal_none_on_a_holder_either():
     """Frost and ward on one spell deal no tokens at all: a shielded target keeps its shield 2 (dealing ice
     then shield one by one would clear it and leave shield 1)."""
@@ -195,6 +207,17 @@ def test_TS4_TX18_TG1_setup_stops_when_the_spellbook_empties_and_that_player_los
     assert st.is_terminal() and st.winners() == [1] and st.turn == 1          # TT-1: seat 0 starts empty
 
 
+
+# ------------------------------------------------------------------------------------- TT-8, TK-5: ticks
+def test_TT8_TK5_TX35_ice_ticks_on_the_wizard_and_each_summon():
+    st = position(phase="mana", hand=(("arcane_bolt",), ()), wiz=("ice2/-", "-/-"),
+                  summons=(("conjure_familiar/2/2/-/u2/-", "conjure_familiar/2/2/ice1/u3/-",
+                            "conjure_familiar/2/2/ice3/u4/-"), ()))
+    pass_turn(st)
+    assert st.wizard(0)["tokens"] == ("ice", 1)
+    assert [s["tokens"] for s in st.summons(0)] == [(None, 0), (None, 0), ("ice", 2)]
+
+
 # ------------------------------------------------------------------------------------- TB, TK-5: combat
 S0 = "conjure_familiar/2/2/-/u2/-"
 S1 = "conjure_familiar/2/9/-/u3/-"
@@ -229,6 +252,23 @@ def test_TT4_TB2_TX5_the_non_active_player_blocks_on_either_seats_turn():
     assert st.phase == "block" and st.current_player == 0 and moves(st) == ["block w0", "block s0.0", "done"]
 
 
+
+def test_TB2_TX47_a_lone_attacking_wizard_is_blocked_at_once():
+    st = position(phase="attack", hand=(("arcane_bolt",), ("arcane_bolt",)), summons=((), (S1,)))
+    play(st, "attack w0")                                    # its only attacker: declared, then blocks
+    assert st.phase == "block" and moves(st) == ["block w1", "block s1.0", "done"]
+    st.apply("block s1.0")
+    assert st.phase == "cast" and st.summons(1)[0]["blocking"] == 0
+
+
+def test_TD1_TK3_a_shielded_wizard_takes_less_from_an_unblocked_attacker():
+    st = position(phase="attack", hand=(("arcane_bolt",), ()), summons=(("conjure_familiar/3/3/-/u2/-",), ()),
+                  wiz=("-/-", "shield1/-"))
+    book1 = st.spellbook_size(1)
+    play(st, "attack s0.0", "done", "done", "pass")          # seat 1 does not block
+    assert st.spellbook_size(1) == book1 - 2                 # 3 - shield 1: one damage event
+
+
 # ------------------------------------------------------------------------------------- TR-2, TX-47: targets
 def test_TR2_TX47_a_single_legal_target_is_taken_at_once(lab):
     st = lab_cast(lab, ("smite",), summons=((), ("conjure_familiar/2/5/-/u2/-",)))
@@ -245,6 +285,12 @@ def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end():
 
 
 # ------------------------------------------------------------------------------------- TG: the end
+def test_TG3_TX14_the_last_turn_is_played():
+    st = position(phase="mana", hand=(("arcane_bolt",), ("arcane_bolt",)), turn=9, limit=10)
+    pass_turn(st)
+    assert st.turn == 10 and not st.is_terminal() and st.active_player == 1
+
+
 def test_TG3_TX37_the_turn_limit_draw_comes_before_the_loss_check():
     st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)), turn=10, limit=10)
     assert st.spellbook_size(1) == 0
