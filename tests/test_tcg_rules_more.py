@@ -269,6 +269,18 @@ def test_TD1_TK3_a_shielded_wizard_takes_less_from_an_unblocked_attacker():
     assert st.spellbook_size(1) == book1 - 2                 # 3 - shield 1: one damage event
 
 
+
+def test_TB2_TX13_a_summon_cast_by_the_defender_does_not_block():
+    st = position(phase="attack", hand=(("arcane_bolt",), ("conjure_familiar",)), mana=(MANA, MANA))
+    play(st, "attack w0", "done")                          # wizard 0 attacks; seat 1 does not block
+    book0, book1 = st.spellbook_size(0), st.spellbook_size(1)
+    play(st, "power arcane_bolt", "power conjure_familiar")  # seat 0 then has nothing: a forced pass
+    assert st.phase == "target" and st.summons(1)[0]["blocking"] is None      # the summon resolved first
+    st.apply("target w0")
+    assert st.active_player == 1 and st.summons(1)[0]["health"] == 2
+    assert (st.spellbook_size(0), st.spellbook_size(1)) == (book0 - 2, book1 - 1)  # the bolt; the attack
+
+
 # ------------------------------------------------------------------------------------- TR-2, TX-47: targets
 def test_TR2_TX47_a_single_legal_target_is_taken_at_once(lab):
     st = lab_cast(lab, ("smite",), summons=((), ("conjure_familiar/2/5/-/u2/-",)))
@@ -276,9 +288,11 @@ def test_TR2_TX47_a_single_legal_target_is_taken_at_once(lab):
     assert st.active_player == 1 and st.summons(1)[0]["health"] == 2      # no decision: the only summon
 
 
-def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end():
+def test_TX47_no_legal_move_at_a_chance_event_or_at_the_end_and_no_chance_at_a_decision():
     st = State.new(seed=2, deal=False)
     assert st.is_chance() and st.legal_moves() == []
+    st.resolve_chance()
+    assert st.current_player == 0 and st.chance_outcomes() == []
     st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?72",)))
     pass_turn(st)
     assert st.is_terminal() and st.legal_moves() == [] and st.chance_outcomes() == []
