@@ -324,6 +324,15 @@ def test_TX27_a_target_none_power_does_nothing_after_a_spell_with_one_target(lab
 
 
 # ------------------------------------------------------------------------------------- TT-3, TX-19: mana step
+def test_TT3_TX19_a_single_card_in_hand_may_go_to_the_mana_pool():
+    st = position(phase="mana", hand=(("arcane_bolt",), ()), grave=((), ("?71",)))
+    assert st.spellbook_size(1) == 1
+    pass_turn(st)
+    st.resolve_chance()                                      # seat 1 draws its last card
+    assert st.phase == "mana" and st.current_player == 1 and len(st.hand(1)) == 1
+    assert moves(st) == [f"mana {st.hand(1)[0]}", "none"]
+
+
 def test_TT3_TX19_TX47_no_mana_decision_with_an_empty_hand(lab):
     cs, _ = lab
     d = C.starter_decks()
