@@ -29,10 +29,10 @@ seconds): a failing test kills it, a hang kills it by timeout (reported apart). 
 does not compile, and one whose generated C (comments aside) is the original's (`same_code`). Not made at
 all: `x == A or x == B` -> `x == A and x == B` with A, B enum constants, which Cython 3.3 compiles to the
 same `switch` as the original (its generated C checked: a miscompilation of an always-false test), so the
-compiled program would not change. One process at a time, niced. Finished mutants are appended to build/mutation/log.jsonl (keyed by
-a stable id: function, original line, occurrence, operator, new line), so a rerun continues where the last
-stopped. Mutants judged equivalent (no rule can tell them apart) are listed with the reason in
-bench/mutation_equivalent.json and left out of `score_non_equivalent`.
+compiled program would not change. One process at a time, niced. Finished mutants are appended to
+build/mutation/log.jsonl (keyed by a stable id: function, original line, occurrence, operator, new line), so
+a rerun continues where the last stopped. Mutants judged equivalent (no rule can tell them apart) are listed
+with the reason in bench/mutation_equivalent.json and left out of `score_non_equivalent`.
 
 The report (last line, JSON): mutants enumerated, tried, killed (by timeout apart), survived (each with its
 line and diff), did not compile, same code, the score killed / (killed + survived) with a 95% Wilson
@@ -268,7 +268,8 @@ def build(repo: Path, source: str, timeout: float, same_as: str | None = None) -
         path.unlink(missing_ok=True)
     directives = ["-X", "boundscheck=False", "-X", "wraparound=False", "-X", "cdivision=True",
                   "-X", "initializedcheck=False"]
-    cython = [sys.executable, "-m", "cython", "-3", *directives, "-I", ".", SOURCE, "-o", str(c_file.relative_to(repo))]
+    cython = [sys.executable, "-m", "cython", "-3", *directives, "-I", ".", SOURCE,
+              "-o", str(c_file.relative_to(repo))]
     gcc = [sysconfig.get_config_var("CC").split()[0], "-shared", "-fPIC", "-fwrapv", "-DNDEBUG", "-O0", "-w",
            "-I", sysconfig.get_paths()["include"], str(c_file.relative_to(repo)), "-o", str(so.relative_to(repo))]
     for step, cmd in enumerate((cython, gcc)):

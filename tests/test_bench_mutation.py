@@ -24,7 +24,8 @@ def test_enumeration_is_deterministic_with_unique_ids_and_every_operator():
 
 def test_a_known_mutant_changes_exactly_that_one_line():
     mutants = M.enumerate_mutants(SOURCE)
-    shield = next(m for m in mutants if m.function == "damage_event" and m.was == "taken -= c.tokn" and m.op == "arith")
+    shield = next(m for m in mutants
+                  if m.function == "damage_event" and m.was == "taken -= c.tokn" and m.op == "arith")
     assert shield.now == "taken += c.tokn"
     mutated = M.apply_mutant(SOURCE, shield)
     before, after = SOURCE.splitlines(), mutated.splitlines()
@@ -57,8 +58,9 @@ def test_casts_are_not_comparisons_and_unary_minus_is_not_arithmetic():
 
 def test_report_counts_the_log_with_a_wilson_interval(tmp_path, monkeypatch):
     mutants = M.enumerate_mutants(SOURCE)[:4]
+    statuses = ["killed", "timeout", "survived", "did_not_compile"]
     log = {m.id: {"id": m.id, "line": m.line, "function": m.function, "op": m.op, "was": m.was, "now": m.now,
-                  "status": s, "seconds": 1.0} for m, s in zip(mutants, ["killed", "timeout", "survived", "did_not_compile"])}
+                  "status": s, "seconds": 1.0} for m, s in zip(mutants, statuses)}
     equivalent = tmp_path / "eq.json"
     equivalent.write_text(json.dumps({mutants[2].id: "why"}))
     monkeypatch.setattr(M, "EQUIVALENT", equivalent)
