@@ -1180,6 +1180,11 @@ class GameClient(_BlockingClient):
         """The games the server plays (GameInfo messages: name, title, players, setup field and help, own API)."""
         return list(self._call(self.stub.ListGames, self._gspb.ListGamesRequest(), timeout).games)
 
+    def levels(self, *, game: str | None = None, timeout: float | None = None):
+        """The game's strength levels 1-10 (GetLevelsResponse: each level's search in words, its Elo from the
+        game's ladder with `elo_anchor`, its mistake profile; the default level and the first bot level)."""
+        return self._call(self.stub.GetLevels, self._gspb.GetLevelsRequest(game=self._name(game)), timeout)
+
     def ping(self, timeout: float | None = None) -> None:
         """One cheap call: ServiceError when the server does not answer games.v1."""
         self.list_games(timeout=timeout)

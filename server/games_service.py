@@ -153,6 +153,35 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
         super().__init__(core)
         self.game, self.conv = game, _Conv(game)
         self._view, self._lines = seat_view(game.text), event_lines(game.text)
+        self._level_info = None
+
+    # ------------------------------------------------------------------ the levels
+    async def GetLevels(self, request, context, log_extra):
+        """The game's levels (search/levels.py through its adapter), each with its search in words, its Elo
+        from the game's ladder and its mistake profile where measured (server/levels_info.py), as the older
+        packages' GetServerInfo and GetRules give them."""
+        if self._level_info is None:
+            self._level_info = self._levels_response()
+        return self._level_info
+
+    def _levels_response(self):
+        from search.levels import PLAY_LEVEL, describe_levels
+        from search.model import default_model
+        from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
+
+        path = self.config.ladder_for(self.game)
+        elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
+        out = gspb.GetLevelsResponse(game=self.game.name,
+                                     default_level=self.config.default_level or default_level(self.game.adapter),
+                                     default_bot_level=self.config.default_bot_level or PLAY_LEVEL, elo_anchor=anchor)
+        model = default_model(self.game.adapter)
+        if model is not None and model.use_by_default:
+            out.model_version = model.version
+        for d in describe_levels(game=self.game.adapter):
+            level = out.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
+                                   time_cap_ms=d["time_cap_ms"], evaluator=d["evaluator"], description=level_text(d))
+            fill_level(level, d, elo, anchor, profiles)
+        return out
 
     # ------------------------------------------------------------------ the shared handlers' hooks
     def _record_pb(self, message, record: dict) -> None:
@@ -433,6 +462,7 @@ class GameServicer(RpcBase, games_pb2_grpc.GameServiceServicer):
             self._listing = out
         return self._listing
 
+    GetLevels = _routed("GetLevels")
     NewGame = _routed("NewGame")
     ListLegalMoves = _routed("ListLegalMoves")
     ApplyMove = _routed("ApplyMove")

@@ -7,6 +7,7 @@ every seat's resampling; the per-game expectations below add what each game's ru
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.request
 
@@ -20,6 +21,7 @@ from engine_c.registry import GAMES, get_game
 from server.main import ServerConfig, ServerThread
 from server.service import ServiceConfig
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = 11
 FAST = dict(iterations=40, seed=1)
 
@@ -288,3 +290,23 @@ def test_the_connect_gateway_serves_games_v1_with_json(server):
     status, body = post("ListLegalMoves", {"game": "chess", "state": {"text": "x"}})
     assert status == 400 and body["code"] == "invalid_argument"
     assert body["details"][0]["debug"]["fieldViolations"][0]["field"] == "game"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_games_levels_with_their_measured_strength(client, name):
+    """GetLevels: levels 1-10 of the game's own table, each in words, with the Elo of the game's ladder where
+    the checkout ships one (and then strictly rising for the TCG, whose table D189 spaced by it)."""
+    from search.levels import describe_levels
+
+    g = get_game(name)
+    answer = client.levels(game=name)
+    assert answer.game == name and [lv.level for lv in answer.levels] == list(range(1, 11))
+    assert [lv.iterations for lv in answer.levels] == [d["iterations"] for d in describe_levels(game=g.adapter)]
+    assert all(lv.description and lv.name and lv.meaning for lv in answer.levels)
+    assert 1 <= answer.default_level <= 10 and 1 <= answer.default_bot_level <= 10
+    if os.path.exists(os.path.join(ROOT, g.ladder)):
+        assert answer.elo_anchor.endswith("= 1000") and all(lv.HasField("elo") for lv in answer.levels)
+    if name == "spellbooktcg":
+        elo = [lv.elo for lv in answer.levels]
+        assert elo == sorted(elo) and answer.elo_anchor == "greedy = 1000"
+    assert _refused(lambda: client.levels(game="chess")) == ["game"]

@@ -17,6 +17,28 @@ class ListGamesResponse(_message.Message):
     games: _containers.RepeatedCompositeFieldContainer[_types_pb2.GameInfo]
     def __init__(self, games: _Optional[_Iterable[_Union[_types_pb2.GameInfo, _Mapping]]] = ...) -> None: ...
 
+class GetLevelsRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class GetLevelsResponse(_message.Message):
+    __slots__ = ("game", "levels", "default_level", "default_bot_level", "elo_anchor", "model_version")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LEVELS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ELO_ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    MODEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    levels: _containers.RepeatedCompositeFieldContainer[_types_pb2.StrengthLevel]
+    default_level: int
+    default_bot_level: int
+    elo_anchor: str
+    model_version: str
+    def __init__(self, game: _Optional[str] = ..., levels: _Optional[_Iterable[_Union[_types_pb2.StrengthLevel, _Mapping]]] = ..., default_level: _Optional[int] = ..., default_bot_level: _Optional[int] = ..., elo_anchor: _Optional[str] = ..., model_version: _Optional[str] = ...) -> None: ...
+
 class NewGameRequest(_message.Message):
     __slots__ = ("game", "players", "seed", "setup")
     GAME_FIELD_NUMBER: _ClassVar[int]

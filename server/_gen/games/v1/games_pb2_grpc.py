@@ -40,6 +40,11 @@ class GameServiceStub:
                 request_serializer=games_dot_v1_dot_games__pb2.ListGamesRequest.SerializeToString,
                 response_deserializer=games_dot_v1_dot_games__pb2.ListGamesResponse.FromString,
                 _registered_method=True)
+        self.GetLevels = channel.unary_unary(
+                '/games.v1.GameService/GetLevels',
+                request_serializer=games_dot_v1_dot_games__pb2.GetLevelsRequest.SerializeToString,
+                response_deserializer=games_dot_v1_dot_games__pb2.GetLevelsResponse.FromString,
+                _registered_method=True)
         self.NewGame = channel.unary_unary(
                 '/games.v1.GameService/NewGame',
                 request_serializer=games_dot_v1_dot_games__pb2.NewGameRequest.SerializeToString,
@@ -113,6 +118,14 @@ class GameServiceServicer:
 
     def ListGames(self, request, context):
         """The games this server plays.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLevels(self, request, context):
+        """A game's strength levels 1-10: each one's search in words and its measured strength (the game's ladder),
+        the level a request without one gets, the level a player meets first, and the learned model in use.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -217,6 +230,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     request_deserializer=games_dot_v1_dot_games__pb2.ListGamesRequest.FromString,
                     response_serializer=games_dot_v1_dot_games__pb2.ListGamesResponse.SerializeToString,
             ),
+            'GetLevels': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLevels,
+                    request_deserializer=games_dot_v1_dot_games__pb2.GetLevelsRequest.FromString,
+                    response_serializer=games_dot_v1_dot_games__pb2.GetLevelsResponse.SerializeToString,
+            ),
             'NewGame': grpc.unary_unary_rpc_method_handler(
                     servicer.NewGame,
                     request_deserializer=games_dot_v1_dot_games__pb2.NewGameRequest.FromString,
@@ -311,6 +329,33 @@ class GameService:
             '/games.v1.GameService/ListGames',
             games_dot_v1_dot_games__pb2.ListGamesRequest.SerializeToString,
             games_dot_v1_dot_games__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLevels(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/games.v1.GameService/GetLevels',
+            games_dot_v1_dot_games__pb2.GetLevelsRequest.SerializeToString,
+            games_dot_v1_dot_games__pb2.GetLevelsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -59,6 +59,44 @@ class GameInfo(_message.Message):
     rules: str
     def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., setup_field: _Optional[str] = ..., setup_help: _Optional[str] = ..., setup_default: _Optional[str] = ..., own_api: _Optional[str] = ..., has_reasons: _Optional[bool] = ..., has_insight: _Optional[bool] = ..., default_level: _Optional[int] = ..., rules: _Optional[str] = ...) -> None: ...
 
+class StrengthLevel(_message.Message):
+    __slots__ = ("level", "iterations", "temperature", "time_cap_ms", "evaluator", "description", "elo", "elo_ci", "name", "meaning", "policy_temperature", "policy_top_k", "policy_floor", "inaccuracy_share", "mistake_share", "blunder_share", "absurd_rate")
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    ITERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    TIME_CAP_MS_FIELD_NUMBER: _ClassVar[int]
+    EVALUATOR_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    ELO_CI_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MEANING_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_TOP_K_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FLOOR_FIELD_NUMBER: _ClassVar[int]
+    INACCURACY_SHARE_FIELD_NUMBER: _ClassVar[int]
+    MISTAKE_SHARE_FIELD_NUMBER: _ClassVar[int]
+    BLUNDER_SHARE_FIELD_NUMBER: _ClassVar[int]
+    ABSURD_RATE_FIELD_NUMBER: _ClassVar[int]
+    level: int
+    iterations: int
+    temperature: float
+    time_cap_ms: float
+    evaluator: str
+    description: str
+    elo: float
+    elo_ci: float
+    name: str
+    meaning: str
+    policy_temperature: float
+    policy_top_k: int
+    policy_floor: float
+    inaccuracy_share: float
+    mistake_share: float
+    blunder_share: float
+    absurd_rate: float
+    def __init__(self, level: _Optional[int] = ..., iterations: _Optional[int] = ..., temperature: _Optional[float] = ..., time_cap_ms: _Optional[float] = ..., evaluator: _Optional[str] = ..., description: _Optional[str] = ..., elo: _Optional[float] = ..., elo_ci: _Optional[float] = ..., name: _Optional[str] = ..., meaning: _Optional[str] = ..., policy_temperature: _Optional[float] = ..., policy_top_k: _Optional[int] = ..., policy_floor: _Optional[float] = ..., inaccuracy_share: _Optional[float] = ..., mistake_share: _Optional[float] = ..., blunder_share: _Optional[float] = ..., absurd_rate: _Optional[float] = ...) -> None: ...
+
 class Move(_message.Message):
     __slots__ = ("text", "code", "kind", "words")
     TEXT_FIELD_NUMBER: _ClassVar[int]
