@@ -267,9 +267,11 @@ def test_TD2_TX29_a_summon_entering_with_health_1_lives_with_0_dies_at_once(lab)
     st = lab_cast(lab, ("conjure_sprite",))
     built(st, "conjure_sprite")
     assert [(s["damage"], s["health"]) for s in st.summons(0)] == [(1, 1)]
-    st = lab_cast(lab, ("conjure_shade",))
-    built(st, "conjure_shade")
-    assert st.summons(0) == [] and st.graveyard(0) == ["conjure_shade"]        # no tokens, no tick: at once
+    # seat 1's Shade (1/0) resolves before seat 0's bolt: dead at once, so no target when the bolt resolves
+    st = lab_cast(lab, ("arcane_bolt",), hand1=("conjure_shade",), mana1=("cinder",) * 3)
+    play(st, "power arcane_bolt", "power conjure_shade")     # seat 0 has nothing left: a forced pass
+    assert st.phase == "target" and moves(st) == ["target w0", "target w1"]
+    assert st.summons(1) == [] and st.graveyard(1) == ["conjure_shade"]
 
 
 # -------------------------------------------------------------------------------------------------- TB, TK-5: combat
