@@ -15,14 +15,14 @@ from engine_c.abracadawhat.reasons import reasons as aw_reasons, veiled as aw_ve
 from engine_c.abracadawhat.state import SPELLS, VARIANTS
 from engine_c.registry import get_game
 from search.hints import top_hints
-from search.levels import PLAY_LEVEL, ROLLOUT_LEVELS, default_level, describe_levels
+from search.levels import PLAY_LEVEL, ROLLOUT_LEVELS, default_level
 from search.streaming import ismcts_progress
 from server import auth, aw_convert as conv
 from server._gen.abracadawhat.v1 import service_pb2 as aspb
 from server._gen.abracadawhat.v1 import service_pb2_grpc
 from server._gen.abracadawhat.v1 import types_pb2 as apb
 from server.common_convert import FieldError
-from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
+from server.levels_info import add_levels, ladder_anchor, level_text
 from server.rpc_base import rpc
 from server.rpc_matches import MatchRpcs
 from server.rpc_search import SearchRpcs
@@ -91,18 +91,11 @@ class AbracadaWhatServicer(SearchRpcs, SessionRpcs, MatchRpcs, service_pb2_grpc.
     def _levels(self) -> list:
         """Each level's search (search/levels.py, this game's table) and its Elo from the game's ladder."""
         if self._level_info is None:
-            path = self.config.ladder_for(self.game)
-            elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
-            out = []
-            for d in describe_levels(game=self.game.adapter):
-                level = aspb.StrengthLevel(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
-                                           time_cap_ms=d["time_cap_ms"], evaluator=d["evaluator"],
-                                           belief=bool(d["belief"]),
-                                           description=level_text(d) + ("; its own hand drawn from the belief"
-                                                                        if d["belief"] else ""))
-                fill_level(level, d, elo, anchor, profiles)
-                out.append(level)
-            self._level_info = out
+            rules = aspb.GetRulesResponse()
+            add_levels(rules.levels, self.game.adapter, self.config.ladder_for(self.game),
+                       describe=lambda d: level_text(d) + ("; its own hand drawn from the belief" if d["belief"] else ""),
+                       belief=lambda d: bool(d["belief"]))
+            self._level_info = list(rules.levels)
         return self._level_info
 
     def _new_state(self, players: int, seed: int, variants):

@@ -165,22 +165,17 @@ class _GameRpcs(SearchRpcs, SessionRpcs, MatchRpcs):
         return self._level_info
 
     def _levels_response(self):
-        from search.levels import PLAY_LEVEL, describe_levels
+        from search.levels import PLAY_LEVEL
         from search.model import default_model
-        from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
+        from server.levels_info import add_levels
 
-        path = self.config.ladder_for(self.game)
-        elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
         out = gspb.GetLevelsResponse(game=self.game.name,
                                      default_level=self.config.default_level or default_level(self.game.adapter),
-                                     default_bot_level=self.config.default_bot_level or PLAY_LEVEL, elo_anchor=anchor)
+                                     default_bot_level=self.config.default_bot_level or PLAY_LEVEL)
+        out.elo_anchor = add_levels(out.levels, self.game.adapter, self.config.ladder_for(self.game))
         model = default_model(self.game.adapter)
         if model is not None and model.use_by_default:
             out.model_version = model.version
-        for d in describe_levels(game=self.game.adapter):
-            level = out.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
-                                   time_cap_ms=d["time_cap_ms"], evaluator=d["evaluator"], description=level_text(d))
-            fill_level(level, d, elo, anchor, profiles)
         return out
 
     # ------------------------------------------------------------------ the shared handlers' hooks

@@ -112,3 +112,19 @@ def fill_level(level, d: dict, elo: dict, anchor: str, profiles: dict) -> None:
         level.elo, level.elo_ci = elo[d["level"]]
     for key, value in profiles.get(d["level"], {}).items():
         setattr(level, key, value)
+
+
+def add_levels(levels, adapter, ladder_path: str, describe=None, **extra) -> str:
+    """Fills `levels` (a repeated StrengthLevel field of any game's package) with the game's levels 1-10
+    (search/levels.py through `adapter`): each one's search, `describe(d)` in words (default level_text),
+    the fields `extra` names ({field: d -> value}, what only that package has), and fill_level's Elo from
+    the ladder at `ladder_path` and mistake profile. Returns what the Elo is relative to (ladder_anchor)."""
+    from search.levels import describe_levels
+
+    elo, anchor, profiles = ladder_table(ladder_path), ladder_anchor(ladder_path), level_profiles(profile_path(ladder_path))
+    for d in describe_levels(game=adapter):
+        level = levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
+                           time_cap_ms=d["time_cap_ms"], evaluator=d["evaluator"],
+                           description=(describe or level_text)(d), **{k: f(d) for k, f in extra.items()})
+        fill_level(level, d, elo, anchor, profiles)
+    return anchor

@@ -12,13 +12,13 @@ from engine_c import spellbook
 from engine_c.spellbook.game import SPELLBOOK
 from engine_c.spellbook.state import LIMITS, SPELL_NAMES
 from search.hints import MISTAKE_CLASSES, MISTAKE_THRESHOLDS
-from search.levels import PLAY_LEVEL, default_level, describe_levels
+from search.levels import PLAY_LEVEL, default_level
 from search.model import default_model
 from server import convert
 from server._gen.spellbook.v1 import service_pb2 as spb
 from server._gen.spellbook.v1 import types_pb2 as pb
 from server.common_convert import FieldError
-from server.levels_info import fill_level, ladder_anchor, ladder_table, level_profiles, level_text, profile_path
+from server.levels_info import add_levels
 from server.rpc_base import RpcBase, rpc
 
 
@@ -56,15 +56,9 @@ class RulesRpcs(RpcBase):
                                     deadline_margin_ms=c.deadline_margin_ms, max_top_k=c.max_top_k,
                                     min_report_every_ms=c.min_report_every_ms, bot_workers=c.bot_workers,
                                     max_sessions=c.max_sessions, max_review_ms=c.max_review_ms))
-        path = c.ladder_for(self.game)
-        elo, anchor, profiles = ladder_table(path), ladder_anchor(path), level_profiles(profile_path(path))
         info.default_bot_level = c.default_bot_level or PLAY_LEVEL
-        info.elo_anchor = anchor
-        for d in describe_levels(game=SPELLBOOK):
-            level = info.levels.add(level=d["level"], iterations=d["iterations"], temperature=d["temperature"],
-                            rollout=d["rollout"], cutoff=d["cutoff"], time_cap_ms=d["time_cap_ms"],
-                            description=level_text(d), evaluator=d["evaluator"])
-            fill_level(level, d, elo, anchor, profiles)
+        info.elo_anchor = add_levels(info.levels, SPELLBOOK, c.ladder_for(self.game),
+                                     rollout=lambda d: d["rollout"], cutoff=lambda d: d["cutoff"])
         model = default_model(SPELLBOOK)
         if model is not None:
             info.model.version = model.version
