@@ -97,6 +97,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="playout-cap randomization: iterations of an unrecorded cheap search")
     p.add_argument("--value-playouts", type=int, default=0, metavar="N",
                    help="also record p_win, the mean of N random playouts per decision (a value target)")
+    p.add_argument("--keep-states", action="store_true",
+                   help="keep each recorded decision's whole state, so `spellbook-ai reanalyse` can search it "
+                        "again (training data only: the states hold hidden cards)")
     p.add_argument("--generator", default="search", choices=["search", "treeless"],
                    help="a search every decision, or one ply by the network without a tree")
     p.add_argument("--mode", default="policy", choices=["policy", "value"],
@@ -158,7 +161,8 @@ def main(args: argparse.Namespace) -> int:
                             value_playouts=args.value_playouts, generator=args.generator, mode=args.mode,
                             temperature=args.temperature, epsilon=args.epsilon, keep=args.keep,
                             chance_samples=args.chance_samples, td_lambdas=tuple(args.td_lambdas),
-                            full_share=args.full_share, cheap_iterations=args.cheap_iterations)
+                            full_share=args.full_share, cheap_iterations=args.cheap_iterations,
+                            keep_states=args.keep_states)
     os.makedirs(args.out, exist_ok=True)
     tasks = plan_shards(args.out, args.games, args.games_per_shard, args.seed, config, factory, game_args)
     total = (args.games + args.games_per_shard - 1) // args.games_per_shard

@@ -78,6 +78,10 @@ class SelfPlayConfig:
     # a fraction of full searches everywhere. 1.0: every decision full and recorded (as before).
     full_share: float = 1.0
     cheap_iterations: int = 0
+    # Keep each recorded decision's whole state (the game's state bytes, `state` uint8 [D, state size]) so
+    # that a later, deeper search can analyse the same positions again (search/reanalyse.py). The states hold
+    # hidden information: they are training data, never shown to a player.
+    keep_states: bool = False
 
     def describe(self) -> dict:
         d = asdict(self)
@@ -88,6 +92,8 @@ class SelfPlayConfig:
         if self.full_share >= 1.0:         # and so does one without playout-cap randomization
             for k in PLAYOUT_CAP_FIELDS:
                 d.pop(k)
+        if not self.keep_states:           # and one that keeps no states
+            d.pop("keep_states")
         return d
 
 
@@ -170,10 +176,13 @@ def _decision_row(game, state, seat: int, n: int, legal: list, result, config: S
     root_wins = _root_win_estimate(result, n)
     playout_wins = _playout_mean(game, state, config.value_playouts, rng.getrandbits(63), n) \
         if config.value_playouts > 0 else [math.nan] * n
-    return {"x": _mcts.state_features(game.vtable, raw, seat), "move_x": _mcts.move_features(game.vtable, raw, codes),
-            "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
-            "seat": seat, "q_win": _relative(root_wins, seat, n, seat_width(game)),
-            "p_win": _relative(playout_wins, seat, n, seat_width(game))}
+    row = {"x": _mcts.state_features(game.vtable, raw, seat), "move_x": _mcts.move_features(game.vtable, raw, codes),
+           "codes": codes, "visits": [visits.get(c, 0) / total for c in codes],
+           "seat": seat, "q_win": _relative(root_wins, seat, n, seat_width(game)),
+           "p_win": _relative(playout_wins, seat, n, seat_width(game))}
+    if config.keep_states:
+        row["state"] = raw
+    return row
 
 
 def _root_win_estimate(result, n: int) -> list[float]:
@@ -216,6 +225,8 @@ def _to_arrays(rows: list[dict], n: int, wins: list[float], scores: list[float],
         "z_score": np.array([_relative(scores, r["seat"], n, width) for r in rows], np.float32).reshape(d, width),
         "q_win": np.array([r["q_win"] for r in rows], np.float32).reshape(d, width),
         "p_win": np.array([r["p_win"] for r in rows], np.float32).reshape(d, width),
+        **({"state": np.frombuffer(b"".join(r["state"] for r in rows), np.uint8).reshape(d, -1)}
+           if d and "state" in rows[0] else {}),
     }
 
 
@@ -246,6 +257,8 @@ def concat(parts: Sequence[dict]) -> dict:
                                         np.full((len(p["seat"]), width, seats), np.nan, np.float32) for p in parts])
         out["ply"] = np.concatenate([p["ply"] if "ply" in p else np.full(len(p["seat"]), -1, np.int32)
                                      for p in parts])
+    if all("state" in p for p in parts) and len({p["state"].shape[1] for p in parts}) == 1:
+        out["state"] = np.concatenate([p["state"] for p in parts])
     offs, base = [np.zeros(1, np.int64)], 0
     for p in parts:
         offs.append(p["move_offset"][1:] + base)
@@ -303,6 +316,7 @@ def load_shards(paths: Sequence[str]) -> tuple[dict, list[dict]]:
     parts, metas = [], []
     for p in paths:
         arrays, meta = read_shard(p)
+        arrays.pop("state", None)          # Reanalyse's positions: not training data, and large
         parts.append(arrays)
         metas.append(meta)
     games = {m.get("game", "?") for m in metas}

@@ -958,6 +958,8 @@ cdef uint64_t tcg_random_playout(TState* s, uint64_t* rng) noexcept nogil:
         count += 1
     return count
 
+include "features.pxi"
+
 cdef int vt_num_players(const void* s) noexcept nogil:
     return 2
 
@@ -992,10 +994,10 @@ cdef double vt_move_weight(const void* s, uint64_t m) noexcept nogil:
     return tcg_move_weight(<const TState*>s, m)
 
 cdef void vt_state_features(const void* s, int observer, float* out) noexcept nogil:
-    pass
+    tcg_state_features(<const TState*>s, observer, out)
 
 cdef void vt_move_features(const void* s, uint64_t m, float* out) noexcept nogil:
-    pass
+    tcg_move_features(<const TState*>s, m, out)
 
 cdef GameVTable TCG_VTABLE
 TCG_VTABLE.state_size = sizeof(TState)
@@ -1012,9 +1014,9 @@ TCG_VTABLE.scores = vt_scores
 TCG_VTABLE.winners = vt_winners
 TCG_VTABLE.evaluate = vt_evaluate
 TCG_VTABLE.move_weight = vt_move_weight
-TCG_VTABLE.num_state_features = 0
-TCG_VTABLE.num_move_features = 0
-TCG_VTABLE.feature_version = 0
+TCG_VTABLE.num_state_features = TCG_STATE_FEATURES
+TCG_VTABLE.num_move_features = TCG_MOVE_FEATURES
+TCG_VTABLE.feature_version = TCG_FEATURE_VERSION
 TCG_VTABLE.prefix_feature_version = 0
 TCG_VTABLE.prefix_state_features = 0
 TCG_VTABLE.state_features = vt_state_features
@@ -1182,6 +1184,11 @@ cdef class CoreState:
         if len(data) != sizeof(TState):
             raise ValueError(f"state bytes must be {sizeof(TState)} long, got {len(data)}")
         memcpy(&self.s, <const char*>data, sizeof(TState))
+
+    def _features(self, int observer):
+        cdef float buf[TCG_STATE_FEATURES]
+        tcg_state_features(&self.s, observer, buf)
+        return [buf[i] for i in range(TCG_STATE_FEATURES)]
 
     def _random_playout(self, uint64_t seed):
         cdef uint64_t rng = seed

@@ -435,6 +435,12 @@ class State(GameState, _E.CoreState):
         other._determinize(player, _mix_seed(seed))
         return other
 
+    def features(self, player: int) -> list[float]:
+        """The learned evaluation's state features of what `player` sees (layout: features.pxi); equal for
+        every state `player` cannot tell apart, so equal for every determinization from `player`."""
+        self._check_seat(player, "player")
+        return self._features(player)
+
     # -------------------------------------------------------------------- notation
     def to_text(self) -> str:
         from engine_c.spellbooktcg.notation import _text
