@@ -58,9 +58,12 @@ bench-web: $(STAMP) $(CHROMIUM)
 # Reproduce the shipped model from scratch (search self-play generations, then the tree-less value
 # generations and the final model, SPRT gating, calibration; docs/learned.md): about 95 minutes on a 2-core
 # machine, a progress bar per stage. Resumable: run it again to continue. Writes data/models/spellbook.npz.
+# `make train GAME=spellbooktcg`: a game's own plan (engine_c/NAME/training.py: self-play, Reanalyse, training,
+# a gate against the rollout search) into runs/train-NAME, shipped to data/models/NAME.npz when it passes.
 TRAIN_DIR ?= runs/train
+GAME ?=
 train: $(STAMP)
-	$(PY) -m clients.cli train --pipeline $(TRAIN_DIR) --ship data/models/spellbook.npz
+	$(PY) -m clients.cli train $(if $(GAME),--game $(GAME) --pipeline $(TRAIN_DIR)-$(GAME) --ship data/models/$(GAME).npz,--pipeline $(TRAIN_DIR) --ship data/models/spellbook.npz)
 
 clean:
 	rm -rf build $(VENV) engine_c/*/*.c engine_c/*/*.so search/*.c search/*.so

@@ -11,6 +11,8 @@
     spellbook-ai review     review a finished game of either game: each decision, luck and key moments
                             (clients/review.py)
     spellbook-ai selfplay   self-play games recorded as training data (clients/selfplay.py)
+    spellbook-ai reanalyse  search stored self-play positions again, deeper: value and policy targets
+                            (clients/reanalyse.py, search/reanalyse.py)
     spellbook-ai train      train the learned evaluation on self-play shards (search/train.py)
     spellbook-ai analysis   a JSON-lines analysis engine on stdin/stdout (clients/analysis.py, docs/analysis.md)
 """
@@ -37,13 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=2, help=players_help())
     p.add_argument("--seed", type=int, default=0, help="the deal and the bots' choices")
     # Each of these lives in its own module; cli.py only routes to it.
-    from clients import analysis, ladder, play, review, selfplay, tournament, train
+    from clients import analysis, ladder, play, reanalyse, review, selfplay, tournament, train
 
     for name, module, text in (("play", play, "play a game against bots in the terminal"),
                                ("tournament", tournament, "run a tournament between bots"),
                                ("ladder", ladder, "rate the strength levels against each other"),
                                ("review", review, "review a finished game (a record or a tournament file)"),
                                ("selfplay", selfplay, "self-play games recorded as training data"),
+                               ("reanalyse", reanalyse, "search stored self-play positions again, deeper"),
                                ("train", train, "train the learned evaluation on self-play shards"),
                                ("analysis", analysis, "a JSON-lines analysis engine on stdin/stdout")):
         p = sub.add_parser(name, help=text, description=(module.__doc__ or "").split("\n\n")[0])

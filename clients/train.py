@@ -120,6 +120,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     try:
         if args.pipeline:
+            planned = _planned_game(args.game)
+            if planned is not None:          # a game with its own plan (engine_c/NAME/training.py)
+                from clients import train_plan
+
+                train_plan.run(planned, args.pipeline, args.ship, jobs=args.jobs, executor=args.executor)
+                return 0
             run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor,
                          treeless=args.treeless_stages)
             return 0
@@ -162,6 +168,25 @@ def main(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)
         return 2
+
+
+def _planned_game(name: str | None):
+    """The game of --game when it declares its own training plan; None for the project's first game (its
+    pipeline is this module's run_pipeline) or no --game. ValueError naming --game otherwise."""
+    if name is None:
+        return None
+    from engine_c.registry import DEFAULT_GAME, get_game
+
+    try:
+        game = get_game(name)
+    except ValueError as e:
+        raise ValueError(f"--game: {e}") from None
+    if game.training is not None:
+        return game
+    if game.name == get_game(DEFAULT_GAME).name:
+        return None
+    raise ValueError(f"--game: {game.title} declares no training plan (engine_c/{game.name}/training.py); "
+                     f"train it with --data")
 
 
 def _shards_games(data_dirs: list[str]) -> set[str]:

@@ -245,6 +245,7 @@ class Game:
     record: ModuleType
     reasons: ModuleType | None    # engine_c/NAME/reasons.py, or None: the game gives no reasons
     insight: ModuleType | None    # engine_c/NAME/insight.py, or None: no insight into the hidden part
+    training: ModuleType | None   # engine_c/NAME/training.py (its PLAN: clients/train_plan.py), or None
     package: str
     setup: str
     setup_default: str

@@ -75,7 +75,7 @@ def _load(folder: str) -> Game:
     return Game(name=folder, title=decl.title, adapter=decl.adapter, State=states.State, Move=states.Move,
                 notation=part("notation"), min_players=low, max_players=high, rules=decl.rules,
                 text=part("text"), record=part("record"), reasons=optional("reasons"),
-                insight=optional("insight"), package=package, setup=decl.setup,
+                insight=optional("insight"), training=optional("training"), package=package, setup=decl.setup,
                 setup_default=decl.setup_default, setup_help=decl.setup_help,
                 terminal=decl.terminal or f"clients.play_{folder}",
                 service=decl.service or f"server.{folder}_service",

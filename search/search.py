@@ -575,6 +575,10 @@ def ismcts(game: GameAdapter, state: Any, options: SearchOptions | None = None,
     budget_left = sum(budgets) if opts.iterations else 0
     early = any(r[5] for r in runs)
     stats = _merge(game, [r[2] for r in runs], player)
+    if node:
+        # a reused tree's node may hold moves of other determinizations' positions: only this state's count
+        legal = {game.code(m) for m in game.legal_moves(state)}
+        stats = [s for s in stats if game.code(s.move) in legal]
     calibration = getattr(network, "calibration", None) if network is not None else None
     if calibration:      # reported probabilities only: the tree above chose with the raw values
         for s in stats:

@@ -8,10 +8,17 @@ contract's default where the docstring below does not say otherwise (no learned 
 hint families, hint budget and levels)."""
 from __future__ import annotations
 
+import os
+
 from engine_c.base import CompiledGameAdapter
 from engine_c.contract import Declaration
 from engine_c.spellbooktcg._engine import game_vtable
 from engine_c.spellbooktcg.state import MAXSUM, Move, State
+
+# The learned evaluation `make train GAME=spellbooktcg` ships (engine_c/spellbooktcg/training.py); while the
+# file is absent every level searches with rollouts (search.model.default_model).
+DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                  "data", "models", "spellbooktcg.npz")
 
 # the sign of each final-spell effect for its target: harmful (-1) or helpful (+1)
 _SIGN = {"damage": -1, "health": 1, "summon_damage": 0, "summon_health": 0}
@@ -25,9 +32,12 @@ class SpellbookTCGGame(CompiledGameAdapter):
     title = "Spellbook TCG"
     State = State
     Move = Move
-    # A move's outcome never hangs on the mover's hidden information (legal moves are the mover's own cards
-    # and the public board), so a search may continue below it.
-    tree_reuse = True
+    # No tree reuse (search.TreeReuse): who decides after a move, and what, hangs on the other's hidden hand
+    # (whether it can afford a spell, TX-22, decides between its cast and the queue's resolution), so the node
+    # below a move pools determinizations where the other cast with ones where the mover chose a target, and
+    # both seats' moves share codes ("power arcane_bolt"). Continuing there offered moves the real state does
+    # not allow (self-play's searches played a power in a target step).
+    tree_reuse = False
     # A playout is fast (about 8,000 iterations in 0.1 s), so a hint may grow further than the default
     # before its first family is separated: 500 -> 32,000 iterations, within the hint's time cap.
     hint_doublings = 6
@@ -57,6 +67,7 @@ class SpellbookTCGGame(CompiledGameAdapter):
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
+        self.default_model_path = DEFAULT_MODEL_PATH
         self.bots = {"heuristic": _heuristic_bot}
 
     @staticmethod
