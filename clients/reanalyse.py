@@ -80,12 +80,9 @@ def main(args: argparse.Namespace) -> int:
     tasks = R.plan(args.data, args.out, g.name, config)
     print(f"reanalyse: {len(tasks)} shards to search again into {args.out}", file=sys.stderr)
     start = time.monotonic()
-    from concurrent.futures import as_completed
-
     try:
         with make_executor(args.executor, args.jobs) as ex, open(os.path.join(args.out, "reanalyse.log"), "a") as log:
-            for fut in as_completed([ex.executor.submit(R.run_task, vars(t)) for t in tasks]):
-                summary = fut.result()
+            for summary in ex.results(R.run_task, [vars(t) for t in tasks]):
                 summary["elapsed_s"] = round(time.monotonic() - start, 1)
                 log.write(json.dumps(summary) + "\n")
                 log.flush()

@@ -175,12 +175,8 @@ def main(args: argparse.Namespace) -> int:
     log_path = os.path.join(args.out, "selfplay.log")
     start = time.monotonic()
     with make_executor(args.executor, args.jobs) as ex, open(log_path, "a") as log:
-        futures = [ex.executor.submit(run_shard, vars(t)) for t in tasks]
-        from concurrent.futures import as_completed
-
         bar = tqdm(total=len(tasks), unit="shard", disable=args.no_progress)
-        for fut in as_completed(futures):
-            summary = fut.result()
+        for summary in ex.results(run_shard, [vars(t) for t in tasks]):
             summary["elapsed_s"] = round(time.monotonic() - start, 1)
             log.write(json.dumps(summary) + "\n")
             log.flush()

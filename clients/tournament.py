@@ -42,7 +42,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from clients import ratings as R
 from engine_c.registry import DEFAULT_GAME
@@ -252,6 +252,22 @@ class InlineExecutor(Executor):
 class _Closing:
     def __init__(self, executor: Executor, close: Callable[[], None] | None = None, slots: int = 1):
         self.executor, self.close, self.slots = executor, close, slots
+
+    def results(self, fn: Callable, tasks: Sequence) -> Iterator:
+        """fn(task) of each task as they finish, at most `slots` at a time (twice that queued on a pool), so a
+        failing task stops the run when it fails, not after every other task has run (in-process, with one
+        job, a task runs when it is submitted)."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        pending: set = set()
+        for task in tasks:
+            pending.add(self.executor.submit(fn, task))
+            while len(pending) >= 2 * self.slots:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in done)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from (f.result() for f in done)
 
     def __enter__(self) -> "_Closing":
         return self

@@ -119,9 +119,14 @@ def _subset(arrays: dict, picked: np.ndarray, visits: list, r_win: np.ndarray) -
 def plan(sources: list[str], out_dir: str, game: str, config: ReanalyseConfig) -> list[ReanalyseTask]:
     """One task per source shard whose reanalysed shard is not in out_dir yet (resume)."""
     tasks = []
-    for i, src in enumerate(p for d in sources for p in list_shards(d)):
-        path = os.path.join(out_dir, f"shard-{i:05d}.npz")
-        if not os.path.exists(path):
+    for j, d in enumerate(sources):
+        for src in list_shards(d):
+            # named after its source (one source directory: the same name), so a source that grows later
+            # (a self-play run still going) maps each shard to the same output
+            name = os.path.basename(src) if len(sources) == 1 else f"shard-d{j}-{os.path.basename(src)[6:]}"
+            path = os.path.join(out_dir, name)
+            if os.path.exists(path):
+                continue
             tasks.append(ReanalyseTask(source=src, path=path, game=game, config=config.describe()))
     return tasks
 
