@@ -10,17 +10,25 @@ reports; the games go to a JSONL file beside it, so `--resume` continues an inte
 
 The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
 games a pair, or with each level also meeting the one two up the chain, neighbouring levels' intervals
-overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104), so
-`spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
+overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104; a game's close
+pairs more, its adapter's `ladder_pair_games` or `--pair-games 9-10=400`: Abracada…What?'s levels 8-10,
+D230-f), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
 data/ladder.jsonl (seconds) and plays only the games missing. A new ladder goes elsewhere: `--levels 1-4
 --games 4 --out /tmp/ladder/ladder.json` takes seconds on one core; the full default ladder about 7
 minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move; 960 games in 174 s with -j 1 since D140).
 
-A level's strength depends on the evaluation behind it, so the table records it (`settings.evaluation`:
-the default model's version, or "rollout" without one, and a digest of the levels' search options).
-Games played under another evaluation are never mixed into a table: re-fitting or resuming a ladder
-whose games were played with another model or other level settings is refused with a message naming
-both, so a stale table cannot pass for a new one.
+A level's strength depends on the evaluation behind it: the default model's version (or "rollout" without
+one) and that level's own search options. Each game the ladder plays records its levels' (the record's
+`tournament.evaluation`: {bot spec: model and a digest of that level's options}, `level_evaluations`), and
+the table records them too (`settings.level_evaluations`, and for the record `settings.evaluation`, a
+digest of all ten); a game of an older file, without its own, counts as played with what its table records
+(for a table older than that, with today's levels only while its digest of all ten is today's). Games played
+under another evaluation are never mixed into a table: re-fitting or resuming a ladder with such games is
+refused with a message naming each changed level, what its games were played with and what it uses now,
+and the pairs they make stale (D230-f). `--replay-changed` removes those games from the results and plays
+their pairs again, so a change of one level replays only the pairs it plays (two for a level on the chain,
+with span 1), and the other pairs' games stay as they were; a new model changes every level, and with it
+every pair.
 """
 from __future__ import annotations
 
