@@ -13,7 +13,8 @@ For each level: the share of its decisions (forced ones left out) classed inaccu
 
     PYTHONPATH=. .venv/bin/python -m bench.level_profile --game spellbook --games 4 --out data/level-profile.json
 
-Reviewed games go to OUT's .jsonl beside it, one line a (game, seat); a run resumes from them. The server
+Reviewed games go to OUT's .jsonl beside it, one line a (game, seat); a run resumes from them (a game replayed by
+the ladder after its level changed is reviewed again: the line names what the level searched with, D230-f). The server
 reports the table in GetServerInfo/GetRules (server/levels_info.py reads data/level-profile*.json).
 """
 from __future__ import annotations
@@ -41,6 +42,12 @@ def level_games(records: list[dict], level: int, games: int) -> list[tuple[dict,
     return out
 
 
+def played_with(rec: dict, seat: int) -> str | None:
+    """What the level at `seat` searched with, as the ladder recorded it with the game (None in older files)."""
+    spec = rec["seats"][seat].get("spec")
+    return (rec.get("tournament", {}).get("evaluation") or {}).get(spec)
+
+
 def review_one(rec: dict, seat: int, iterations: int | None) -> dict:
     from engine_c.records import replayed
     from search.coach import review_record
@@ -53,8 +60,11 @@ def review_one(rec: dict, seat: int, iterations: int | None) -> dict:
         counts[d.mistake] += 1
         state = rp.steps[d.index][0]
         bad += adapter.absurd(state, d.played, d.loss_win)
-    return {"key": rec.get("tournament", {}).get("key", ""), "seat": seat, "decisions": len(review.decisions),
-            "classes": counts, "absurd": bad}
+    row = {"key": rec.get("tournament", {}).get("key", ""), "seat": seat, "decisions": len(review.decisions),
+           "classes": counts, "absurd": bad}
+    if played_with(rec, seat):
+        row["evaluation"] = played_with(rec, seat)
+    return row
 
 
 def summarize(rows: list[dict]) -> dict:
@@ -91,14 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     if os.path.exists(cache_path):
         for line in open(cache_path, encoding="utf-8"):
             r = json.loads(line)
-            done[(r["key"], r["seat"], r["level"])] = r
+            done[(r["key"], r["seat"], r["level"], r.get("evaluation"))] = r
     levels_out = []
     start = time.monotonic()
     with open(cache_path, "a", encoding="utf-8") as cache:
         for level in parse_levels(a.levels):
             rows = []
             for rec, seat in level_games(records, level, a.games):
-                key = (rec.get("tournament", {}).get("key", ""), seat, level)
+                key = (rec.get("tournament", {}).get("key", ""), seat, level, played_with(rec, seat))
                 if key not in done:
                     row = dict(review_one(rec, seat, a.iterations), level=level)
                     cache.write(json.dumps(row) + "\n")

@@ -67,6 +67,9 @@ class GameTask:
     # the setup flags as the command line gave them, (name, text) each: the game's setup flag (--spells,
     # --variants, --decks) and its further flags given (--cards): the tournament's own fields of each record
     flags: tuple[tuple[str, str], ...] = ()
+    # what each seated level searched with, (bot spec, evaluation) each (a ladder's games, clients/ladder.py
+    # level_evaluations): recorded with the game so a later change of one level makes only its games stale
+    evaluation: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -148,12 +151,19 @@ def schedule(bots: Sequence[str], games: int, seats: int = 2, fmt: str = "roundr
 
 
 def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, setup: str | None = None,
-                    game: str = DEFAULT_GAME, options: dict[str, str] | None = None) -> list[GameTask]:
+                    game: str = DEFAULT_GAME, options: dict[str, str] | None = None,
+                    table_games: Sequence[int] | None = None,
+                    evaluations: dict[str, str] | None = None) -> list[GameTask]:
     """The games of explicit matchups (tables of distinct bots, as many as the game seats), deal by deal,
-    all seat rotations; `setup` and `options` as schedule's."""
+    all seat rotations; `setup` and `options` as schedule's. `table_games`: each table's own number of games
+    (None: `games` each); a table with fewer deals than another stops playing after its last. `evaluations`:
+    {bot spec: what it searches with}, recorded in the games of the bots it names (GameTask.evaluation)."""
     from engine_c.registry import get_game
 
-    if games < 1:
+    counts = [games] * len(tables) if table_games is None else list(table_games)
+    if len(counts) != len(tables):
+        raise ValueError(f"table_games names {len(counts)} tables of {len(tables)}")
+    if min(counts, default=games) < 1 or games < 1:
         raise ValueError("games must be at least 1")
     allowed = seat_range(game)
     for table in tables:
@@ -163,15 +173,19 @@ def schedule_tables(tables: Sequence[Sequence[str]], games: int, seed: int = 0, 
     flags = setup_flags(g, setup, options)
     text = dict(flags).get(g.setup, "")
     made = game_setup(g, setup, options)
-    deals = math.ceil(games / max(len(t) for t in tables))
+    widest = max(len(t) for t in tables)
+    deals = [math.ceil(n / widest) for n in counts]
+    played_with = [tuple((s, evaluations[s]) for s in table if s in (evaluations or {})) for table in tables]
     tasks = []
-    for d in range(deals):
+    for d in range(max(deals)):
         for m, table in enumerate(tables):
+            if d >= deals[m]:
+                continue
             seats = len(table)
             for r in range(seats):
                 order = tuple(table[(i + r) % seats] for i in range(seats))
                 key = game_key(order, seed + d, text, g.name, flags[1:] if g.setup else flags)
-                tasks.append(GameTask(key, m, d, r, seed + d, order, g.name, made, flags))
+                tasks.append(GameTask(key, m, d, r, seed + d, order, g.name, made, flags, played_with[m]))
     return tasks
 
 
@@ -199,6 +213,8 @@ def run_game_task(task: dict) -> dict:
 
     rec = play_game(new_state, bots, task["seed"])
     meta = {k: task[k] for k in ("key", "matchup", "deal", "rotation")}
+    if task.get("evaluation"):
+        meta["evaluation"] = dict(task["evaluation"])
     meta.update(dict(task["flags"]), ranks=R.ranks_of(rec.scores, rec.winners),
                 decisions=sum(1 for seat, _ in rec.moves if seat >= 0), seconds=round(rec.seconds, 4),
                 worker=f"{os.uname().nodename}:{os.getpid()}")

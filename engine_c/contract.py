@@ -67,6 +67,9 @@ class GameAdapter(abc.ABC):
     # The level the heuristic stands above on the ladder's chain (it meets this level and the next). Default 3:
     # the game's levels are spaced so that the heuristic plays between levels 3 and 4.
     heuristic_after: int = 3
+    # Pairs of neighbouring levels {(level, level + 1): games} whose ladder plays more games than its default
+    # (`spellbook-ai ladder --pair-games`): the close pairs, where 80 games cannot tell which level is stronger.
+    ladder_pair_games: Mapping[tuple[int, int], int] = MappingProxyType({})
     # How often a hint's budget may double (about half a second of search at the default level).
     hint_doublings: int = 4
     # True when the hidden information is only the order of future chance outcomes, so every chance

@@ -255,23 +255,65 @@ def test_ladder_writes_a_level_table(tmp_path):
 def test_ladder_refuses_games_played_with_another_model(tmp_path, capsys):
     """A level's strength depends on the model behind it: the table records the evaluation, and a ladder
     whose games were played under another one is neither re-fitted nor resumed (it would pass stale games
-    off as a measurement of today's levels)."""
-    from clients.cli import main as cli_main
-    from clients.ladder import current_evaluation
+    off as a measurement of today's levels). A table written before each level's own evaluation was recorded
+    (D230-f) vouches for its games only while its evaluation of all ten levels is today's."""
+    from clients.ladder import current_evaluation, level_evaluations
 
     out = tmp_path / "ladder.json"
+    results = tmp_path / "ladder.jsonl"
     argv = ["ladder", "--levels", "1", "--games", "2", "--out", str(out), "--no-progress"]
     assert cli_main(argv) == 0
     table = json.loads(out.read_text())
     assert table["settings"]["evaluation"] == current_evaluation()
+    assert table["settings"]["level_evaluations"] == {"1": level_evaluations([1])[1]}
     assert cli_main(argv) == 0                                         # same settings and model: re-fit
     assert "re-fitting" in capsys.readouterr().out
+    # an older table and its games: no level's own evaluation, only the one of all ten levels
+    del table["settings"]["level_evaluations"]
+    out.write_text(json.dumps(table))
+    games = [json.loads(line) for line in results.read_text().splitlines()]
+    for g in games:
+        del g["tournament"]["evaluation"]
+    results.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert cli_main(argv) == 0 and "re-fitting" in capsys.readouterr().out     # today's evaluation: valid
     table["settings"]["evaluation"] = "g0-00000000"
     out.write_text(json.dumps(table))
     for extra in ([], ["--resume"]):
         assert cli_main(argv + extra) == 2
         err = capsys.readouterr().err
         assert "g0-00000000" in err and current_evaluation() in err and "--out" in err
+        assert "--replay-changed" in err and "random vs ismcts:level=1" in err
+
+
+def test_ladder_replays_only_the_pairs_of_a_changed_level(tmp_path, capsys, monkeypatch):
+    """Each game records what its levels searched with (D230-f): after one level's options change, its pairs'
+    games are refused with a message naming the level and the pairs, and `--replay-changed` plays only those
+    pairs again; the other pairs' games stay as they were. `--pair-games` gives a pair more games."""
+    from search import levels
+
+    out = tmp_path / "ladder.json"
+    results = tmp_path / "ladder.jsonl"
+    argv = ["ladder", "--levels", "1-2", "--games", "2", "--pair-games", "1-2=4", "--out", str(out),
+            "--no-progress"]
+    assert cli_main(argv) == 0
+    before = results.read_text().splitlines()
+    table = json.loads(out.read_text())
+    assert [p["games"] for p in table["pairs"]] == [2, 4, 2] and table["settings"]["pair_games"] == {"1-2": 4}
+    assert cli_main(argv[:5] + argv[7:]) == 2                       # without the pair's games: another ladder
+    assert "another ladder" in capsys.readouterr().err
+    monkeypatch.setitem(levels.NETWORK_LEVELS, 2, {**levels.NETWORK_LEVELS[2], "policy_top_k": 2})
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err
+    assert "6 games" in err and "ismcts:level=2" in err and "--replay-changed" in err
+    assert "ismcts:level=1 vs ismcts:level=2" in err and "ismcts:level=2 vs greedy" in err
+    assert "random vs ismcts:level=1" not in err
+    assert cli_main(argv + ["--replay-changed"]) == 0
+    assert "removed 6 games" in capsys.readouterr().out
+    after = results.read_text().splitlines()
+    unchanged = [line for line in before if "ismcts:level=2" not in line]
+    assert after[:len(unchanged)] == unchanged and len(after) == len(before)
+    assert json.loads(out.read_text())["games"] == 8
+    assert cli_main(argv) == 0 and "re-fitting" in capsys.readouterr().out
 
 
 def test_unfinished_games_are_counted_in_the_summary():
