@@ -139,7 +139,7 @@ def gate(game: Any, run_dir: str, name: str, model: str, plan: dict, jobs: int, 
     """The model's search against the rollout search, both at the default level's budget: seat-swapped pairs
     on fixed seeds, the project's SPRT (clients/ratings.py)."""
     from clients import ratings as R
-    from clients.tournament import make_executor, run_tournament, schedule
+    from clients.tournament import make_executor, run_tournament, schedule, summarize
 
     g = plan["gate"]
     budget = default_budget(game)
@@ -150,17 +150,19 @@ def gate(game: Any, run_dir: str, name: str, model: str, plan: dict, jobs: int, 
     tasks = schedule([new_spec, old_spec], games=2 * int(g["pairs"]), seats=2, seed=int(plan["seed"]) + 7,
                      game=game.name)
     out = os.path.join(run_dir, f"{name}.jsonl")
+    stop_early = bool(g.get("stop_early", True))     # False: every pair is played, the SPRT read at the end
     with make_executor(executor, jobs) as ex:
         result = run_tournament(tasks, out, ex.executor, slots=ex.slots, resume=True,
-                                sprt=test if g.get("sprt", True) else None, desc=name)
-    sprt = result.sprt or {}
-    elo = R.outcome_elo(sprt["pentanomial"]) if sprt.get("pentanomial") else None
+                                sprt=test if stop_early else None, desc=name)
+    sprt = summarize(result.records, bots=[new_spec, old_spec], sprt=test).get("sprt") or {}
+    pent = sprt.get("pentanomial")
+    elo = R.outcome_elo(pent) if pent and sum(pent) else None
     decision = sprt.get("decision") or ("H1" if elo and elo.score > 0.5 else "H0")
     return {"games": elo.games if elo else 0, "score": round(elo.score, 4) if elo else None,
             "sprt": sprt.get("decision"), "llr": round(sprt.get("llr", 0.0), 3), "accepted": decision == "H1",
             "elo": round(elo.elo, 1) if elo else None,
             "elo_95": [round(elo.lo, 1), round(elo.hi, 1)] if elo else None,
-            "pentanomial": sprt.get("pentanomial"), "challenger": new_spec, "opponent": old_spec,
+            "pentanomial": pent, "challenger": new_spec, "opponent": old_spec,
             "challenger_iterations": budget}
 
 
