@@ -108,6 +108,7 @@ def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
 def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
     """The table from a fit anchored at the heuristic (its Elo 0 there, HEURISTIC_ELO here)."""
     by_name = {x["name"]: x for x in summary["rating_table"]}
+    chain = [b["name"] for b in summary["bots"]]          # the ladder's order (summarize's bots)
     game = game_of(settings)          # a table written before the game was named is the unnamed game's
     heuristic = heuristic_bot(game)
 
@@ -126,7 +127,7 @@ def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
         "random": {"name": ANCHOR, **row(by_name[ANCHOR])},
         "levels": rows,
         "games": summary["games"],
-        "pairs": [_pair_row(p) for p in summary["pairs"]],
+        "pairs": [_pair_row(p) for p in sorted(summary["pairs"], key=lambda p: (chain.index(p["a"]), chain.index(p["b"])))],
         "settings": settings,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
