@@ -14,7 +14,7 @@ For each level: the share of its decisions (forced ones left out) classed inaccu
     PYTHONPATH=. .venv/bin/python -m bench.level_profile --game spellbook --games 4 --out data/level-profile.json
 
 Reviewed games go to OUT's .jsonl beside it, one line a (game, seat); a run resumes from them (a game replayed by
-the ladder after its level changed is reviewed again: the line names what the level searched with, D230-f). The server
+the ladder after its level changed is reviewed again: the line names what the level searched with, D231-f). The server
 reports the table in GetServerInfo/GetRules (server/levels_info.py reads data/level-profile*.json).
 """
 from __future__ import annotations

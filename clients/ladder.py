@@ -11,8 +11,8 @@ reports; the games go to a JSONL file beside it, so `--resume` continues an inte
 The defaults are the shipped tables' settings (levels 1-10, 80 games a pair of neighbouring levels: at 8
 games a pair, or with each level also meeting the one two up the chain, neighbouring levels' intervals
 overlapped by hundreds of Elo; at 40 a step of +100 Elo reads below +30 one time in ten, D104; a game's close
-pairs more, its adapter's `ladder_pair_games` or `--pair-games 9-10=400`: Abracada…What?'s levels 8-10,
-D230-f), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
+pairs more, its adapter's `ladder_pair_games` or `--pair-games 9-10=400`: Abracada…What?'s levels 6-10,
+D230-f, D231-f), so `spellbook-ai ladder` in the repository root re-fits data/ladder.json from the games already in
 data/ladder.jsonl (seconds) and plays only the games missing. A new ladder goes elsewhere: `--levels 1-4
 --games 4 --out /tmp/ladder/ladder.json` takes seconds on one core; the full default ladder about 7
 minutes with `-j 2` (SpellBook's level 10 searches about 50 ms a move; 960 games in 174 s with -j 1 since D140).
@@ -25,7 +25,7 @@ digest of all ten); a game of an older file, without its own, counts as played w
 (for a table older than that, with today's levels only while its digest of all ten is today's). Games played
 under another evaluation are never mixed into a table: re-fitting or resuming a ladder with such games is
 refused with a message naming each changed level, what its games were played with and what it uses now,
-and the pairs they make stale (D230-f). `--replay-changed` removes those games from the results and plays
+and the pairs they make stale (D231-f). `--replay-changed` removes those games from the results and plays
 their pairs again, so a change of one level replays only the pairs it plays (two for a level on the chain,
 with span 1), and the other pairs' games stay as they were; a new model changes every level, and with it
 every pair.
@@ -108,6 +108,7 @@ def ladder_tables(levels: list[int], span: int = SPAN, server: str = "",
 def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
     """The table from a fit anchored at the heuristic (its Elo 0 there, HEURISTIC_ELO here)."""
     by_name = {x["name"]: x for x in summary["rating_table"]}
+    chain = [b["name"] for b in summary["bots"]]          # the ladder's order (summarize's bots)
     game = game_of(settings)          # a table written before the game was named is the unnamed game's
     heuristic = heuristic_bot(game)
 
@@ -126,7 +127,8 @@ def ladder_table(summary: dict, levels: list[int], settings: dict) -> dict:
         "random": {"name": ANCHOR, **row(by_name[ANCHOR])},
         "levels": rows,
         "games": summary["games"],
-        "pairs": [_pair_row(p) for p in summary["pairs"]],
+        "pairs": [_pair_row(p) for p in sorted(summary["pairs"], key=lambda p: (chain.index(p["a"]),
+                                                                               chain.index(p["b"])))],
         "settings": settings,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
@@ -205,7 +207,7 @@ def current_evaluation(game: str = DEFAULT_GAME, server: str = "") -> str:
 
 
 def level_evaluations(levels, game: str = DEFAULT_GAME, server: str = "") -> dict[int, str]:
-    """What each level searches with now, on its own (D230-f): the default model's version (or "rollout") and a
+    """What each level searches with now, on its own (D231-f): the default model's version (or "rollout") and a
     digest of that level's search options alone, the game named in front as in current_evaluation; a server's
     levels, its address. A ladder's games record their levels' (GameTask.evaluation), so a change of one level
     makes stale only the games that level played: a re-spaced top replays only the pairs that touch it."""
@@ -223,7 +225,7 @@ class StaleGamesError(ValueError):
 
 def recorded_evaluations(settings: dict | None, game: str = DEFAULT_GAME, server: str = "") -> dict[str, str] | None:
     """{level's bot spec: evaluation} the games without their own record of it (older files) were played with:
-    the table's `level_evaluations`; for a table written before those (D230-f), today's when its evaluation of
+    the table's `level_evaluations`; for a table written before those (D231-f), today's when its evaluation of
     all ten levels is today's; None when neither says (no table, or a table of other levels or another model)."""
     if settings is None:
         return None

@@ -93,7 +93,8 @@ LEVEL_MEANINGS: dict[int, str] = {
     10: "the strongest the server plays",
 }
 # Level 10 is the largest search; it is called the strongest only where the game's ladder rates it highest
-# (Abracada…What?'s ladder puts it below levels 8 and 9, within the measurement's margins).
+# (Abracada…What?'s ladder put it below levels 8 and 9 until D230-f re-spaced its top; every shipped table
+# rates it highest now).
 TOP_LEVEL_UNRATED = ("deepest search", "the largest search the server plays")
 
 

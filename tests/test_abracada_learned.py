@@ -191,9 +191,9 @@ def test_auto_levels_use_the_model_only_where_its_gate_passed(runs, tmp_path, mo
     assert low.chance == "open" and low.rollout == "heuristic"
     assert high.evaluator == "rollout" and high.iterations == ABRACADAWHAT.level_table[6]["iterations"]
     kinds = [d["evaluator"] for d in describe_levels(ABRACADAWHAT)]
-    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed; 9-10
-    # the game measured for the network by its own curve (D154)
-    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 3 + ["network"] * 2
+    # the policy levels 1-2 are the network's own; 4-5 where this model's meta says its gate passed; 8-10
+    # the game measured for the network by its own curve and ladder (D154, D230-f)
+    assert kinds == ["network"] * 2 + ["rollout"] + ["network"] * 2 + ["rollout"] * 2 + ["network"] * 3
     st = State.new(players=2, seed=3)
     assert make_bot("ismcts:level=4", ABRACADAWHAT, seed=1).choose(st)[1]["result"].model == model.version
     assert level_options(5, evaluator="network", game=ABRACADAWHAT).evaluator == "network"   # asked for: every level

@@ -6,7 +6,7 @@ from bench.level_profile import main as profile_main
 
 
 def test_a_game_the_ladder_replayed_for_a_changed_level_is_reviewed_again(tmp_path, capsys):
-    """The cache keys a review by the game's key, seat and what the level searched with (D230-f): after
+    """The cache keys a review by the game's key, seat and what the level searched with (D231-f): after
     `spellbook-ai ladder --replay-changed` a game has the same key but other moves, and its old review must
     not stand for it; an unchanged game is not reviewed twice."""
     ladder = tmp_path / "ladder.json"

@@ -256,7 +256,7 @@ def test_ladder_refuses_games_played_with_another_model(tmp_path, capsys):
     """A level's strength depends on the model behind it: the table records the evaluation, and a ladder
     whose games were played under another one is neither re-fitted nor resumed (it would pass stale games
     off as a measurement of today's levels). A table written before each level's own evaluation was recorded
-    (D230-f) vouches for its games only while its evaluation of all ten levels is today's."""
+    (D231-f) vouches for its games only while its evaluation of all ten levels is today's."""
     from clients.ladder import current_evaluation, level_evaluations
 
     out = tmp_path / "ladder.json"
@@ -286,7 +286,7 @@ def test_ladder_refuses_games_played_with_another_model(tmp_path, capsys):
 
 
 def test_ladder_replays_only_the_pairs_of_a_changed_level(tmp_path, capsys, monkeypatch):
-    """Each game records what its levels searched with (D230-f): after one level's options change, its pairs'
+    """Each game records what its levels searched with (D231-f): after one level's options change, its pairs'
     games are refused with a message naming the level and the pairs, and `--replay-changed` plays only those
     pairs again; the other pairs' games stay as they were. `--pair-games` gives a pair more games."""
     from search import levels

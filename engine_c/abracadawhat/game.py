@@ -49,16 +49,22 @@ class AbracadaWhatGame(CompiledGameAdapter):
         5: dict(iterations=200, temperature=0.2, chance="open", rollout="heuristic", avoid_senseless=True),
         6: dict(iterations=400, temperature=0.15, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
         7: dict(iterations=800, temperature=0.1, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
-        8: dict(iterations=1500, temperature=0.05, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
-        9: dict(iterations=3200, temperature=0.02, chance="keyed", rollout="heuristic", avoid_senseless=True, belief=True),
+        8: dict(iterations=1000, temperature=0.05, chance="open", rollout="heuristic", avoid_senseless=True, belief=True),
+        9: dict(iterations=1600, temperature=0.02, chance="keyed", rollout="heuristic", avoid_senseless=True, belief=True),
         10: dict(iterations=6400, temperature=0.0, chance="keyed", rollout="heuristic", avoid_senseless=True, belief=True),
     }
-    # D154: the top two levels are the network search at 8x and 16x level 6's budget (2,560 and 5,120 network
-    # iterations) with keyed chance nodes, whatever the model's gate says: measured by the self-play curve
-    # (bench/scaling.py --selfplay), keyed it gains +93 at 4x and +147 at 16x over itself at 1x, where the
-    # open-loop search gained +74 and +45 and the rollout searches these levels were (3,000 and 12,000
-    # iterations) rated no higher than level 8 on the ladder.
-    network_levels = frozenset({9, 10})
+    # D230-f (revises D154's spacing): levels 8-10 are the network search whatever the model's gate says (it
+    # passed at 1,500 table iterations and at 800; level 8's 1,000 lies between). Level 9 is keyed at 4x level
+    # 6's budget (1,280 network iterations), level 10 keyed at 16x (5,120): at 8x and 16x (D154) the two played
+    # level (+3.5, -29 to +36, 400 games), at 4x and 16x level 10 is +42 (+10 to +75, 400 games). Keyed at 4x
+    # played level 8's open 1,500 (-9, -43 to +25), so level 8 came down to 1,000, between level 7 and level 9:
+    # on 400 games a pair level 7 is +35 over 6 (+1 to +69), 8 +21 over 7 (-13 to +56), 9 +28 over 8 (-7 to
+    # +63). From level 6 to 10 the search gains about +125 in all, so four steps of +30 each do not fit above
+    # the default level's 400 iterations (docs/search.md "What limits it").
+    network_levels = frozenset({8, 9, 10})
+    # The close pairs at the top, which the ladder plays on 400 games each (clients/ladder.py --pair-games,
+    # D231-f): at its 80 games a pair a step of +30 cannot be told from none.
+    ladder_pair_games = {(6, 7): 400, (7, 8): 400, (8, 9): 400, (9, 10): 400}
     # The level of requests that name none (hints, reviews: search.levels.default_level): 400 iterations
     # with the belief, the search it was before D140 shifted the table (level 5 then).
     default_level = 6
