@@ -14,11 +14,14 @@ def test_adapter_contract_defaults():
     assert TCG.move(TCG.code(st.legal_moves()[0])) == st.legal_moves()[0]
     child = TCG.child(st, st.legal_moves()[0])
     assert child != st and st.current_player == 0
-    for attr in ("new_belief", "default_model_path"):
-        assert getattr(TCG, attr) == getattr(GameAdapter, attr)
-    # its own levels (D186): budgets that rise level by level, the heuristic playouts at the top
+    assert TCG.new_belief == GameAdapter.new_belief
+    assert TCG.default_model_path.endswith("data/models/spellbooktcg.npz")
+    # its own levels (D254): budgets that rise level by level; with the model, the policy's own moves at
+    # levels 1-4, the network search above them, the heuristic between 4 and 5, 400 iterations by default
     budgets = [TCG.level_table[lv]["iterations"] for lv in range(1, 11)]
-    assert budgets == sorted(set(budgets)) and TCG.heuristic_after == 6 and TCG.default_level == 7
+    assert budgets == sorted(set(budgets)) and TCG.heuristic_after == 4 and TCG.default_level == 9
+    assert set(TCG.policy_levels) == {1, 2, 3, 4} and TCG.network_levels == frozenset(range(5, 11))
+    assert TCG.level_table[TCG.default_level]["iterations"] == 400
     # the parts it gives (D175): the heuristic (greedy and `heuristic` bots) and senseless targets
     assert set(TCG.bots) == {"heuristic"} and len(TCG.move_values(st, st.legal_moves())) == len(st.legal_moves())
     assert SpellbookTCGGame.move_family(st, st.legal_moves()[0]) == ("move", st.legal_moves()[0].code)
@@ -64,13 +67,37 @@ def test_heuristic_bots_play_and_senseless_targets_are_the_wrong_side():
     assert found
 
 
-def test_the_ladder_puts_the_heuristic_where_the_game_says():
-    """D188: the TCG's heuristic bot stands between levels 6 and 7 (adapter.heuristic_after), and those two
-    meet directly; a game that says nothing keeps it between 3 and 4."""
+def test_the_ladder_puts_the_heuristic_where_the_game_says(monkeypatch):
+    """D254: the TCG's heuristic bot stands between levels 4 and 5 (adapter.heuristic_after), and those two
+    meet directly; moved by the adapter, it moves on the chain."""
     from clients.ladder import ladder_tables
 
     chain, tables = ladder_tables(list(range(1, 11)), game="spellbooktcg")
-    assert chain.index("greedy") == chain.index("ismcts:level=6") + 1
-    assert ("ismcts:level=6", "ismcts:level=7") in tables and ("greedy", "ismcts:level=7") in tables
-    chain, _ = ladder_tables(list(range(1, 11)), game="abracadawhat")
-    assert chain.index("counting") == chain.index("ismcts:level=3") + 1
+    assert chain.index("greedy") == chain.index("ismcts:level=4") + 1
+    assert ("ismcts:level=4", "ismcts:level=5") in tables and ("greedy", "ismcts:level=5") in tables
+    monkeypatch.setattr(type(TCG), "heuristic_after", 6)
+    chain, tables = ladder_tables(list(range(1, 11)), game="spellbooktcg")
+    assert chain.index("greedy") == chain.index("ismcts:level=6") + 1 and ("greedy", "ismcts:level=7") in tables
+
+
+def test_levels_search_with_the_shipped_model():
+    """D254: with data/models/spellbooktcg.npz the levels are the policy's moves (1-4) and the network search
+    (5-10) at the table's budgets, with the leaves the model was gated with; `evaluator=rollout` keeps the
+    rollout search."""
+    from search.levels import level_options
+    from search.model import default_model
+
+    model = default_model(TCG)
+    assert model is not None and model.use_by_default and model.meta["game"] == "spellbooktcg"
+    gate = model.meta["training"]["gate"]
+    assert gate["games"] >= 200 and gate["elo_95"][0] > 100            # issue 50: +100 over 200 games
+    for lv in range(1, 11):
+        o = level_options(lv, game=TCG)
+        assert o.evaluator == "auto" and o.rollout_mix == model.meta["search"]["rollout_mix"]
+        assert (o.policy_temperature > 0) == (lv <= 4) and o.iterations == (1 if lv <= 4 else
+                                                                          TCG.level_table[lv]["iterations"])
+    assert level_options(9, evaluator="rollout", game=TCG).evaluator == "rollout"
+    st = State.new(seed=2)
+    st.resolve_chance()
+    r = ismcts(TCG, st, level_options(9, game=TCG))
+    assert r.model == model.version

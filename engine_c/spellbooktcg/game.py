@@ -4,7 +4,7 @@ Searches determinize for the deciding seat (TI-5: the opponent's hand and mana p
 it cannot place; unknown slots stay chance). The adapter's optional parts (D175): the one-ply heuristic
 (heuristic.py: the `greedy` bot and the `heuristic` bot spec), the senseless targets (a harmful spell on one's
 own side, a helpful one on the other's, while the other side is a legal target); every other part keeps the
-contract's default where the docstring below does not say otherwise (no learned model yet; D185, D186: its
+contract's default where the docstring below does not say otherwise (the learned model of D253; D185, D186: its
 hint families, hint budget and levels)."""
 from __future__ import annotations
 
@@ -41,29 +41,42 @@ class SpellbookTCGGame(CompiledGameAdapter):
     # A playout is fast (about 8,000 iterations in 0.1 s), so a hint may grow further than the default
     # before its first family is separated: 500 -> 32,000 iterations, within the hint's time cap.
     hint_doublings = 6
-    # Its own levels (search/levels.py reads them through the adapter; D186-D188). Measured on a ladder of 80
-    # games a pair (D187's table): uniform playouts gain up to about 2,500 (180 -> 400 -> 700 -> 1,300 ->
-    # 2,500: +147, +108, +89, +35) and the one-ply heuristic's playouts at 3,500 gained nothing over 2,500
-    # uniform ones (-17); the heuristic bot (`greedy`) plays like about 280 playouts. So the top level is the
-    # plateau, 2,500 uniform playouts, the levels below it roughly halve the budget, and the heuristic stands
-    # above level 6 (`heuristic_after`): levels 1-6 are small searches sampled at falling temperatures.
-    # Level 9 is 1,000 playouts, midway in strength between 700 and the plateau: at 1,300 it played the
-    # plateau nearly even (+17, 80 games). No level makes a senseless move.
-    heuristic_after = 6
+    # Its own levels (search/levels.py reads them through the adapter; D186-D189, D253, D254). With the shipped
+    # model (data/models/spellbooktcg.npz, `make train GAME=spellbooktcg`) levels 1-4 are the policy network's
+    # own moves (`policy_levels`) and levels 5-10 the network search at these budgets (`network_levels`). The
+    # network at 400 iterations beat the 400-playout rollout search by +315 Elo (200 games); past 400 it gains
+    # little (D253's first table: 400, 700, 1,200 and 2,500 iterations within 13 Elo over 160 games a pair),
+    # so the budgets climb from 40 to 400 and one level stands above it, and the policy fills the range below
+    # the heuristic (`greedy`, between levels 4 and 5). The ladder (data/ladder-spellbooktcg.json, 2,400
+    # games): 641, 738, 864, 948, [greedy 1000], 1079, 1114, 1197, 1281, 1379, 1465, every step +35 or more.
+    # Without the model the same rows are the rollout search at these budgets (weaker, and not what the
+    # ladder rates). No level makes a senseless move.
+    heuristic_after = 4
     level_table = {
-        1: dict(iterations=10, temperature=0.8, avoid_senseless=True),
-        2: dict(iterations=25, temperature=0.5, avoid_senseless=True),
-        3: dict(iterations=35, temperature=0.4, avoid_senseless=True),
-        4: dict(iterations=50, temperature=0.3, avoid_senseless=True),
-        5: dict(iterations=100, temperature=0.2, avoid_senseless=True),
-        6: dict(iterations=180, temperature=0.1, avoid_senseless=True),
-        7: dict(iterations=400, temperature=0.05, avoid_senseless=True),
-        8: dict(iterations=700, temperature=0.0, avoid_senseless=True),
-        9: dict(iterations=1000, temperature=0.0, avoid_senseless=True),
-        10: dict(iterations=2500, temperature=0.0, avoid_senseless=True),
+        1: dict(iterations=10, temperature=0.8, avoid_senseless=True),     # the policy's moves with the model
+        2: dict(iterations=15, temperature=0.6, avoid_senseless=True),
+        3: dict(iterations=20, temperature=0.5, avoid_senseless=True),
+        4: dict(iterations=30, temperature=0.4, avoid_senseless=True),
+        5: dict(iterations=40, temperature=0.0, avoid_senseless=True),
+        6: dict(iterations=60, temperature=0.0, avoid_senseless=True),
+        7: dict(iterations=100, temperature=0.0, avoid_senseless=True),
+        8: dict(iterations=160, temperature=0.0, avoid_senseless=True),
+        9: dict(iterations=400, temperature=0.0, avoid_senseless=True),
+        10: dict(iterations=1200, temperature=0.0, avoid_senseless=True),
     }
-    # The level of requests that name none (hints, reviews, the analysis engine): 400 playouts.
-    default_level = 7
+    # The weakest levels with the model: the policy's own move sampled among its best (SearchOptions.policy_*),
+    # never a senseless one: the top 4 at temperature 1, the top 3 at 0.7, the top 2 at 0.4, its first choice.
+    policy_levels = {
+        1: dict(policy_temperature=1.0, policy_top_k=4, policy_floor=0.3),
+        2: dict(policy_temperature=0.7, policy_top_k=3, policy_floor=0.3),
+        3: dict(policy_temperature=0.4, policy_top_k=2, policy_floor=0.3),
+        4: dict(policy_temperature=1.0, policy_top_k=1),
+    }
+    network_levels = frozenset(range(5, 11))
+    # The level of requests that name none (hints, reviews, the analysis engine): 400 iterations.
+    default_level = 9
+    # the two top pairs, close by design (the plateau), get more games (clients/ladder.py)
+    ladder_pair_games = {(8, 9): 400, (9, 10): 400}
 
     def __init__(self) -> None:
         self.vtable = game_vtable()
