@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from clients.train import _log, _run_selfplay, train_one
+from clients.train_steps import _log, _run_selfplay, train_one
 
 PLAN_KEYS = {"seed", "generations", "reanalyse", "window", "train", "gate", "rollout_mix"}
 
