@@ -245,6 +245,20 @@ _SESSION_COLS = ("id, created, players, spells, seed, seats, status, result, seq
                  "game")
 
 
+
+def _while_locked(step, timeout_ms: int):
+    """step(), tried again while SQLite says the database is locked, for up to timeout_ms."""
+    deadline = time.monotonic() + timeout_ms / 1000.0
+    pause = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
+
 class SqliteStore(SessionStore):
     """One SQLite file (WAL). Several processes on one machine may share it: writers take the database's
     lock (`BEGIN IMMEDIATE`, waiting up to `busy_timeout_ms`), readers never block."""
@@ -258,9 +272,12 @@ class SqliteStore(SessionStore):
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
                                        timeout=busy_timeout_ms / 1000.0)
             self._db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            self._db.execute("PRAGMA journal_mode=WAL")
+            # A server's processes open a new file together: switching it to WAL and its first migration can
+            # find the file locked by a sibling without SQLite's busy handler waiting (journal_mode asks for
+            # an exclusive lock at once), so those two wait here, up to the same timeout.
+            _while_locked(lambda: self._db.execute("PRAGMA journal_mode=WAL"), busy_timeout_ms)
             self._db.execute("PRAGMA synchronous=FULL")
-            self._migrate()
+            _while_locked(self._migrate, busy_timeout_ms)
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"cannot open the session database {path}: {e}") from None
 

@@ -110,3 +110,31 @@ def test_reopened_store_resumes_exactly(tmp_path):
     sid, text, record = run(first())
     text2, record2 = run(second(sid))
     assert text2 == text and record2 == record
+
+
+def _open_store(path: str, out) -> None:
+    try:
+        SessionStore(path)
+        out.put("ok")
+    except Exception as e:      # what a server process would log and exit with
+        out.put(str(e))
+
+
+def test_processes_opening_a_new_database_together_all_start(tmp_path):
+    """A server's processes open a new database file together. Switching it to WAL can find the file locked by
+    a sibling without SQLite's busy handler waiting, and a process then failed at start ("database is
+    locked": a flaky multi-process start, about one start in ninety here). The store waits for that lock too,
+    up to its busy timeout."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    results = []
+    for trial in range(30):
+        path, out = str(tmp_path / f"s{trial}.db"), ctx.Queue()
+        procs = [ctx.Process(target=_open_store, args=(path, out)) for _ in range(8)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(30)
+        results += [out.get(timeout=5) for _ in procs]
+    assert [r for r in results if r != "ok"] == []
