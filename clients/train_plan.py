@@ -7,8 +7,9 @@ Per generation k = 0, 1, ... of the plan's "generations":
 1. self-play g{k}: games by the search at the plan's budget, with the rollout search for g0 and the model
    m{k} after it (its leaves blended with a rollout as the plan says), each decision's state kept;
 2. Reanalyse r{k} (when the plan has "reanalyse"): a share of g{k}'s decisions searched again by the deeper
-   search, the game's rollout search at the plan's iterations (at least 4x the default budget), whose root
-   estimates and visit counts become the targets (search/reanalyse.py);
+   search, the game's rollout search at the plan's iterations (at least 4x the default budget), or with
+   "with_model" the search with m{k}, the model that played them (MuZero's way), whose root estimates and
+   visit counts become the targets (search/reanalyse.py);
 3. the model m{k+1}, trained on the last "window" generations' data (the r dirs, or the g dirs without
    Reanalyse), its value target the blend of the deeper search's estimate and the game's result (q_weight);
 4. its gate: seat-swapped pairs on fixed seeds against the rollout search at the game's default level's
@@ -79,7 +80,11 @@ def run(game: Any, run_dir: str, ship: str | None, jobs: int = 1, executor: str 
                        "seconds": round(seconds, 1)})
         if plan.get("reanalyse"):
             r_dir = os.path.join(run_dir, f"r{k}")
-            seconds = _reanalyse(game, g_dir, r_dir, plan["reanalyse"], jobs, executor)
+            # "with_model": the deeper search uses the model that played these games (MuZero's Reanalyse
+            # re-searches with the latest network); otherwise, and for g0, the rollout search
+            teacher = model if plan["reanalyse"].get("with_model") else ""
+            seconds = _reanalyse(game, g_dir, r_dir, plan["reanalyse"], jobs, executor, teacher,
+                                 plan.get("rollout_mix", 0.5))
             _log(run_dir, {"stage": f"reanalyse r{k}", "seconds": round(seconds, 1)})
             data_dirs.append(r_dir)
         else:
@@ -121,13 +126,15 @@ def _selfplay(game: Any, out: str, sp: dict, seed: int, model: str, rollout_mix:
         "-j", str(jobs), "--no-progress"], executor)
 
 
-def _reanalyse(game: Any, source: str, out: str, plan: dict, jobs: int, executor: str | None) -> float:
+def _reanalyse(game: Any, source: str, out: str, plan: dict, jobs: int, executor: str | None, model: str = "",
+               rollout_mix: float = 0.5) -> float:
     from clients import reanalyse
 
     parser = argparse.ArgumentParser()
     reanalyse.add_arguments(parser)
     ns = parser.parse_args(["--game", game.name, "--data", source, "--out", out, "--iterations",
-                            str(plan["iterations"]), "--share", str(plan.get("share", 1.0)), "-j", str(jobs)])
+                            str(plan["iterations"]), "--share", str(plan.get("share", 1.0)), "-j", str(jobs),
+                            *(["--model", model, "--rollout-mix", str(rollout_mix)] if model else [])])
     ns.executor = executor
     start = time.monotonic()
     if reanalyse.main(ns) != 0:

@@ -12,7 +12,7 @@ from engine_c.registry import get_game
 from search.model import Model
 
 TINY = {"seed": 7, "generations": [{"games": 2, "iterations": 12}, {"games": 2, "iterations": 12}],
-        "rollout_mix": 0.5, "reanalyse": {"iterations": 48, "share": 0.2}, "window": 2,
+        "rollout_mix": 0.5, "reanalyse": {"iterations": 48, "share": 0.2, "with_model": True}, "window": 2,
         "train": {"hidden": [8, 8], "epochs": 1, "q_weight": 0.8}, "gate": {"pairs": 1, "elo0": 0.0, "elo1": 50.0}}
 
 
@@ -33,6 +33,11 @@ def test_the_plan_runs_every_stage_ships_and_resumes(tmp_path, monkeypatch):
     # generation 1's self-play was played by the model m1 (its shards say so)
     meta = json.loads(str(__import__("numpy").load(os.path.join(run, "g1", "shard-00000.npz"))["meta"]))
     assert meta["config"]["model_path"] == os.path.join(run, "m1.npz")
+    # and its Reanalyse searched with that model (MuZero's way, "with_model"); g0's with the rollout search
+    r1 = json.loads(str(__import__("numpy").load(os.path.join(run, "r1", "shard-00000.npz"))["meta"]))
+    r0 = json.loads(str(__import__("numpy").load(os.path.join(run, "r0", "shard-00000.npz"))["meta"]))
+    assert r1["reanalysed"]["config"]["model_path"] == os.path.join(run, "m1.npz")
+    assert r0["reanalysed"]["config"]["model_path"] is None
     if table["shipped"]:
         shipped = Model.load(ship)
         assert shipped.version == gens[table["shipped"] - 1]["version"] and shipped.use_by_default
