@@ -30,6 +30,14 @@ def add_game_flags(p: argparse.ArgumentParser, setup: bool = True, default: str 
             p.add_argument(f"--{name}", default=value, help=text)
 
 
+def game_flag(name):
+    """The game `--game` names (engine_c.registry.get_game); ValueError naming `--game` when none is."""
+    try:
+        return get_game(name)
+    except ValueError as e:
+        raise ValueError(f"--game: {e}") from None
+
+
 def given_setup_flags(args: argparse.Namespace, game) -> tuple[str | None, dict[str, str]]:
     """The setup a command line of add_game_flags names for `game`: the text of the game's setup flag (None for
     a game without one) and the game's further flags by name. ValueError names a setup flag of another game

@@ -43,7 +43,7 @@ import time
 from clients import ratings as R
 from clients import tournament as T
 from engine_c.records import game_of
-from clients.args import add_game_flags
+from clients.args import add_game_flags, game_flag
 from engine_c.registry import DEFAULT_GAME, get_game
 
 ANCHOR = "random"
@@ -422,10 +422,7 @@ def main(args: argparse.Namespace) -> int:
     from clients.args import given_setup_flags
 
     try:
-        try:
-            game = get_game(args.game).name
-        except ValueError as e:
-            raise ValueError(f"--game: {e}") from None
+        game = game_flag(args.game).name
         setup, options = given_setup_flags(args, game)
         levels = parse_levels(args.levels)
         if args.span < 1 or args.games < 1:

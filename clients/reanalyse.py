@@ -60,14 +60,11 @@ def options(args: argparse.Namespace, adapter):
 
 def main(args: argparse.Namespace) -> int:
     from clients.tournament import make_executor
-    from engine_c.registry import get_game
+    from clients.args import game_flag
     from search import reanalyse as R
 
     try:
-        try:
-            g = get_game(args.game)
-        except ValueError as e:
-            raise ValueError(f"--game: {e}") from None
+        g = game_flag(args.game)
         missing = [d for d in args.data if not os.path.isdir(d)]
         if missing:
             raise ValueError(f"--data: no directory {missing[0]}")

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from engine_c import records
 from engine_c.contract import move_words
-from engine_c.registry import get_game
+from clients.args import game_flag
 
 DEFAULT_ITERATIONS = None      # the review search's budget a decision: the default level's (search/coach.py)
 
@@ -31,10 +31,7 @@ def pick_game(path: str, game: int | str | None) -> dict:
     """The record of game `game` (from 1) in a file; `game` may also be a game's name (spellbook,
     abracadawhat), checked against the record's own. ValueError says what is wrong."""
     if isinstance(game, str) and not game.isdigit():
-        try:
-            name = get_game(game).name
-        except ValueError as e:
-            raise ValueError(f"--game: {e}") from None
+        name = game_flag(game).name
         rec = pick_game(path, None)
         if game_of(rec).name != name:
             raise ValueError(f"--game {game}: {path} holds a {game_of(rec).title} game (a record names its game)")

@@ -187,12 +187,9 @@ def main(args: argparse.Namespace) -> int:
 
 def _game_setup(args: argparse.Namespace) -> tuple[str, dict, object]:
     """(shard factory, its arguments, the game's adapter) for the flags; ValueError naming the flag."""
-    from engine_c.registry import get_game
+    from clients.args import game_flag
 
-    try:
-        g = get_game(args.game)
-    except ValueError as e:
-        raise ValueError(f"--game: {e}") from None
+    g = game_flag(args.game)
     players = args.players or list(range(g.min_players, g.max_players + 1))
     bad = [n for n in players if not g.min_players <= n <= g.max_players]
     if bad:

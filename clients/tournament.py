@@ -708,13 +708,10 @@ def _split_flags(game, flags: Sequence[tuple[str, str]]) -> tuple[str | None, di
 def main(args: argparse.Namespace) -> int:
     from clients.args import given_setup_flags
     from clients.bots import BotUnavailableError
-    from engine_c.registry import get_game
+    from clients.args import game_flag
 
     try:
-        try:
-            game = get_game(args.game)
-        except ValueError as e:
-            raise ValueError(f"--game: {e}") from None
+        game = game_flag(args.game)
         setup, options = given_setup_flags(args, game)
         if args.resume and setup_flags(game, setup, options) == setup_flags(game):
             recorded = recorded_flags(args.out, game)     # the file's own setup, when no flag names another

@@ -148,12 +148,9 @@ def main(args: argparse.Namespace) -> int:
             raise ValueError(f"--rollout-weight: must not be negative, got {args.rollout_weight}")
         game = None
         if args.game is not None:
-            from engine_c.registry import get_game
+            from clients.args import game_flag
 
-            try:
-                game = get_game(args.game).name
-            except ValueError as e:
-                raise ValueError(f"--game: {e}") from None
+            game = game_flag(args.game).name
         if args.epochs is not None and args.epochs < 1:
             raise ValueError(f"--epochs: must be at least 1, got {args.epochs}")
         if game is not None:
@@ -177,12 +174,10 @@ def _planned_game(name: str | None):
     pipeline is this module's run_pipeline) or no --game. ValueError naming --game otherwise."""
     if name is None:
         return None
+    from clients.args import game_flag
     from engine_c.registry import DEFAULT_GAME, get_game
 
-    try:
-        game = get_game(name)
-    except ValueError as e:
-        raise ValueError(f"--game: {e}") from None
+    game = game_flag(name)
     if game.training is not None:
         return game
     if game.name == get_game(DEFAULT_GAME).name:

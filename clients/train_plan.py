@@ -113,7 +113,7 @@ def run(game: Any, run_dir: str, ship: str | None, jobs: int = 1, executor: str 
     table["shipped"] = best["generation"] if best else None
     save()
     if ship and best:
-        _ship(game, os.path.join(run_dir, f"m{best['generation']}.npz"), best["gate"], ship)
+        _ship(os.path.join(run_dir, f"m{best['generation']}.npz"), best["gate"], ship, plan.get("rollout_mix", 0.0))
     return table
 
 
@@ -173,7 +173,7 @@ def gate(game: Any, run_dir: str, name: str, model: str, plan: dict, jobs: int, 
             "challenger_iterations": budget}
 
 
-def _ship(game: Any, path: str, gate_result: dict, ship: str) -> None:
+def _ship(path: str, gate_result: dict, ship: str, rollout_mix: float) -> None:
     """The model to --ship with its gate: the budget it passed at (search/levels.py's _gate_passed reads
     `gate.levels`), its leaves (`search.rollout_mix`) and use_by_default."""
     from search.model import Model
@@ -185,7 +185,7 @@ def _ship(game: Any, path: str, gate_result: dict, ship: str) -> None:
         "challenger_iterations": gate_result["challenger_iterations"],
         "sprt": "H1" if gate_result["accepted"] else "H0", "elo": gate_result["elo"],
         "elo_95": gate_result["elo_95"], "games": gate_result["games"]}}}
-    model.meta["search"] = {"rollout_mix": float(gate_result["challenger"].split("rollout_mix=")[1].split(",")[0])}
+    model.meta["search"] = {"rollout_mix": float(rollout_mix)}
     os.makedirs(os.path.dirname(os.path.abspath(ship)) or ".", exist_ok=True)
     tmp = ship[:-len(".npz")] + ".tmp.npz" if ship.endswith(".npz") else ship + ".tmp.npz"
     model.save(tmp)
