@@ -108,6 +108,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the shards' own)")
     p.add_argument("--rollout-weight", type=float, default=0.0,
                    help="> 0: also train a rollout head on the playouts' means (p_win), with this loss weight")
+    p.add_argument("--init", default="", metavar="MODEL",
+                   help="continue from this model file's weights (its widths; its game, features and shape must "
+                        "be the shards') instead of fresh ones")
+    p.add_argument("--train-only", choices=["policy", "value"], default="",
+                   help="with --init: train only this part and keep the other's weights (policy: the value and "
+                        "its calibration map stay the init's)")
+    p.add_argument("--lr", type=float, default=None, help="peak learning rate (default: search.train's)")
     p.add_argument("--pipeline", default=None, metavar="RUN_DIR",
                    help="run (or continue) the whole expert-iteration pipeline in RUN_DIR")
     p.add_argument("--ship", default=None, help="with --pipeline: copy the final model here")
@@ -153,6 +160,12 @@ def main(args: argparse.Namespace) -> int:
             game = game_flag(args.game).name
         if args.epochs is not None and args.epochs < 1:
             raise ValueError(f"--epochs: must be at least 1, got {args.epochs}")
+        if args.lr is not None and not 0 < args.lr < 1:
+            raise ValueError(f"--lr: must be within (0, 1), got {args.lr}")
+        if args.train_only and not args.init:
+            raise ValueError("--train-only: needs --init (the model whose other part is kept)")
+        if args.init and (args.hidden is not None or args.policy_hidden is not None):
+            raise ValueError("--init: the widths are the init model's; drop --hidden / --policy-hidden")
         if game is not None:
             found = _shards_games(args.data) - {game}
             if found:
@@ -162,7 +175,7 @@ def main(args: argparse.Namespace) -> int:
                   q_weight=args.q_weight, hidden=tuple(args.hidden) if args.hidden else None,
                   td_lambda=args.td_lambda, rollout_weight=args.rollout_weight, game=game,
                   policy_hidden=tuple(args.policy_hidden) if args.policy_hidden else None,
-                  feature_version=args.feature_version)
+                  feature_version=args.feature_version, init=args.init, train_only=args.train_only, lr=args.lr)
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"train: {e}", file=sys.stderr)

@@ -13,7 +13,8 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
               epochs: int | None = None, log=None, q_weight: float | None = None,
               hidden: tuple[int, int] | None = None, td_lambda: float | None = None,
               rollout_weight: float = 0.0, game: str | None = None,
-              policy_hidden: tuple[int, int] | None = None, feature_version: int | None = None) -> dict:
+              policy_hidden: tuple[int, int] | None = None, feature_version: int | None = None,
+              init: str = "", train_only: str = "", lr: float | None = None) -> dict:
     from search.selfplay import list_shards
     from search.train import TrainConfig, train
 
@@ -29,6 +30,9 @@ def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "",
         cfg.hidden = hidden
     cfg.td_lambda, cfg.rollout_weight, cfg.policy_hidden = td_lambda, rollout_weight, policy_hidden
     cfg.feature_version = feature_version
+    cfg.init, cfg.train_only = init, train_only
+    if lr is not None:
+        cfg.lr = lr
     model, report = train(paths, cfg, game=game, generation=generation, parent=parent,
                           log=log or (lambda line: print(line, file=sys.stderr)))
     model.save(out)

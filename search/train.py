@@ -61,6 +61,20 @@ class TrainConfig:
     # made before the game's features grew trains the same model (docs/learned.md, D100). None: the
     # shards' own version.
     feature_version: int | None = None
+    # Continue from a model file's weights instead of fresh ones (KataGo trains its network continuously):
+    # the model's widths replace `hidden` / `policy_hidden`, and its game, feature version and shape must
+    # be the shards'. "" : from scratch.
+    init: str = ""
+    # With `init`: train only one part and keep the other's weights as they are. "policy": the policy's own
+    # trunk and head (the value, and so its calibration map, stays the init's exactly); "value": the value's
+    # trunk and its heads. "": every weight.
+    train_only: str = ""
+
+
+TRAIN_PARTS = ("policy", "value")
+# The arrays that make a model's value (and score) prediction: when they are the init's, its calibration
+# map still describes the new model (search/calibration.py).
+VALUE_ARRAYS = ("w1", "b1", "w2", "b2", "wv", "bv", "ws", "bs")
 
 
 def _torch():
@@ -230,11 +244,18 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
     nin, nmove = int(data["x"].shape[1]), int(data["move_x"].shape[1])
     train_idx, held_idx = split_games(data, cfg.holdout, cfg.seed)
     nseat = int(data["z_win"].shape[1])
+    init = _init_model(cfg, game, fver, nin, nmove, nseat)
     net = _build(torch, nin, nmove, cfg, nseat)
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    batches = _Batches(data)
+    held_before = {}
+    if init is not None:
+        _load_weights(torch, net, init)
+        if len(held_idx):
+            held_before = {k: v for k, v in evaluate(torch, net, data, batches, held_idx, cfg).items() if k != "bins"}
+            log(json.dumps({"epoch": 0, "init": init.version, **{f"held_{k}": v for k, v in held_before.items()}}))
+    opt = torch.optim.AdamW(_trainable(net, cfg), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = max(1, math.ceil(len(train_idx) / cfg.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch)
-    batches = _Batches(data)
     rng = np.random.default_rng(cfg.seed)
     history = []
     for epoch in range(cfg.epochs):
@@ -264,12 +285,81 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
               "games": int(len(np.unique(data["game"]))), "history": history,
               "held": evaluate(torch, net, data, batches, held_idx, cfg) if len(held_idx) else {},
               "seconds": round(time.monotonic() - start, 1)}
+    if init is not None:
+        report["init"] = init.version
+        report["held_before"] = held_before
     model = export(net, cfg, metas, report, game, generation, parent, nin, nmove, nseat, feature_version=fver)
+    if init is not None:
+        _carry_calibration(model, init)
     # Measured on every game: it compares consecutive estimates with each other, not with the results the
     # model was fitted to, and a tenth of the games alone leaves it too noisy (2 players: 0.016 on the
     # shipped model's held-out tenth, 0.038 on all its games, 0.047 on 160 games it never saw).
     model.meta["mover_bias"] = report["mover_bias"] = measure_mover_bias(model, data, np.arange(len(data["seat"])))
     return model, report
+
+
+def _init_model(cfg: TrainConfig, game: str, fver: int, nin: int, nmove: int, nseat: int) -> Model | None:
+    """The model `cfg.init` names, checked against the shards (ValueError naming `init` or `train_only`),
+    with its widths copied into `cfg`; None without one."""
+    if cfg.train_only and cfg.train_only not in TRAIN_PARTS:
+        raise ValueError(f"train_only: {cfg.train_only!r} is not one of {', '.join(TRAIN_PARTS)}")
+    if not cfg.init:
+        if cfg.train_only:
+            raise ValueError("train_only: needs init (the model whose other part is kept)")
+        return None
+    init = Model.load(cfg.init)
+    have = (init.meta.get("game", "spellbook"), int(init.meta.get("feature_version", 0)),
+            int(init.meta["state_features"]), int(init.meta["move_features"]), int(init.meta.get("seats", MAX_SEATS)))
+    want = (game, fver, nin, nmove, nseat)
+    if have != want:
+        raise ValueError(f"init: {cfg.init} is a model of (game, feature version, state features, move features, "
+                         f"seats) {have}, the shards are {want}")
+    if cfg.rollout_weight > 0 and not init.has_rollout_head:
+        raise ValueError(f"init: {cfg.init} has no rollout head to train (rollout_weight > 0)")
+    if cfg.train_only == "policy" and init.policy_hidden is None:
+        raise ValueError(f"train_only: {cfg.init}'s policy reads the value's trunk, so its policy cannot be "
+                         f"trained alone")
+    cfg.hidden = tuple(int(v) for v in init.meta["hidden"])
+    cfg.policy_hidden = init.policy_hidden
+    if init.has_rollout_head and cfg.rollout_weight == 0:
+        raise ValueError(f"init: {cfg.init} has a rollout head; give rollout_weight > 0 to keep training it")
+    return init
+
+
+def _load_weights(torch, net, init: Model) -> None:
+    """The init model's arrays into the torch network (export's inverse)."""
+    a = init.arrays
+    pairs = [(net.l1, "w1", "b1"), (net.l2, "w2", "b2"), (net.v, "wv", "bv"), (net.s, "ws", "bs"), (net.p, "wp", "bp")]
+    if net.r is not None:
+        pairs.append((net.r, "wr", "br"))
+    if net.pl1 is not None:
+        pairs += [(net.pl1, "pw1", "pb1"), (net.pl2, "pw2", "pb2")]
+    with torch.no_grad():
+        for layer, w, b in pairs:
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(a[w].T)))
+            layer.bias.copy_(torch.from_numpy(a[b]))
+
+
+def _trainable(net, cfg: TrainConfig) -> list:
+    """The parameters training changes (every one unless `cfg.train_only`); the others are frozen."""
+    if cfg.train_only == "policy":
+        parts = [net.p] + ([net.pl1, net.pl2] if net.pl1 is not None else [])
+    elif cfg.train_only == "value":
+        parts = [net.l1, net.l2, net.v, net.s] + ([net.r] if net.r is not None else [])
+    else:
+        return list(net.parameters())
+    params = [p for layer in parts for p in layer.parameters()]
+    keep = {id(p) for p in params}
+    for p in net.parameters():
+        p.requires_grad_(id(p) in keep)
+    return params
+
+
+def _carry_calibration(model: Model, init: Model) -> None:
+    """The init's calibration map kept on a model whose value arrays are the init's exactly (a policy-only
+    fine-tune): the map describes the value, which did not change. Any other model has none until fitted."""
+    if "calibration" in init.meta and all(np.array_equal(model.arrays[k], init.arrays[k]) for k in VALUE_ARRAYS):
+        model.meta["calibration"] = init.meta["calibration"]
 
 
 def measure_mover_bias(model: Model, data: dict, idx: np.ndarray) -> dict[str, float]:
@@ -353,6 +443,8 @@ def export(net, cfg: TrainConfig, metas: Sequence[dict], report: dict, game: str
             "seats": nseat, "hidden": list(cfg.hidden), "score_scale": cfg.score_scale,
             **({"policy_hidden": list(cfg.policy_hidden)} if cfg.policy_hidden is not None else {}),
             "training": {"generation": generation, "parent": parent, "config": asdict(cfg),
+                         **({"init": report["init"], "held_out_before": report["held_before"]}
+                            if "init" in report else {}),
                          "data": {"shards": len(metas), "games": report["games"],
                                   "decisions": report["decisions"],
                                   "bots": sorted({json.dumps(m["config"], sort_keys=True) for m in metas})},

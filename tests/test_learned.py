@@ -484,6 +484,52 @@ def test_training_on_an_older_feature_version_reads_its_columns(tmp_path):
     assert train(list_shards(old), cfg, log=lambda _: None)[0].meta["feature_version"] == 1
 
 
+def test_training_continues_from_a_model_and_can_keep_its_value(tmp_path):
+    """TrainConfig.init / train_only (issue 52): a fine-tune starts from the model's weights (its widths),
+    a policy-only one changes the policy's arrays only and so keeps the value's calibration map; a model of
+    another shape, or train_only without init or on a shared trunk, is refused naming the field."""
+    from search.train import VALUE_ARRAYS, TrainConfig, train
+
+    out = str(tmp_path / "g0")
+    os.makedirs(out)
+    _tiny_run(out, games=2)
+    base_cfg = TrainConfig(hidden=(8, 8), policy_hidden=(6, 6), epochs=1, batch=64, holdout=0.34, seed=3)
+    base, _ = train(list_shards(out), base_cfg, log=lambda _: None)
+    base.meta["calibration"] = {"temperature": {"2": 0.7}}
+    init = str(tmp_path / "base.npz")
+    base.save(init)
+    lines = []
+    cfg = TrainConfig(epochs=1, batch=64, holdout=0.34, seed=4, init=init, train_only="policy", lr=1e-2)
+    tuned, report = train(list_shards(out), cfg, log=lines.append)
+    assert tuned.meta["hidden"] == [8, 8] and tuned.policy_hidden == (6, 6)         # the init's widths
+    assert all(np.array_equal(tuned.arrays[k], base.arrays[k]) for k in VALUE_ARRAYS)
+    assert not np.array_equal(tuned.arrays["wp"], base.arrays["wp"])
+    assert tuned.meta["calibration"] == base.meta["calibration"]
+    assert tuned.meta["training"]["init"] == base.version and '"epoch": 0' in lines[0]
+    assert report["held_before"]["value"] == report["held"]["value"]              # the value did not move
+    cfg = TrainConfig(epochs=1, batch=64, holdout=0.34, seed=4, init=init, train_only="value", lr=1e-2)
+    tuned, _ = train(list_shards(out), cfg, log=lambda _: None)
+    assert np.array_equal(tuned.arrays["pw1"], base.arrays["pw1"]) and "calibration" not in tuned.meta
+    assert not np.array_equal(tuned.arrays["w1"], base.arrays["w1"])
+    for bad, field in [(TrainConfig(train_only="policy"), "train_only"),
+                       (TrainConfig(init=init, train_only="everything"), "train_only"),
+                       (TrainConfig(init=init, feature_version=1), "init")]:
+        with pytest.raises(ValueError, match=field):
+            train(list_shards(out), bad, log=lambda _: None)
+    shared = str(tmp_path / "shared.npz")
+    train(list_shards(out), TrainConfig(hidden=(8, 8), epochs=1, batch=64, seed=3), log=lambda _: None)[0].save(shared)
+    with pytest.raises(ValueError, match="train_only"):
+        train(list_shards(out), TrainConfig(init=shared, train_only="policy"), log=lambda _: None)
+    from clients.cli import main
+
+    assert main(["train", "--data", out, "--train-only", "policy"]) == 2          # names --train-only
+    assert main(["train", "--data", out, "--init", init, "--hidden", "8", "8"]) == 2
+    cli_out = str(tmp_path / "cli.npz")
+    assert main(["train", "--data", out, "--init", init, "--train-only", "policy", "--epochs", "1",
+                 "--lr", "0.01", "--out", cli_out, "--generation", "2"]) == 0
+    assert Model.load(cli_out).meta["training"]["init"] == base.version
+
+
 def test_selfplay_command(tmp_path, capsys):
     from clients.cli import main
 
