@@ -40,7 +40,6 @@ import os
 import sys
 import time
 
-from clients import ratings as R
 from clients import tournament as T
 from engine_c.records import game_of
 from clients.args import add_game_flags, game_flag
