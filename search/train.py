@@ -73,7 +73,7 @@ class TrainConfig:
 
 TRAIN_PARTS = ("policy", "value")
 # The arrays that make a model's value (and score) prediction: when they are the init's, its calibration
-# map still describes the new model (search/calibration.py).
+# map (search/calibration.py) and measured lean still describe the new model.
 VALUE_ARRAYS = ("w1", "b1", "w2", "b2", "wv", "bv", "ws", "bs")
 
 
@@ -289,8 +289,13 @@ def train(shard_paths: Sequence[str], config: TrainConfig | None = None, game: s
         report["init"] = init.version
         report["held_before"] = held_before
     model = export(net, cfg, metas, report, game, generation, parent, nin, nmove, nseat, feature_version=fver)
-    if init is not None:
-        _carry_calibration(model, init)
+    if init is not None and _same_value(model, init):
+        # a policy-only fine-tune: what describes the value (its calibration map, its measured lean) still holds
+        for key in ("calibration", "mover_bias"):
+            if key in init.meta:
+                model.meta[key] = init.meta[key]
+        report["mover_bias"] = model.meta.get("mover_bias")
+        return model, report
     # Measured on every game: it compares consecutive estimates with each other, not with the results the
     # model was fitted to, and a tenth of the games alone leaves it too noisy (2 players: 0.016 on the
     # shipped model's held-out tenth, 0.038 on all its games, 0.047 on 160 games it never saw).
@@ -355,11 +360,9 @@ def _trainable(net, cfg: TrainConfig) -> list:
     return params
 
 
-def _carry_calibration(model: Model, init: Model) -> None:
-    """The init's calibration map kept on a model whose value arrays are the init's exactly (a policy-only
-    fine-tune): the map describes the value, which did not change. Any other model has none until fitted."""
-    if "calibration" in init.meta and all(np.array_equal(model.arrays[k], init.arrays[k]) for k in VALUE_ARRAYS):
-        model.meta["calibration"] = init.meta["calibration"]
+def _same_value(model: Model, init: Model) -> bool:
+    """Whether `model` predicts values exactly as `init` does (its value arrays are the init's)."""
+    return all(np.array_equal(model.arrays[k], init.arrays[k]) for k in VALUE_ARRAYS)
 
 
 def measure_mover_bias(model: Model, data: dict, idx: np.ndarray) -> dict[str, float]:

@@ -486,7 +486,7 @@ def test_training_on_an_older_feature_version_reads_its_columns(tmp_path):
 
 def test_training_continues_from_a_model_and_can_keep_its_value(tmp_path):
     """TrainConfig.init / train_only (issue 52): a fine-tune starts from the model's weights (its widths),
-    a policy-only one changes the policy's arrays only and so keeps the value's calibration map; a model of
+    a policy-only one changes the policy's arrays only and so keeps the value's calibration map and lean; a model of
     another shape, or train_only without init or on a shared trunk, is refused naming the field."""
     from search.train import VALUE_ARRAYS, TrainConfig, train
 
@@ -496,6 +496,7 @@ def test_training_continues_from_a_model_and_can_keep_its_value(tmp_path):
     base_cfg = TrainConfig(hidden=(8, 8), policy_hidden=(6, 6), epochs=1, batch=64, holdout=0.34, seed=3)
     base, _ = train(list_shards(out), base_cfg, log=lambda _: None)
     base.meta["calibration"] = {"temperature": {"2": 0.7}}
+    base.meta["mover_bias"] = {"2": 0.0123}
     init = str(tmp_path / "base.npz")
     base.save(init)
     lines = []
@@ -504,12 +505,13 @@ def test_training_continues_from_a_model_and_can_keep_its_value(tmp_path):
     assert tuned.meta["hidden"] == [8, 8] and tuned.policy_hidden == (6, 6)         # the init's widths
     assert all(np.array_equal(tuned.arrays[k], base.arrays[k]) for k in VALUE_ARRAYS)
     assert not np.array_equal(tuned.arrays["wp"], base.arrays["wp"])
-    assert tuned.meta["calibration"] == base.meta["calibration"]
+    assert tuned.meta["calibration"] == base.meta["calibration"] and tuned.meta["mover_bias"] == {"2": 0.0123}
     assert tuned.meta["training"]["init"] == base.version and '"epoch": 0' in lines[0]
     assert report["held_before"]["value"] == report["held"]["value"]              # the value did not move
     cfg = TrainConfig(epochs=1, batch=64, holdout=0.34, seed=4, init=init, train_only="value", lr=1e-2)
     tuned, _ = train(list_shards(out), cfg, log=lambda _: None)
     assert np.array_equal(tuned.arrays["pw1"], base.arrays["pw1"]) and "calibration" not in tuned.meta
+    assert tuned.meta["mover_bias"] != {"2": 0.0123}                            # measured anew
     assert not np.array_equal(tuned.arrays["w1"], base.arrays["w1"])
     for bad, field in [(TrainConfig(train_only="policy"), "train_only"),
                        (TrainConfig(init=init, train_only="everything"), "train_only"),
