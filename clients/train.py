@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from clients.train_steps import _log, _run_selfplay, train_one
+from clients.train_steps import _log, _reanalyse, _run_selfplay, train_one
 
 # The pipeline's fixed plan (changing any of it changes the shipped model: bump the version notes).
 SEED = 1000
@@ -77,6 +77,14 @@ FINAL_MODEL = {"policy_hidden": (64, 64), "q_weight": 0.0, "feature_version": No
 # reads the game's current version (FINAL_MODEL's None: the shards' own). D100.
 PLAN_FEATURE_VERSION = 1
 POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_iterations": 100}
+# The Reanalyse generation (issue 52; docs/learned.md, "Reanalyse on SpellBook"; `--reanalyse-stage`): after
+# the best model, self-play by it keeping the states (its value alone at 400 iterations, half the games at
+# 2 seats), a share of those decisions searched again by its default blended search at 4x (1,600
+# iterations), and its policy alone fine-tuned on those visit counts from its own weights (the value, and
+# so the calibration map, stay the same), gated against it like every generation.
+REANALYSE_GENERATION = {"games": 1200, "games_per_shard": 20, "players": (2, 2, 3, 4), "iterations": 400,
+                        "seed": 52, "reanalyse": {"iterations": 1600, "share": 0.22}, "rollout_mix": 0.5,
+                        "train": {"train_only": "policy", "lr": 2e-3, "epochs": 5, "seed": 52}}
 # The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
 # strength levels follow (search/levels.py): {"rollout_mix": m, "iteration_scale": k} where it differs from
 # the default blended search. Value-only leaves at 3.5x the iterations (about equal CPU time) only drew
@@ -122,6 +130,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --pipeline: after the search generations, the tree-less value generations and the "
                         "final model trained on them (TREELESS: the shipped model's plan since g5); "
                         "--no-treeless-stages stops after the search generations (g4's plan)")
+    p.add_argument("--reanalyse-stage", action=argparse.BooleanOptionalAction, default=False,
+                   help="with --pipeline: after the best model, the Reanalyse generation (REANALYSE_GENERATION: "
+                        "its policy fine-tuned on a 4x search's visit counts of its own self-play)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 
@@ -136,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
                 train_plan.run(planned, args.pipeline, args.ship, jobs=args.jobs, executor=args.executor)
                 return 0
             run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor,
-                         treeless=args.treeless_stages)
+                         treeless=args.treeless_stages, reanalyse=args.reanalyse_stage)
             return 0
         if not args.data:
             print("train: give --data DIR ... (self-play shards) or --pipeline RUN_DIR", file=sys.stderr)
@@ -407,10 +418,43 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
             **({"search": dict(FINAL_SEARCH)} if FINAL_SEARCH else {})}
 
 
+def _reanalyse_generation(run_dir: str, gen: int, source: str, source_version: str, jobs: int,
+                          executor: str | None) -> dict:
+    """REANALYSE_GENERATION after `source` (the best model): self-play s{gen} keeping states, Reanalyse
+    r{gen} with its search at 4x, m{gen} its policy fine-tuned on r{gen}, gated against `source`."""
+    from engine_c.spellbook.game import SPELLBOOK
+
+    plan = REANALYSE_GENERATION
+    s_dir, r_dir = os.path.join(run_dir, f"s{gen}"), os.path.join(run_dir, f"r{gen}")
+    seconds = _run_selfplay(f"s{gen}", [
+        "--out", s_dir, "--games", str(plan["games"]), "--games-per-shard", str(plan["games_per_shard"]),
+        "--players", *map(str, plan["players"]), "--spells", "classic", "--iterations", str(plan["iterations"]),
+        "--evaluator", "network", "--model", source, "--rollout-mix", "0", "--explore-decisions", "6",
+        "--keep-states", "--seed", str(plan["seed"]), "-j", str(jobs), "--no-progress"], executor)
+    _log(run_dir, {"stage": f"selfplay s{gen} (keeping states)", "model": os.path.basename(source),
+                   "seconds": round(seconds, 1)})
+    seconds = _reanalyse(SPELLBOOK, s_dir, r_dir, plan["reanalyse"], jobs, executor, source, plan["rollout_mix"])
+    _log(run_dir, {"stage": f"reanalyse r{gen}", "seconds": round(seconds, 1)})
+    model_path = os.path.join(run_dir, f"m{gen}.npz")
+    t0 = time.monotonic()
+    train = plan["train"]
+    info = train_one([r_dir], model_path, gen, parent=source_version, seed=train["seed"], epochs=train["epochs"],
+                     init=source, train_only=train["train_only"], lr=train["lr"])
+    train_s = time.monotonic() - t0
+    _log(run_dir, {"stage": f"train m{gen} (from {os.path.basename(source)})", "seconds": round(train_s, 1),
+                   "version": info["version"]})
+    g = gate(run_dir, f"gate{gen}", model_path, source, jobs, executor)
+    _log(run_dir, {"stage": f"gate m{gen}", **g})
+    return {"generation": gen, "version": info["version"], "trained_on": [f"r{gen}"], "init": source_version,
+            "games": info["games"], "decisions": info["decisions"], "train_seconds": round(train_s, 1),
+            "held_out": info["held"], "calibration_bins": info["bins"], "gate": g, "accepted": g["accepted"]}
+
+
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None,
-                 treeless: bool = False) -> dict:
+                 treeless: bool = False, reanalyse: bool = False) -> dict:
     """The whole pipeline in run_dir (module docstring); `treeless`: also the tree-less generations and
-    the final model trained on them (TREELESS ...), the plan of the next shipped model (docs/learned.md)."""
+    the final model trained on them (TREELESS ...), the plan of the next shipped model (docs/learned.md);
+    `reanalyse`: then the Reanalyse generation from the best model (REANALYSE_GENERATION)."""
     os.makedirs(run_dir, exist_ok=True)
     table_path = os.path.join(run_dir, "generations.json")
     table = json.load(open(table_path)) if os.path.exists(table_path) else {"generations": []}
@@ -468,6 +512,15 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[final]
         if entry["accepted"]:
             best, best_gen, best_version = os.path.join(run_dir, f"m{final}.npz"), final, entry["version"]
+    if reanalyse and REANALYSE_GENERATION and best:
+        gen = len(GENERATIONS) + (3 if treeless and TREELESS else 2)      # the generation after the last
+        entry = done.get(gen)
+        if entry is None:
+            entry = _reanalyse_generation(run_dir, gen, best, best_version, jobs, executor)
+            table["generations"].append(entry)
+            save()
+        if entry["accepted"]:
+            best, best_gen, best_version = os.path.join(run_dir, f"m{gen}.npz"), gen, entry["version"]
     # Ship the last accepted generation as the default evaluation; when no generation passed its gate,
     # ship the one that came closest, used only when a search asks for evaluator=network.
     entries = table["generations"]

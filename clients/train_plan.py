@@ -22,7 +22,6 @@ same models. The table of generations goes to RUN_DIR/generations.json.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -30,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from clients.train_steps import _log, _run_selfplay, train_one
+from clients.train_steps import _log, _reanalyse, _run_selfplay, train_one
 
 PLAN_KEYS = {"seed", "generations", "reanalyse", "window", "train", "gate", "rollout_mix"}
 
@@ -124,22 +123,6 @@ def _selfplay(game: Any, out: str, sp: dict, seed: int, model: str, rollout_mix:
         "--iterations", str(sp["iterations"]), "--evaluator", "network" if model else "rollout", "--model", model,
         "--rollout-mix", str(rollout_mix if model else 0.0), "--seed", str(seed), "--keep-states",
         "-j", str(jobs), "--no-progress"], executor)
-
-
-def _reanalyse(game: Any, source: str, out: str, plan: dict, jobs: int, executor: str | None, model: str = "",
-               rollout_mix: float = 0.5) -> float:
-    from clients import reanalyse
-
-    parser = argparse.ArgumentParser()
-    reanalyse.add_arguments(parser)
-    ns = parser.parse_args(["--game", game.name, "--data", source, "--out", out, "--iterations",
-                            str(plan["iterations"]), "--share", str(plan.get("share", 1.0)), "-j", str(jobs),
-                            *(["--model", model, "--rollout-mix", str(rollout_mix)] if model else [])])
-    ns.executor = executor
-    start = time.monotonic()
-    if reanalyse.main(ns) != 0:
-        raise RuntimeError(f"reanalyse {out} failed")
-    return time.monotonic() - start
 
 
 def gate(game: Any, run_dir: str, name: str, model: str, plan: dict, jobs: int, executor: str | None) -> dict:

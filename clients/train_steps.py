@@ -1,5 +1,6 @@
 """Steps every training pipeline shares (clients/train.py's, SpellBook's; clients/train_plan.py's, a game's own
-plan): training one model on shards, running self-play through its command, and the pipeline's log."""
+plan): training one model on shards, running self-play and Reanalyse through their commands, and the pipeline's
+log."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +8,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 
 def train_one(data_dirs: list[str], out: str, generation: int, parent: str = "", seed: int = 0,
@@ -61,4 +63,21 @@ def _run_selfplay(name: str, argv: list[str], executor: str | None) -> float:
     start = time.monotonic()
     if selfplay.main(ns) != 0:
         raise RuntimeError(f"self-play {name} failed")
+    return time.monotonic() - start
+
+
+def _reanalyse(game: Any, source: str, out: str, plan: dict, jobs: int, executor: str | None, model: str = "",
+               rollout_mix: float = 0.5) -> float:
+    """Reanalyse `source` into `out` (plan: "iterations", "share") through the command's own parser; its seconds."""
+    from clients import reanalyse
+
+    parser = argparse.ArgumentParser()
+    reanalyse.add_arguments(parser)
+    ns = parser.parse_args(["--game", game.name, "--data", source, "--out", out, "--iterations",
+                            str(plan["iterations"]), "--share", str(plan.get("share", 1.0)), "-j", str(jobs),
+                            *(["--model", model, "--rollout-mix", str(rollout_mix)] if model else [])])
+    ns.executor = executor
+    start = time.monotonic()
+    if reanalyse.main(ns) != 0:
+        raise RuntimeError(f"reanalyse {out} failed")
     return time.monotonic() - start

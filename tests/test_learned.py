@@ -610,9 +610,42 @@ def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
     from clients import train as T
 
     calls = []
-    monkeypatch.setattr(T, "run_pipeline", lambda run_dir, ship, **kw: calls.append((run_dir, ship, kw["treeless"])))
+    monkeypatch.setattr(T, "run_pipeline", lambda run_dir, ship, **kw: calls.append((run_dir, ship, kw["treeless"],
+                                                                                      kw["reanalyse"])))
     parser = argparse.ArgumentParser()
     T.add_arguments(parser)
     assert T.main(parser.parse_args(["--pipeline", "runs/train", "--ship", "m.npz"])) == 0
     assert T.main(parser.parse_args(["--pipeline", "runs/g4", "--no-treeless-stages"])) == 0
-    assert calls == [("runs/train", "m.npz", True), ("runs/g4", None, False)]
+    assert T.main(parser.parse_args(["--pipeline", "runs/r", "--reanalyse-stage"])) == 0
+    assert calls == [("runs/train", "m.npz", True, False), ("runs/g4", None, False, False), ("runs/r", None, True, True)]
+
+
+def test_the_reanalyse_generation_fine_tunes_the_policy_on_a_deeper_search(tmp_path, monkeypatch):
+    """REANALYSE_GENERATION on a tiny plan: self-play by the source keeping states, its decisions searched
+    again deeper, the source's policy alone trained on them (its value arrays stay), gated against it."""
+    from clients import train as T
+    from search.train import VALUE_ARRAYS, TrainConfig, train
+
+    monkeypatch.setattr(T, "REANALYSE_GENERATION", {
+        "games": 2, "games_per_shard": 1, "players": (2,), "iterations": 8, "seed": 3,
+        "reanalyse": {"iterations": 16, "share": 0.5}, "rollout_mix": 0.5,
+        "train": {"train_only": "policy", "lr": 1e-2, "epochs": 1, "seed": 4}})
+    monkeypatch.setattr(T, "GATE", {"pairs": 1, "network_iterations": 10, "rollout_iterations": 10, "elo0": 0.0,
+                                    "elo1": 50.0})
+    data = str(tmp_path / "g0")
+    os.makedirs(data)
+    _tiny_run(data, games=2)
+    source = str(tmp_path / "m.npz")
+    train(list_shards(data), TrainConfig(hidden=(8, 8), policy_hidden=(6, 6), epochs=1, batch=64, seed=3),
+          log=lambda _: None)[0].save(source)
+    run = str(tmp_path / "run")
+    os.makedirs(run)
+    entry = T._reanalyse_generation(run, 7, source, "g1-src", jobs=1, executor="inline")
+    assert entry["generation"] == 7 and entry["trained_on"] == ["r7"] and entry["init"] == "g1-src"
+    assert len(list_shards(os.path.join(run, "s7"))) == 2 and len(list_shards(os.path.join(run, "r7"))) == 2
+    arrays, meta = read_shard(list_shards(os.path.join(run, "r7"))[0])
+    assert meta["reanalysed"]["config"]["options"]["iterations"] == 16 and "q_self" in arrays
+    tuned, base = Model.load(os.path.join(run, "m7.npz")), Model.load(source)
+    assert all(np.array_equal(tuned.arrays[k], base.arrays[k]) for k in VALUE_ARRAYS)
+    assert tuned.meta["training"]["init"] == base.version and tuned.meta["training"]["parent"] == "g1-src"
+    assert entry["gate"]["games"] == 2 and f"model={source}" in entry["gate"]["opponent"]
