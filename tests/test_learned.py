@@ -622,14 +622,14 @@ def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
 
 def test_the_reanalyse_generation_fine_tunes_the_policy_on_a_deeper_search(tmp_path, monkeypatch):
     """REANALYSE_GENERATION on a tiny plan: self-play by the source keeping states, its decisions searched
-    again deeper, the source's policy alone trained on them (its value arrays stay), gated against it."""
+    again deeper, the source fine-tuned on them (value and policy, from its weights), gated against it."""
     from clients import train as T
-    from search.train import VALUE_ARRAYS, TrainConfig, train
+    from search.train import TrainConfig, train
 
     monkeypatch.setattr(T, "REANALYSE_GENERATION", {
         "games": 2, "games_per_shard": 1, "players": (2,), "iterations": 8, "seed": 3,
         "reanalyse": {"iterations": 16, "share": 0.5}, "rollout_mix": 0.5,
-        "train": {"train_only": "policy", "lr": 1e-2, "epochs": 1, "seed": 4}})
+        "train": {"train_only": "", "lr": 1e-2, "epochs": 1, "q_weight": 0.5, "seed": 4}})
     monkeypatch.setattr(T, "GATE", {"pairs": 1, "network_iterations": 10, "rollout_iterations": 10, "elo0": 0.0,
                                     "elo1": 50.0})
     data = str(tmp_path / "g0")
@@ -646,6 +646,7 @@ def test_the_reanalyse_generation_fine_tunes_the_policy_on_a_deeper_search(tmp_p
     arrays, meta = read_shard(list_shards(os.path.join(run, "r7"))[0])
     assert meta["reanalysed"]["config"]["options"]["iterations"] == 16 and "q_self" in arrays
     tuned, base = Model.load(os.path.join(run, "m7.npz")), Model.load(source)
-    assert all(np.array_equal(tuned.arrays[k], base.arrays[k]) for k in VALUE_ARRAYS)
+    assert not np.array_equal(tuned.arrays["w1"], base.arrays["w1"]) and tuned.meta["hidden"] == [8, 8]
     assert tuned.meta["training"]["init"] == base.version and tuned.meta["training"]["parent"] == "g1-src"
+    assert tuned.meta["training"]["config"]["q_weight"] == 0.5
     assert entry["gate"]["games"] == 2 and f"model={source}" in entry["gate"]["opponent"]
