@@ -313,7 +313,7 @@ def _init_model(cfg: TrainConfig, game: str, fver: int, nin: int, nmove: int, ns
             raise ValueError("train_only: needs init (the model whose other part is kept)")
         return None
     init = Model.load(cfg.init)
-    have = (init.meta.get("game", "spellbook"), int(init.meta.get("feature_version", 0)),
+    have = (init.meta["game"], int(init.meta["feature_version"]),
             int(init.meta["state_features"]), int(init.meta["move_features"]), int(init.meta.get("seats", MAX_SEATS)))
     want = (game, fver, nin, nmove, nseat)
     if have != want:
