@@ -133,7 +133,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "--no-treeless-stages stops after the search generations (g4's plan)")
     p.add_argument("--reanalyse-stage", action=argparse.BooleanOptionalAction, default=False,
                    help="with --pipeline: after the best model, the Reanalyse generation (REANALYSE_GENERATION: "
-                        "its policy fine-tuned on a 4x search's visit counts of its own self-play)")
+                        "the model fine-tuned on a 4x search's targets for its own self-play)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 
