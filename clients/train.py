@@ -13,9 +13,10 @@ level). Every stage writes its output under the run directory and is skipped whe
 so an interrupted run continues where it stopped. After the search generations come the tree-less
 ones (issue 22: three generations of 60,000 games played at one ply by the network, value models trained
 on them) and a final model, its value from those games and its policy from playout-capped search
-self-play, gated against the best search model (`--no-treeless-stages` leaves them out). The accepted
-model of the last generation is copied to --ship, and the table of generations to generations.json
-beside it.
+self-play, gated against the best search model (`--no-treeless-stages` leaves them out). Last comes the
+Reanalyse generation (issue 52): the best model's own self-play searched again at 4x, the model fine-tuned
+on those targets and gated against it (`--no-reanalyse-stage` leaves it out). The accepted model of the
+last generation is copied to --ship, and the table of generations to generations.json beside it.
 """
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_
 # 2 seats), a share of those decisions searched again by its default blended search at 4x (1,600
 # iterations), and the model fine-tuned from its own weights on them (policy: the deeper search's visits;
 # value: half its root estimate, half the result), gated against it like every generation. From g5-bfa8ec5e
-# this made g6-23a4e988: +31.8 Elo (+10.1, +53.8) over g5 in 400 seat-swapped pairs at level 10 (D256).
+# this made g6-23a4e988, shipped since 2026-11-29: +31.8 Elo (+10.1, +53.8) over g5 in 400 seat-swapped pairs
+# at level 10 (D256).
 REANALYSE_GENERATION = {"games": 1200, "games_per_shard": 20, "players": (2, 2, 3, 4), "iterations": 400,
                         "seed": 52, "reanalyse": {"iterations": 1600, "share": 0.22}, "rollout_mix": 0.5,
                         "train": {"train_only": "", "lr": 5e-4, "epochs": 3, "q_weight": 0.5, "seed": 52}}
@@ -131,9 +133,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --pipeline: after the search generations, the tree-less value generations and the "
                         "final model trained on them (TREELESS: the shipped model's plan since g5); "
                         "--no-treeless-stages stops after the search generations (g4's plan)")
-    p.add_argument("--reanalyse-stage", action=argparse.BooleanOptionalAction, default=False,
+    p.add_argument("--reanalyse-stage", action=argparse.BooleanOptionalAction, default=True,
                    help="with --pipeline: after the best model, the Reanalyse generation (REANALYSE_GENERATION: "
-                        "the model fine-tuned on a 4x search's targets for its own self-play)")
+                        "the model fine-tuned on a 4x search's targets for its own self-play; the shipped "
+                        "model's plan since g6); --no-reanalyse-stage stops before it (g5's plan)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 

@@ -603,8 +603,9 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
 
 
 def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
-    """`make train` (`train --pipeline DIR`) reproduces the shipped g5, whose plan ends with the tree-less
-    stages (D96); `--no-treeless-stages` stops after the search generations (g4's plan)."""
+    """`make train` (`train --pipeline DIR`) reproduces the shipped g6, whose plan ends with the tree-less
+    stages (D96) and the Reanalyse generation (D256); `--no-treeless-stages` stops after the search
+    generations (g4's plan), `--no-reanalyse-stage` before the Reanalyse generation (g5's)."""
     import argparse
 
     from clients import train as T
@@ -616,8 +617,8 @@ def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
     T.add_arguments(parser)
     assert T.main(parser.parse_args(["--pipeline", "runs/train", "--ship", "m.npz"])) == 0
     assert T.main(parser.parse_args(["--pipeline", "runs/g4", "--no-treeless-stages"])) == 0
-    assert T.main(parser.parse_args(["--pipeline", "runs/r", "--reanalyse-stage"])) == 0
-    assert calls == [("runs/train", "m.npz", True, False), ("runs/g4", None, False, False), ("runs/r", None, True, True)]
+    assert T.main(parser.parse_args(["--pipeline", "runs/g5", "--no-reanalyse-stage"])) == 0
+    assert calls == [("runs/train", "m.npz", True, True), ("runs/g4", None, False, True), ("runs/g5", None, True, False)]
 
 
 def test_the_reanalyse_generation_fine_tunes_the_policy_on_a_deeper_search(tmp_path, monkeypatch):

@@ -209,11 +209,14 @@ def test_a_policy_level_plays_the_policys_plausible_moves_the_same_for_a_seed():
     while st.is_chance():
         st.resolve_chance()
     seen = set()
+    floor, k = level_options(1, game=SPELLBOOK).policy_floor, level_options(1, game=SPELLBOOK).policy_top_k
+    assert 0 < floor < 1 and k > 1
     for seed in range(30):
         r = ismcts(SPELLBOOK, st, level_options(1, seed=seed, game=SPELLBOOK))
         top = max(s.prior for s in r.moves)
         chosen = r.stats_for(r.move)
-        assert chosen.prior >= 0.05 * top and r.iterations == 1
+        assert chosen.prior >= floor * top and r.iterations == 1
+        assert sum(s.prior > chosen.prior for s in r.moves) < k        # among the policy's k best
         assert ismcts(SPELLBOOK, st, level_options(1, seed=seed, game=SPELLBOOK)).move == r.move
         seen.add(str(r.move))
     assert len(seen) > 1                                      # level 1 does vary its moves

@@ -27,6 +27,10 @@ class SpellBookGame(CompiledGameAdapter):
     # a hint's budget may double 4 times (16x the default level's 400 iterations: about half a second
     # on one core of a 2-core machine; search/coach.py hint_search)
     hint_doublings = 4
+    # The close pairs above the policy levels, which the ladder plays on 400 games each (clients/ladder.py
+    # --pair-games, D257): with g6-23a4e988 the searches of 15 to 400 iterations are 20-70 Elo apart, which
+    # 80 games a pair cannot order (at 80 they put level 7 below level 6).
+    ladder_pair_games = {(5, 6): 400, (6, 7): 400, (7, 8): 400, (8, 9): 400, (9, 10): 400}
     # only the Pouch's order is hidden when the Discard box is remembered (SPELLBOOK.md §8): its contents,
     # and so every draw's probability, are known to all
     public_chance = True
