@@ -88,6 +88,16 @@ POLICY_SELFPLAY = {"games": 1500, "iterations": 800, "full_share": 0.25, "cheap_
 REANALYSE_GENERATION = {"games": 1200, "games_per_shard": 20, "players": (2, 2, 3, 4), "iterations": 400,
                         "seed": 52, "reanalyse": {"iterations": 1600, "share": 0.22}, "rollout_mix": 0.5,
                         "train": {"train_only": "", "lr": 5e-4, "epochs": 3, "q_weight": 0.5, "seed": 52}}
+# How many Reanalyse generations the pipeline runs (`--reanalyse-generations`), each from the best model
+# before it: the k-th (from 0) plays and trains with REANALYSE_GENERATION's seeds + k. The shipped plan runs
+# one; more continue the loop (docs/learned.md, "Reanalyse on SpellBook").
+REANALYSE_GENERATIONS = 1
+
+
+def reanalyse_plan(k: int) -> dict:
+    """The k-th Reanalyse generation's plan (k from 0): REANALYSE_GENERATION with its seeds moved by k."""
+    plan = REANALYSE_GENERATION
+    return {**plan, "seed": plan["seed"] + k, "train": {**plan["train"], "seed": plan["train"]["seed"] + k}}
 # The search the final model is gated with and, when it ships, carries in its meta ("search"), which the
 # strength levels follow (search/levels.py): {"rollout_mix": m, "iteration_scale": k} where it differs from
 # the default blended search. Value-only leaves at 3.5x the iterations (about equal CPU time) only drew
@@ -137,6 +147,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --pipeline: after the best model, the Reanalyse generation (REANALYSE_GENERATION: "
                         "the model fine-tuned on a 4x search's targets for its own self-play; the shipped "
                         "model's plan since g6); --no-reanalyse-stage stops before it (g5's plan)")
+    p.add_argument("--reanalyse-generations", type=int, default=REANALYSE_GENERATIONS, metavar="N",
+                   help="with --pipeline: how many Reanalyse generations, each fine-tuned from the best model "
+                        "before it on its own self-play (1: the shipped model's plan)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--executor", default=None, help="process (default), inline, or dask://scheduler:8786")
 
@@ -150,8 +163,12 @@ def main(args: argparse.Namespace) -> int:
 
                 train_plan.run(planned, args.pipeline, args.ship, jobs=args.jobs, executor=args.executor)
                 return 0
+            if args.reanalyse_generations < 1:
+                raise ValueError(f"--reanalyse-generations: must be at least 1, got {args.reanalyse_generations} "
+                                 f"(--no-reanalyse-stage runs none)")
             run_pipeline(args.pipeline, args.ship, jobs=args.jobs, executor=args.executor,
-                         treeless=args.treeless_stages, reanalyse=args.reanalyse_stage)
+                         treeless=args.treeless_stages,
+                         reanalyse=args.reanalyse_generations if args.reanalyse_stage else 0)
             return 0
         if not args.data:
             print("train: give --data DIR ... (self-play shards) or --pipeline RUN_DIR", file=sys.stderr)
@@ -423,12 +440,13 @@ def _final_generation(run_dir: str, gen: int, search_model: str, best: str | Non
 
 
 def _reanalyse_generation(run_dir: str, gen: int, source: str, source_version: str, jobs: int,
-                          executor: str | None) -> dict:
-    """REANALYSE_GENERATION after `source` (the best model): self-play s{gen} keeping states, Reanalyse
-    r{gen} with its search at 4x, m{gen} fine-tuned from `source` on r{gen}, gated against `source`."""
+                          executor: str | None, plan: dict | None = None) -> dict:
+    """A Reanalyse generation after `source` (the best model; `plan`: REANALYSE_GENERATION's form, default
+    it): self-play s{gen} keeping states, Reanalyse r{gen} with its search at 4x, m{gen} fine-tuned from
+    `source` on r{gen}, gated against `source`."""
     from engine_c.spellbook.game import SPELLBOOK
 
-    plan = REANALYSE_GENERATION
+    plan = plan or REANALYSE_GENERATION
     s_dir, r_dir = os.path.join(run_dir, f"s{gen}"), os.path.join(run_dir, f"r{gen}")
     seconds = _run_selfplay(f"s{gen}", [
         "--out", s_dir, "--games", str(plan["games"]), "--games-per-shard", str(plan["games_per_shard"]),
@@ -456,10 +474,10 @@ def _reanalyse_generation(run_dir: str, gen: int, source: str, source_version: s
 
 
 def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | None = None,
-                 treeless: bool = False, reanalyse: bool = False) -> dict:
+                 treeless: bool = False, reanalyse: int = 0) -> dict:
     """The whole pipeline in run_dir (module docstring); `treeless`: also the tree-less generations and
     the final model trained on them (TREELESS ...), the plan of the next shipped model (docs/learned.md);
-    `reanalyse`: then the Reanalyse generation from the best model (REANALYSE_GENERATION)."""
+    `reanalyse`: then that many Reanalyse generations, each from the best model before it (reanalyse_plan)."""
     os.makedirs(run_dir, exist_ok=True)
     table_path = os.path.join(run_dir, "generations.json")
     table = json.load(open(table_path)) if os.path.exists(table_path) else {"generations": []}
@@ -517,11 +535,12 @@ def run_pipeline(run_dir: str, ship: str | None, jobs: int = 2, executor: str | 
             entry = done[final]
         if entry["accepted"]:
             best, best_gen, best_version = os.path.join(run_dir, f"m{final}.npz"), final, entry["version"]
-    if reanalyse and REANALYSE_GENERATION and best:
-        gen = len(GENERATIONS) + (3 if treeless and TREELESS else 2)      # the generation after the last
+    first = len(GENERATIONS) + (3 if treeless and TREELESS else 2)       # the generation after the last
+    for k in range(int(reanalyse) if REANALYSE_GENERATION and best else 0):
+        gen = first + k
         entry = done.get(gen)
         if entry is None:
-            entry = _reanalyse_generation(run_dir, gen, best, best_version, jobs, executor)
+            entry = _reanalyse_generation(run_dir, gen, best, best_version, jobs, executor, reanalyse_plan(k))
             table["generations"].append(entry)
             save()
         if entry["accepted"]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -601,6 +602,25 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
     stages = [json.loads(line)["stage"] for line in open(os.path.join(run, "pipeline.log"))][log_lines:]
     assert not any(s.startswith(("train", "gate", "rate", "calibrate")) for s in stages)
 
+    # The Reanalyse loop (the stage itself: the next test): two generations after the best model, each from
+    # the best before it and with seeds moved by one; a rejected one is not the next one's source.
+    calls = []
+
+    def stage(run_dir, gen, source, source_version, jobs, executor, plan):
+        calls.append((gen, source, source_version, plan["seed"], plan["train"]["seed"]))
+        shutil.copyfile(source, os.path.join(run_dir, f"m{gen}.npz"))
+        version = f"g{gen}-fake"
+        return {"generation": gen, "version": version, "trained_on": [f"r{gen}"], "init": source_version,
+                "gate": {"games": 2, "accepted": gen == 5, "score": 0.5}, "accepted": gen == 5}
+
+    monkeypatch.setattr(T, "_reanalyse_generation", stage)
+    best = os.path.join(run, f"m{table['shipped']['generation']}.npz")
+    looped = T.run_pipeline(run, ship, jobs=1, executor="inline", treeless=True, reanalyse=2)
+    seed, train_seed = T.REANALYSE_GENERATION["seed"], T.REANALYSE_GENERATION["train"]["seed"]
+    assert calls == [(4, best, shipped.version, seed, train_seed), (5, best, shipped.version, seed + 1, train_seed + 1)]
+    assert [g["generation"] for g in looped["generations"]] == [1, 2, 3, 4, 5]
+    assert looped["shipped"]["generation"] == 5 and all("vs_rollout" in g for g in looped["generations"])
+
 
 def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
     """`make train` (`train --pipeline DIR`) reproduces the shipped g6, whose plan ends with the tree-less
@@ -618,7 +638,10 @@ def test_make_train_runs_the_treeless_stages_unless_told_not_to(monkeypatch):
     assert T.main(parser.parse_args(["--pipeline", "runs/train", "--ship", "m.npz"])) == 0
     assert T.main(parser.parse_args(["--pipeline", "runs/g4", "--no-treeless-stages"])) == 0
     assert T.main(parser.parse_args(["--pipeline", "runs/g5", "--no-reanalyse-stage"])) == 0
-    assert calls == [("runs/train", "m.npz", True, True), ("runs/g4", None, False, True), ("runs/g5", None, True, False)]
+    assert T.main(parser.parse_args(["--pipeline", "runs/g7", "--reanalyse-generations", "2"])) == 0
+    assert calls == [("runs/train", "m.npz", True, 1), ("runs/g4", None, False, 1), ("runs/g5", None, True, 0),
+                     ("runs/g7", None, True, 2)]
+    assert T.main(parser.parse_args(["--pipeline", "runs/x", "--reanalyse-generations", "0"])) == 2
 
 
 def test_the_reanalyse_generation_fine_tunes_the_policy_on_a_deeper_search(tmp_path, monkeypatch):
