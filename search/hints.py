@@ -205,9 +205,12 @@ class Separation:
     gap: float             # win probability of the choice minus the next move's (0 with a single move)
     margin: float          # half-width of the gap's ~95% interval
     by_points: bool = False  # separated only on points: about equal in the chance to win
+    alone: bool = False      # no other move got a visit: nothing to be separated from, no gap measured
 
     @property
     def text(self) -> str:
+        if self.alone:
+            return "the search spent every visit on its choice: no other move got one at this budget"
         if self.by_points:
             return ("the best move is about equal to the next in the chance to win, but clearly ahead on points "
                     "(beyond the search's noise)")
@@ -330,6 +333,8 @@ def verdict(h: Hint, hints: list[Hint], unlisted: int = 0) -> str:
     `hints`: the moves listed with it; `unlisted`: the moves about equal to the first that are not listed
     (a top 3 names no "#4")."""
     if h.rank == 1:
+        if len(hints) == 1 and not unlisted:
+            return "the search's choice, the only move it examined: no other got a visit at this budget"
         if not h.about_equal:
             return "the search's choice, clearly ahead of the other moves it examined"
         equal = [f"#{o.rank}" for o in hints[1:] if o.about_equal]
@@ -402,10 +407,11 @@ def _spread(s: MoveStats, p: int) -> float:
 def separation(result: SearchResult, family: Family = None) -> Separation:
     """Whether the search's choice (its family) is ahead of every other examined family beyond the noise
     (the first hint's `about_equal`, negated: no other examined family is about equal to it); a choice with
-    no examined rival is separated. `gap` and `margin`: against the next family by win probability."""
+    no rival is separated and `alone` (no other family got a visit: its text says so, not that it is ahead).
+    `gap` and `margin`: against the next family by win probability."""
     groups = _grouped(result, family)
     if len(groups) < 2:
-        return Separation(True, 0.0, 0.0)
+        return Separation(True, 0.0, 0.0, alone=True)
     hints = _label(result, groups)
     first, second = hints[0], hints[1]
     nxt = max(hints[1:], key=lambda h: h.win_probability)

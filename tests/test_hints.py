@@ -31,6 +31,13 @@ def test_separation_needs_the_gap_beyond_the_noise():
     assert separation(clear).separated and separation(clear).gap == pytest.approx(0.12)
     assert not separation(close).separated and "about equal" in separation(close).text
     assert separation(result(stats("only", 10, 0.5, 0.5))).separated     # one legal move: nothing to separate
+    # a choice no other move got a visit beside (a sharp policy at a small budget): separated, but the words
+    # say no rival was searched, not that the choice is "clearly ahead" of one
+    alone = result(stats("a", 100, 0.54, 0.54), stats("b", 0, 0.0, 0.0), stats("c", 0, 0.0, 0.0))
+    assert separation(alone).separated and separation(alone).alone and "clearly ahead" not in separation(alone).text
+    [only] = top_hints(alone, 3)
+    assert "only move it examined" in only.verdict and "clearly ahead" not in only.verdict
+    assert not separation(clear).alone and "clearly ahead" in top_hints(clear, 2)[0].verdict
     # a bound of the variance for values in [0, 1]: more visits, a narrower interval; no visits, no claim
     assert difference_margin(0.5, 100, 0.5, 100) > difference_margin(0.5, 10_000, 0.5, 10_000)
     assert difference_margin(0.5, 0, 0.5, 10) == float("inf")
@@ -146,7 +153,10 @@ def test_get_hints_over_grpc_grows_labels_and_explains():
         assert grown.stats.iterations == conf.budgets[-1]
         if conf.stopped_by == "separated":
             assert conf.separated and not grown.hints[0].about_equal
-            assert conf.gap > conf.margin or "ahead on points" in conf.text      # issue 42: or on points
+            if len(grown.hints) == 1:       # no rival got a visit: the texts say so, not "clearly ahead"
+                assert "no other move got one" in conf.text and "only move it examined" in grown.hints[0].verdict
+            else:
+                assert conf.gap > conf.margin or "ahead on points" in conf.text      # issue 42: or on points
         for h in grown.hints[1:]:
             assert h.loss_margin > 0 and (h.mistake_class == "good" or not h.about_equal)
         assert all(r.aspect for h in grown.hints for r in h.reasons)

@@ -614,10 +614,15 @@ def test_the_training_pipeline_runs_every_stage_and_resumes(tmp_path, monkeypatc
                 "gate": {"games": 2, "accepted": gen == 5, "score": 0.5}, "accepted": gen == 5}
 
     monkeypatch.setattr(T, "_reanalyse_generation", stage)
-    best = os.path.join(run, f"m{table['shipped']['generation']}.npz")
+    # the loop starts from the best accepted model: here generation 3, whatever the tiny gates decided (the
+    # table is the pipeline's resumable state)
+    saved = json.load(open(os.path.join(run, "generations.json")))
+    saved["generations"][2]["accepted"] = True
+    json.dump(saved, open(os.path.join(run, "generations.json"), "w"))
+    best, version = os.path.join(run, "m3.npz"), gens[2]["version"]
     looped = T.run_pipeline(run, ship, jobs=1, executor="inline", treeless=True, reanalyse=2)
     seed, train_seed = T.REANALYSE_GENERATION["seed"], T.REANALYSE_GENERATION["train"]["seed"]
-    assert calls == [(4, best, shipped.version, seed, train_seed), (5, best, shipped.version, seed + 1, train_seed + 1)]
+    assert calls == [(4, best, version, seed, train_seed), (5, best, version, seed + 1, train_seed + 1)]
     assert [g["generation"] for g in looped["generations"]] == [1, 2, 3, 4, 5]
     assert looped["shipped"]["generation"] == 5 and all("vs_rollout" in g for g in looped["generations"])
 
